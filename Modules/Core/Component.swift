@@ -1,0 +1,72 @@
+import Foundation
+
+/// What a squad implements: how to load its info and how to draw each state. The container in Core runs the
+/// state machine, so loading and drawing stay separate and the drawing is a pure, golden-testable function.
+public protocol Component: Sendable {
+    /// The decoded, business-ready data the card shows; `Encodable` so hosts can export it as JSON.
+    associatedtype Info: Sendable & Equatable & Encodable
+
+    /// The id layouts and the registry use.
+    static var id: ComponentID { get }
+
+    /// Fetches the component's own endpoint (or decodes its payload slice) and applies its business rules.
+    func load(_ context: ComponentContext) async throws -> Info
+
+    /// The card for a state: a skeleton, the content, or nil to draw nothing.
+    func card(for state: ComponentState<Info>, context: ComponentContext) -> Block?
+}
+
+/// Opt-in: a component that can refuse a user action (cancelling an order) with a reason a person understands.
+public protocol Validatable: Component {
+    /// Whether `action` may go ahead given what the component knows.
+    func validate(_ action: UserAction, info: Info) -> Verdict
+}
+
+/// Opt-in: a component that announces domain events when its info changes.
+public protocol EventPublishing: Component {
+    /// The events `info` implies; the container sends each one once.
+    func events(for info: Info) -> [DomainEvent]
+}
+
+/// Opt-in: a component that reacts to other components' events by updating its own info.
+public protocol EventConsuming: Component {
+    /// The event names this component listens to.
+    static var consumedEvents: Set<String> { get }
+    /// The info after `event`; return `info` unchanged to ignore it.
+    func consume(_ event: DomainEvent, into info: Info) -> Info
+}
+
+/// An action a host asks components about, e.g. "cancel-order".
+public struct UserAction: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The action's name.
+    public let name: String
+    /// Creates an action from its name.
+    public init(stringLiteral value: String) { name = value }
+    /// The action's name.
+    public var description: String { name }
+}
+
+/// A component's answer to a ``UserAction``.
+public enum Verdict: Sendable, Equatable {
+    /// The component has no objection.
+    case allow
+    /// The component refuses, saying why.
+    case veto(String)
+}
+
+extension EventConsuming {
+    func consumeErased(_ event: DomainEvent, into info: Any) -> Any? {
+        guard Self.consumedEvents.contains(event.name), let info = info as? Info else { return nil }
+        return consume(event, into: info)
+    }
+}
+
+extension EventPublishing {
+    func eventsErased(for info: Any) -> [DomainEvent] { (info as? Info).map { events(for: $0) } ?? [] }
+}
+
+extension Validatable {
+    func validateErased(_ action: UserAction, info: Any) -> Verdict? {
+        (info as? Info).map { validate(action, info: $0) }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Synchronization
+
+/// The type-erased face of a running component: the input interface a host drives and the snapshot it reads.
+public protocol LoadableComponent: Sendable {
+    /// The component's id.
+    var id: ComponentID { get }
+    /// Event names this component consumes, for the host's router.
+    var consumedEvents: Set<String> { get }
+    /// Draws the start state (the skeleton) so the first frame is complete before anything loads.
+    func present()
+    /// Loads into the slot: loading → info, or → failed followed by a `hide` event.
+    func load() async
+    /// Reloads shown info (info → loading → …); an illegal call is reported as a diagnostic.
+    func refresh() async
+    /// Loads again after a failure (failed → loading → …).
+    func retry() async
+    /// Drops the answer of any load under way.
+    func cancel()
+    /// Applies another component's event; returns the events this causes in turn, for the router.
+    func receive(_ event: DomainEvent) -> [DomainEvent]
+    /// The component's verdict on `action`, or nil if it does not validate or has no info yet.
+    func validate(_ action: UserAction) -> Verdict?
+    /// The current state, for JSON output and tests.
+    var snapshot: ComponentSnapshot { get }
+}
+
+/// A component's state as plain data.
+public struct ComponentSnapshot: Sendable, Equatable {
+    /// The component's id.
+    public var id: ComponentID
+    /// Its phase.
+    public var phase: Phase
+    /// Why it failed, when it did.
+    public var reason: String?
+    /// Its info encoded as JSON, when it has some.
+    public var info: JSONValue?
+    /// What it last drew.
+    public var block: Block?
+}
+
+/// Runs one component in one slot: drives the state machine, applies the deadline, drops stale answers,
+/// hides on failure, publishes and consumes domain events, and reports every step to the slot.
+/// The slot's sink is called while the container's lock is held, so it must not call back into the container.
+public final class ComponentContainer<C: Component>: LoadableComponent {
+    private struct State {
+        var state: ComponentState<C.Info> = .loading
+        var generation = 0
+        var started = false
+        var block: Block?
+        var received: [DomainEvent] = []
+        var published: Set<DomainEvent> = []
+    }
+
+    private let component: C
+    private let slot: Slot
+    private let context: ComponentContext
+    private let state = Mutex(State())
+
+    /// Creates a container; nothing is drawn until ``present()`` or ``load()``.
+    public init(_ component: C, slot: Slot, context: ComponentContext) {
+        self.component = component
+        self.slot = slot
+        self.context = context
+    }
+
+    /// The component's id.
+    public var id: ComponentID { C.id }
+
+    /// The typed state, for tests and typed clients.
+    public var current: ComponentState<C.Info> { state.withLock { $0.state } }
+
+    /// Event names the component consumes.
+    public var consumedEvents: Set<String> {
+        (component as? any EventConsuming).map { type(of: $0).consumedEvents } ?? []
+    }
+
+    /// Draws the skeleton once.
+    public func present() { state.withLock { startIfNeeded(&$0) } }
+
+    /// Loads from the start state.
+    public func load() async { await run(from: nil) }
+
+    /// Reloads shown info.
+    public func refresh() async { await run(from: .refresh) }
+
+    /// Loads again after a failure.
+    public func retry() async { await run(from: .retry) }
+
+    /// Makes any answer in flight stale.
+    public func cancel() { state.withLock { $0.generation += 1 } }
+
+    /// Applies a routed event now if info is shown, and remembers it for info that arrives later.
+    public func receive(_ event: DomainEvent) -> [DomainEvent] {
+        state.withLock { state in
+            state.received.removeAll { $0.name == event.name }
+            state.received.append(event)
+            guard case .info(let info) = state.state else { return [] }
+            let updated = consumeAll(into: info, state)
+            guard updated != info else { return [] }
+            apply(.receive, .info(updated), &state)
+            return newEvents(for: updated, &state)
+        }
+    }
+
+    /// Asks a validating component about `action`.
+    public func validate(_ action: UserAction) -> Verdict? {
+        guard let validator = component as? any Validatable, let info = current.info else { return nil }
+        return validator.validateErased(action, info: info)
+    }
+
+    /// The state as plain data.
+    public var snapshot: ComponentSnapshot {
+        state.withLock { state in
+            var reason: String?
+            if case .failed(let failure) = state.state { reason = failure.reason }
+            let info = state.state.info.flatMap { try? JSONValue(encoding: $0) }
+            return ComponentSnapshot(id: C.id, phase: state.state.phase, reason: reason, info: info, block: state.block)
+        }
+    }
+
+    private func run(from transition: Transition?) async {
+        let generation: Int? = state.withLock { state in
+            startIfNeeded(&state)
+            if let transition {
+                guard apply(transition, .loading, &state) else { return nil }
+            } else if state.state.phase != .loading {
+                slot.post(.diagnostic("load() called in '\(state.state.phase.rawValue)'; use refresh() or retry()"))
+                return nil
+            }
+            state.generation += 1
+            return state.generation
+        }
+        guard let generation else { return }
+        let component = component
+        let context = context
+        let result = await Result(catching: {
+            try await withDeadline(context.timeout, on: context.clock) { try await component.load(context) }
+        })
+        state.withLock { state in
+            guard generation == state.generation else { return slot.post(.dropped(generation: generation)) }
+            switch result {
+            case .success(let info):
+                let info = consumeAll(into: info, state)
+                if apply(.receive, .info(info), &state) {
+                    for event in newEvents(for: info, &state) { slot.post(.event(.domain(event))) }
+                }
+            case .failure(let error):
+                let failure = Failure(describing: error)
+                if apply(.fail, .failed(failure), &state) { slot.post(.event(.hide(failure))) }
+            }
+        }
+    }
+
+    private func startIfNeeded(_ state: inout State) {
+        guard !state.started else { return }
+        state.started = true
+        slot.post(.transition(from: nil, to: .loading))
+        draw(&state)
+    }
+
+    @discardableResult
+    private func apply(_ transition: Transition, _ next: ComponentState<C.Info>, _ state: inout State) -> Bool {
+        let from = state.state.phase
+        switch StateMachine.next(after: from, on: transition) {
+        case .failure(let illegal):
+            slot.post(.diagnostic("\(C.id): \(illegal)"))
+            return false
+        case .success(let phase):
+            precondition(phase == next.phase, "transition table and requested state disagree")
+            state.state = next
+            slot.post(.transition(from: from, to: phase))
+            draw(&state)
+            return true
+        }
+    }
+
+    private func draw(_ state: inout State) {
+        let block = component.card(for: state.state, context: context)
+        state.block = block
+        slot.post(.drew(block))
+    }
+
+    private func consumeAll(into info: C.Info, _ state: State) -> C.Info {
+        guard let consumer = component as? any EventConsuming else { return info }
+        return state.received.reduce(info) { info, event in
+            (consumer.consumeErased(event, into: info) as? C.Info) ?? info
+        }
+    }
+
+    private func newEvents(for info: C.Info, _ state: inout State) -> [DomainEvent] {
+        guard let publisher = component as? any EventPublishing else { return [] }
+        let events = publisher.eventsErased(for: info).filter { !state.published.contains($0) }
+        state.published.formUnion(events)
+        return events
+    }
+}
+
+extension Failure {
+    /// Turns any load error into a reason a person can read, naming the endpoint or the missing field.
+    public init(describing error: any Error) {
+        switch error {
+        case let failure as Failure: self = failure
+        case let backend as BackendError: self.init(backend.description)
+        case let deadline as DeadlineExceeded:
+            self.init("no answer within \(String(format: "%g", deadline.limit.seconds))s")
+        case is CancellationError: self.init("cancelled")
+        case let decoding as DecodingError: self.init("unexpected payload: \(decoding.summary)")
+        default: self.init("\(error)")
+        }
+    }
+}
+
+extension DecodingError {
+    /// "missing key 'logo' at method" rather than Foundation's debug dump.
+    var summary: String {
+        func at(_ context: Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return path.isEmpty ? "" : " at \(path)"
+        }
+        switch self {
+        case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(at(context))"
+        case .typeMismatch(let type, let context): return "expected \(type)\(at(context))"
+        case .valueNotFound(let type, let context): return "null where \(type) was expected\(at(context))"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "invalid value\(at(context))"
+        @unknown default: return "\(self)"
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a host hands a component: which subject to show, where to fetch, what time it is and how it is shown.
+public struct ComponentContext: Sendable {
+    /// Subject ids by kind, e.g. ["order": "1234"]; already validated by the host.
+    public var ids: [String: String]
+    /// Where to fetch the component's own endpoint.
+    public var backend: any Backend
+    /// The clock for deadlines and relative times.
+    public var clock: any CourierClock
+    /// How the component is being shown.
+    public var presentation: Presentation
+    /// How long one load may take before the component fails with a timeout.
+    public var timeout: Duration
+    /// A raw payload slice from the screen layout; when present the component decodes it instead of fetching.
+    public var payload: Data?
+
+    /// Creates a context; only `backend` is required.
+    public init(
+        ids: [String: String] = [:], backend: any Backend, clock: any CourierClock = SystemClock(),
+        presentation: Presentation = .embedded, timeout: Duration = .seconds(5), payload: Data? = nil
+    ) {
+        self.ids = ids
+        self.backend = backend
+        self.clock = clock
+        self.presentation = presentation
+        self.timeout = timeout
+        self.payload = payload
+    }
+
+    /// The id of `kind`, or a failure that says which id the host forgot to pass.
+    public func id(_ kind: String) throws -> String {
+        guard let value = ids[kind] else { throw Failure("no \(kind) id was given to this component") }
+        return value
+    }
+
+    /// The inline payload if the layout carried one, else the endpoint's body: the usual first line of `load`.
+    public func payloadOrFetch(_ endpoint: Endpoint) async throws -> Data {
+        if let payload { return payload }
+        return try await backend.fetch(endpoint)
+    }
+}

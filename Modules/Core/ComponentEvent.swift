@@ -1,0 +1,39 @@
+/// A fact one component announces and others may react to ("order.status" = "delivered").
+/// Kept as plain strings so publisher and consumer never import each other.
+public struct DomainEvent: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The event's name, namespaced by its publisher: "order.status".
+    public let name: String
+    /// The event's value: "delivered".
+    public let value: String
+
+    /// Creates an event.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// "name=value", for traces.
+    public var description: String { "\(name)=\(value)" }
+}
+
+/// The output interface of every component: what it tells the host. The host decides what each means.
+public enum ComponentEvent: Sendable, Equatable {
+    /// The card should go away, with the reason (the default failure policy).
+    case hide(Failure)
+    /// The card has something to show again.
+    case show
+    /// The component wants the host to reload the components that consume its events.
+    case refreshRequested
+    /// A domain event for other components, routed by the host.
+    case domain(DomainEvent)
+}
+
+/// Where a component is shown; it may draw differently but never learns who else is on screen.
+public enum Presentation: Sendable, Hashable {
+    /// One card among others on a screen.
+    case embedded
+    /// Alone, as in `preview`, where there is room for detail.
+    case alone
+    /// Inside the tab with this id.
+    case tab(String)
+}

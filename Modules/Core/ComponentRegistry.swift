@@ -1,0 +1,66 @@
+/// One module's entry in a host's registry: the id, who owns it, what it calls and how to make it.
+public struct ComponentRegistration: Sendable {
+    /// The component's id.
+    public let id: ComponentID
+    /// The module (squad) that owns the component.
+    public let module: String
+    /// The endpoint template it calls, e.g. "orders/{order}/payment.json", for listings.
+    public let endpoint: String
+    private let make: @Sendable (Slot, ComponentContext) -> any LoadableComponent
+
+    /// Registers component `C`, built fresh by `make` for every slot.
+    public init<C: Component>(module: String, endpoint: String, make: @escaping @Sendable () -> C) {
+        self.id = C.id
+        self.module = module
+        self.endpoint = endpoint
+        self.make = { slot, context in ComponentContainer(make(), slot: slot, context: context) }
+    }
+
+    /// A running component in `slot`, not yet loading.
+    public func instantiate(in slot: Slot, context: ComponentContext) -> any LoadableComponent { make(slot, context) }
+}
+
+/// Why the registry refused a registration or a look-up.
+public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Two modules claimed the same id.
+    case duplicate(ComponentID, registeredBy: String, alsoClaimedBy: String)
+    /// Nobody registered this id.
+    case unknown(ComponentID, known: [ComponentID])
+
+    /// Names every party so the conflict can be settled.
+    public var description: String {
+        switch self {
+        case .duplicate(let id, let first, let second):
+            "component id '\(id)' is registered by \(first) and again by \(second); ids must be unique"
+        case .unknown(let id, let known):
+            "unknown component '\(id)'; known: \(known.map(\.rawValue).joined(separator: ", "))"
+        }
+    }
+}
+
+/// id → factory: the one place a host changes to add a component.
+public struct ComponentRegistry: Sendable {
+    private var entries: [ComponentID: ComponentRegistration] = [:]
+    private var order: [ComponentID] = []
+
+    /// An empty registry.
+    public init() {}
+
+    /// Adds a registration; a second one for the same id is an error naming both modules.
+    public mutating func register(_ registration: ComponentRegistration) throws(RegistryError) {
+        if let existing = entries[registration.id] {
+            throw .duplicate(registration.id, registeredBy: existing.module, alsoClaimedBy: registration.module)
+        }
+        entries[registration.id] = registration
+        order.append(registration.id)
+    }
+
+    /// The registration for `id`, or an error listing the ids that do exist.
+    public func registration(for id: ComponentID) throws(RegistryError) -> ComponentRegistration {
+        guard let entry = entries[id] else { throw .unknown(id, known: order) }
+        return entry
+    }
+
+    /// Every registration, in registration order.
+    public var registrations: [ComponentRegistration] { order.compactMap { entries[$0] } }
+}

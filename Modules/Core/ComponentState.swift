@@ -1,0 +1,93 @@
+/// Why a component failed, in words a person can act on; the host shows or logs it.
+public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The human-readable reason, e.g. "payment.json: missing key 'logo'".
+    public let reason: String
+
+    /// Creates a failure from a reason.
+    public init(_ reason: String) { self.reason = reason }
+
+    /// The reason.
+    public var description: String { reason }
+}
+
+/// The three phases a loadable component can be in; the container owns the machine, components only describe it.
+public enum ComponentState<Info: Sendable & Equatable>: Sendable, Equatable {
+    /// The skeleton is on screen and a load is under way.
+    case loading
+    /// Data arrived and was decoded.
+    case info(Info)
+    /// The load failed; by default the host hides the card.
+    case failed(Failure)
+
+    /// The state's phase, for the transition table and for logs.
+    public var phase: Phase {
+        switch self {
+        case .loading: .loading
+        case .info: .info
+        case .failed: .failed
+        }
+    }
+
+    /// The decoded info, when there is some.
+    public var info: Info? {
+        if case .info(let info) = self { return info }
+        return nil
+    }
+}
+
+/// A state without its payload: what the transition table is keyed by.
+public enum Phase: String, Sendable, Hashable, CaseIterable, Codable {
+    /// See ``ComponentState/loading``.
+    case loading
+    /// See ``ComponentState/info(_:)``.
+    case info
+    /// See ``ComponentState/failed(_:)``.
+    case failed
+}
+
+/// What can happen to a component; each is legal only in some phases.
+public enum Transition: String, Sendable, Hashable, CaseIterable {
+    /// Info arrived (first time, or an update in place).
+    case receive
+    /// The load failed or was rejected.
+    case fail
+    /// The host asked for fresh data while info is shown.
+    case refresh
+    /// The host asked to try again after a failure.
+    case retry
+}
+
+/// A transition the table does not allow; reported, never applied.
+public struct IllegalTransition: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The phase the component was in.
+    public let from: Phase
+    /// The transition that was attempted.
+    public let transition: Transition
+
+    /// Records an attempted transition.
+    public init(from: Phase, transition: Transition) {
+        self.from = from
+        self.transition = transition
+    }
+
+    /// Names the phase and the transition so the bug can be found.
+    public var description: String { "illegal transition '\(transition.rawValue)' from '\(from.rawValue)'" }
+}
+
+/// DESIGN §4 as data: the single source of truth for which transitions are legal.
+public enum StateMachine {
+    /// (phase, transition) → next phase. Anything missing is illegal.
+    public static let table: [Phase: [Transition: Phase]] = [
+        .loading: [.receive: .info, .fail: .failed],
+        .info: [.receive: .info, .refresh: .loading, .fail: .failed],
+        .failed: [.retry: .loading],
+    ]
+
+    /// The phase after `transition`, or the reason it is illegal.
+    public static func next(after phase: Phase, on transition: Transition) -> Result<Phase, IllegalTransition> {
+        guard let next = table[phase]?[transition] else {
+            return .failure(IllegalTransition(from: phase, transition: transition))
+        }
+        return .success(next)
+    }
+}

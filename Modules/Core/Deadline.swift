@@ -1,0 +1,72 @@
+import Synchronization
+
+/// Runs `operation` and gives up after `limit` on `clock`, without waiting for an operation that ignores
+/// cancellation: the caller is resumed at the deadline and the straggler is cancelled and left to finish alone.
+func withDeadline<Value: Sendable>(
+    _ limit: Duration, on clock: any CourierClock,
+    _ operation: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    let race = DeadlineRace<Value>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            race.begin(continuation)
+            let work = Task { race.finish(await Result(catching: operation)) }
+            let timer = Task {
+                if (try? await clock.sleep(for: limit)) != nil { race.finish(.failure(DeadlineExceeded(limit: limit))) }
+            }
+            race.track([work, timer])
+        }
+    } onCancel: {
+        race.finish(.failure(CancellationError()))
+    }
+}
+
+/// The first of work, timer and cancellation to finish resumes the caller; the others are cancelled.
+private final class DeadlineRace<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var finished = false
+        var tasks: [Task<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    func begin(_ continuation: CheckedContinuation<Value, any Error>) {
+        let finishedEarly = state.withLock { state in
+            state.continuation = continuation
+            return state.finished
+        }
+        if finishedEarly { continuation.resume(throwing: CancellationError()) }
+    }
+
+    func track(_ tasks: [Task<Void, Never>]) {
+        let finished = state.withLock { state in
+            state.tasks = tasks
+            return state.finished
+        }
+        if finished { tasks.forEach { $0.cancel() } }
+    }
+
+    func finish(_ result: Result<Value, any Error>) {
+        let (continuation, tasks) = state.withLock {
+            state -> (CheckedContinuation<Value, any Error>?, [Task<Void, Never>]) in
+            guard !state.finished else { return (nil, []) }
+            state.finished = true
+            defer { state.continuation = nil }
+            return (state.continuation, state.tasks)
+        }
+        continuation?.resume(with: result)
+        tasks.forEach { $0.cancel() }
+    }
+}
+
+/// The operation did not finish within its deadline.
+public struct DeadlineExceeded: Error, Sendable, Equatable {
+    /// The deadline that passed.
+    public let limit: Duration
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

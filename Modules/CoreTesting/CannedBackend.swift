@@ -1,0 +1,60 @@
+import Core
+import Foundation
+import Synchronization
+
+/// A canned answer for one endpoint path.
+public enum CannedAnswer: Sendable {
+    /// This JSON text as the body.
+    case json(String)
+    /// These bytes as the body.
+    case body(Data)
+    /// This fault instead of a body.
+    case fault(BackendError)
+    /// The body, after `delay` of virtual time.
+    case delayed(Duration, String)
+    /// Never answers (until cancelled): exercises the component's deadline.
+    case hang
+}
+
+/// A backend that answers from a table on a virtual clock and records what was asked, so tests see every fetch.
+public final class CannedBackend: Backend {
+    private let answers: [String: CannedAnswer]
+    private let clock: VirtualClock
+    private let state = Mutex<(requests: [String], sleeping: Int)>(([], 0))
+
+    /// Answers `answers[path]`; any other path is `notFound`.
+    public init(_ answers: [String: CannedAnswer], clock: VirtualClock) {
+        self.answers = answers
+        self.clock = clock
+    }
+
+    /// Every path requested, in order.
+    public var requests: [String] { state.withLock { $0.requests } }
+
+    /// How many fetches are waiting on the virtual clock (the harness waits for them before advancing it).
+    public var sleepingFetches: Int { state.withLock { $0.sleeping } }
+
+    /// Answers from the table.
+    public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+        let path = endpoint.path
+        state.withLock { $0.requests.append(path) }
+        switch answers[path] {
+        case nil: throw .notFound(path: path)
+        case .json(let text): return Data(text.utf8)
+        case .body(let data): return data
+        case .fault(let error): throw error
+        case .delayed(let delay, let text):
+            try await sleep(delay, path: path)
+            return Data(text.utf8)
+        case .hang:
+            try await sleep(.seconds(86_400), path: path)
+            throw .timeout(path: path)
+        }
+    }
+
+    private func sleep(_ duration: Duration, path: String) async throws(BackendError) {
+        state.withLock { $0.sleeping += 1 }
+        defer { state.withLock { $0.sleeping -= 1 } }
+        do { try await clock.sleep(for: duration) } catch { throw .transport("cancelled", path: path) }
+    }
+}

@@ -1,0 +1,143 @@
+import Core
+import Foundation
+import Synchronization
+
+/// A wrong expectation: what was checked, what was expected and what happened.
+public struct HarnessMismatch: Error, CustomStringConvertible, Equatable {
+    /// What was checked ("transitions", "card").
+    public let what: String
+    /// The expected value, as text.
+    public let expected: String
+    /// The actual value, as text.
+    public let actual: String
+
+    /// Describes a mismatch.
+    public init(what: String, expected: String, actual: String) {
+        self.what = what
+        self.expected = expected
+        self.actual = actual
+    }
+
+    /// A readable diff for the test log.
+    public var description: String { "\(what) mismatch\n--- expected\n\(expected)\n--- actual\n\(actual)" }
+}
+
+/// Runs one component against canned answers on a virtual clock and records, in order, its transitions,
+/// the blocks it drew and the events it sent: a squad's whole test rig in one object.
+public final class ComponentHarness<C: Component>: Sendable {
+    /// The virtual clock; advanced automatically while a load waits on it.
+    public let clock: VirtualClock
+    /// The canned backend, with the requests it saw.
+    public let backend: CannedBackend
+    /// The container under test.
+    public let container: ComponentContainer<C>
+    private let recorded: UpdateLog
+
+    /// Sets up `component` for `ids`, answering `answers` (path → answer).
+    public init(
+        _ component: C, ids: [String: String] = [:], answers: [String: CannedAnswer] = [:], payload: Data? = nil,
+        timeout: Duration = .seconds(5), presentation: Presentation = .embedded
+    ) {
+        let clock = VirtualClock()
+        let backend = CannedBackend(answers, clock: clock)
+        let recorded = UpdateLog()
+        self.recorded = recorded
+        let slot = Slot(id: C.id) { update in recorded.append(update) }
+        let context = ComponentContext(
+            ids: ids, backend: backend, clock: clock, presentation: presentation, timeout: timeout, payload: payload)
+        self.clock = clock
+        self.backend = backend
+        self.container = ComponentContainer(component, slot: slot, context: context)
+    }
+
+    /// Loads and waits until the load settles, advancing virtual time to each pending deadline in turn.
+    public func load() async { await drive { await self.container.load() } }
+
+    /// Refreshes and waits until it settles.
+    public func refresh() async { await drive { await self.container.refresh() } }
+
+    /// Retries and waits until it settles.
+    public func retry() async { await drive { await self.container.retry() } }
+
+    /// Every update so far, in order.
+    public var updates: [SlotUpdate] { recorded.all }
+
+    /// The phases entered, in order, starting with the start state.
+    public var phases: [Phase] {
+        updates.compactMap { if case .transition(_, let to) = $0 { return to } else { return nil } }
+    }
+
+    /// Every block drawn, in order.
+    public var blocks: [Block?] {
+        updates.compactMap { if case .drew(let block) = $0 { return block } else { return nil } }
+    }
+
+    /// Every event sent, in order.
+    public var events: [ComponentEvent] {
+        updates.compactMap { if case .event(let event) = $0 { return event } else { return nil } }
+    }
+
+    /// The last block drawn, as plain text lines of `width` columns ("(nothing)" when nothing is drawn).
+    public func card(width: Int = 44) -> String {
+        guard let last = blocks.last, let block = last else { return "(nothing)" }
+        return CardRenderer.lines(for: block, width: width, styler: TextStyler(colors: false)).joined(separator: "\n")
+    }
+
+    /// Fails unless the phases entered are exactly `expected`.
+    public func expectPhases(_ expected: [Phase]) throws(HarnessMismatch) {
+        let actual = phases
+        guard actual == expected else { throw mismatch("phases", expected.map(\.rawValue), actual.map(\.rawValue)) }
+    }
+
+    /// Fails unless the events sent are exactly `expected`.
+    public func expectEvents(_ expected: [ComponentEvent]) throws(HarnessMismatch) {
+        let actual = events
+        guard actual == expected else { throw mismatch("events", expected.map { "\($0)" }, actual.map { "\($0)" }) }
+    }
+
+    /// Fails unless the last card, drawn at `width`, is exactly `golden`.
+    public func expectCard(_ golden: String, width: Int = 44) throws(HarnessMismatch) {
+        let actual = card(width: width)
+        guard actual == golden else { throw HarnessMismatch(what: "card", expected: golden, actual: actual) }
+    }
+
+    /// Fails unless the component failed and asked to hide with a reason containing `fragment`.
+    public func expectHidden(because fragment: String) throws(HarnessMismatch) {
+        let reasons = events.compactMap {
+            if case .hide(let failure) = $0 { return failure.reason } else { return nil }
+        }
+        guard container.current.phase == .failed, reasons.contains(where: { $0.contains(fragment) }) else {
+            throw HarnessMismatch(
+                what: "hide", expected: "failed + hide(…\(fragment)…)",
+                actual: "\(container.current.phase.rawValue) + \(reasons)")
+        }
+    }
+
+    private func mismatch(_ what: String, _ expected: [String], _ actual: [String]) -> HarnessMismatch {
+        HarnessMismatch(what: what, expected: expected.joined(separator: ", "), actual: actual.joined(separator: ", "))
+    }
+
+    private func drive(_ operation: @escaping @Sendable () async -> Void) async {
+        let done = UpdateLog()
+        let task = Task {
+            await operation()
+            done.append(.diagnostic("done"))
+        }
+        let realLimit = ContinuousClock.now + .seconds(10)
+        while done.all.isEmpty && ContinuousClock.now < realLimit {
+            // The deadline timer plus every sleeping fetch must be registered before time moves.
+            if clock.sleeperCount >= 1 + backend.sleepingFetches {
+                clock.advanceToNextDeadline()
+            }
+            try? await Task.sleep(for: .microseconds(200))
+        }
+        await task.value
+    }
+}
+
+/// A thread-safe append-only list of slot updates.
+final class UpdateLog: Sendable {
+    private let updates = Mutex<[SlotUpdate]>([])
+    func append(_ update: SlotUpdate) { updates.withLock { $0.append(update) } }
+    var all: [SlotUpdate] { updates.withLock { $0 } }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A real server process on 127.0.0.1 and a free port, started by a test and stopped when the test is done
+/// (or after `lifetime`, whichever comes first), so no test leaves a listener behind.
+public final class TestServer: @unchecked Sendable {
+    // @unchecked: `process` is set once in init and only read afterwards; Process itself is thread-safe to signal.
+    private let process: Process
+    /// The port the server listens on.
+    public let port: Int
+
+    /// The server's base URL.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// `python3 -m http.server` serving `directory`: the real static server the design names.
+    public static func staticFiles(_ directory: URL) throws -> TestServer {
+        // `python3 -m http.server 0 --bind 127.0.0.1 --directory DIR`, run through runpy so the lifetime guard applies.
+        let script = """
+            import runpy,sys
+            sys.argv=["http.server","0","--bind","127.0.0.1","--directory",sys.argv[1]]
+            runpy.run_module("http.server", run_name="__main__")
+            """
+        return try TestServer(arguments: ["-u", "-c", script, directory.path], portPattern: "port ")
+    }
+
+    /// A listener that accepts connections and never answers: every request to it times out.
+    public static func silent() throws -> TestServer {
+        let script = """
+            import socket,sys,time
+            s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(64)
+            print("port", s.getsockname()[1], flush=True)
+            conns=[]
+            s.settimeout(0.2)
+            while True:
+                try: conns.append(s.accept()[0])
+                except socket.timeout: pass
+            """
+        return try TestServer(arguments: ["-u", "-c", script], portPattern: "port ")
+    }
+
+    /// Runs `python3 arguments`, reads its port from the first output line containing `portPattern`.
+    public init(arguments: [String], portPattern: String, lifetime: Int = 120) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // Test runners may block SIGTERM, and children inherit that; the guard unblocks it and ends the server
+        // after `lifetime` seconds even if the test crashed before stopping it.
+        let guardCode = """
+            import os,signal,threading
+            signal.pthread_sigmask(signal.SIG_UNBLOCK,[signal.SIGTERM,signal.SIGINT])
+            signal.signal(signal.SIGTERM,signal.SIG_DFL)
+            threading.Timer(\(lifetime),lambda:os._exit(0)).start()
+
+            """
+        var arguments = arguments
+        if let index = arguments.firstIndex(of: "-c") { arguments[index + 1] = guardCode + arguments[index + 1] }
+        process.arguments = ["python3"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        self.process = process
+        var text = ""
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let range = text.range(of: portPattern),
+                let port = Int(text[range.upperBound...].prefix(while: \.isNumber))
+            {
+                self.port = port
+                return
+            }
+        }
+        process.terminate()
+        throw TestServerError(output: text)
+    }
+
+    /// Stops the server.
+    public func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// The server did not report a port; its output says why.
+public struct TestServerError: Error, CustomStringConvertible {
+    /// What the server printed.
+    public let output: String
+    /// The server's output.
+    public var description: String { "test server did not start: \(output)" }
+}

@@ -1,0 +1,75 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The dependency rule of DESIGN §2, as data. Every target below is generated from
+// these tables, so adding a module is one line, and `squad lint` checks the rule
+// against this manifest (`swift package dump-package`) and every `import` line.
+
+/// Squad modules under Modules/<Name>, each with the modules it may import.
+let modules: [(name: String, dependencies: [String])] = [
+    ("Core", [])
+    // squad:new-module (squad new inserts above this line)
+]
+
+/// Libraries that only tests and tools use, under Modules/<Name>.
+let testSupport: [(name: String, dependencies: [String])] = [
+    ("CoreTesting", ["Core"])
+]
+
+/// Apps under Apps/<Name>: a testable Kit library plus a thin executable. Apps may import any module.
+let apps: [(name: String, executable: String, dependencies: [String])] = [
+]
+
+var targets: [Target] = []
+var products: [Product] = []
+
+for module in modules + testSupport {
+    targets.append(
+        .target(
+            name: module.name,
+            dependencies: module.dependencies.map { .target(name: $0) },
+            path: "Modules/\(module.name)",
+            exclude: ["README.md"]
+        ))
+    products.append(.library(name: module.name, targets: [module.name]))
+}
+
+for module in modules {
+    targets.append(
+        .testTarget(
+            name: "\(module.name)Tests",
+            dependencies: [.target(name: module.name), "CoreTesting"],
+            path: "Tests/\(module.name)Tests"
+        ))
+}
+
+for app in apps {
+    let kit = "\(app.name)Kit"
+    targets.append(
+        .target(
+            name: kit,
+            dependencies: app.dependencies.map { .target(name: $0) },
+            path: "Apps/\(app.name)/Kit",
+            resources: app.name == "OrderTracking" ? [.copy("Fixtures")] : []
+        ))
+    targets.append(
+        .executableTarget(
+            name: app.name,
+            dependencies: [.target(name: kit)],
+            path: "Apps/\(app.name)/Main"
+        ))
+    targets.append(
+        .testTarget(
+            name: "\(app.name)Tests",
+            dependencies: [.target(name: kit), .target(name: app.name), "CoreTesting"],
+            path: "Tests/\(app.name)Tests"
+        ))
+    products.append(.executable(name: app.executable, targets: [app.name]))
+}
+
+let package = Package(
+    name: "Courier",
+    products: products,
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

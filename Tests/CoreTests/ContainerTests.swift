@@ -1,0 +1,129 @@
+import Core
+import CoreTesting
+import Foundation
+import Testing
+
+@Suite struct ContainerTests {
+    @Test func loadingThenInfoDrawsSkeletonThenCard() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
+        await harness.load()
+        try harness.expectPhases([.loading, .info])
+        #expect(harness.blocks.first??.isSkeleton == true)
+        try harness.expectCard(
+            """
+            ╭─ Greeting ─────────────╮
+            │ Hello, Ada             │
+            ╰────────────────────────╯
+            """, width: 26)
+        try harness.expectEvents([])
+    }
+
+    @Test func failureHidesWithTheEndpointInTheReason() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: [:])
+        await harness.load()
+        try harness.expectPhases([.loading, .failed])
+        try harness.expectHidden(because: "users/1/greeting.json: not found (404)")
+        #expect(harness.card() == "(nothing)")
+    }
+
+    @Test func malformedPayloadNamesTheMissingKey() async throws {
+        let harness = ComponentHarness(
+            Greeting(), ids: ["user": "1"], answers: ["users/1/greeting.json": .json(#"{"nom": "Ada"}"#)])
+        await harness.load()
+        try harness.expectHidden(because: "missing key 'name'")
+    }
+
+    @Test func aHangingEndpointFailsAtTheDeadline() async throws {
+        let harness = ComponentHarness(
+            Greeting(), ids: ["user": "1"], answers: ["users/1/greeting.json": .hang], timeout: .seconds(3))
+        await harness.load()
+        try harness.expectHidden(because: "no answer within 3s")
+        #expect(harness.clock.now().timeIntervalSince(VirtualClock().now()) == 3)
+    }
+
+    @Test func aDelayedAnswerWithinTheDeadlineArrives() async throws {
+        let harness = ComponentHarness(
+            Greeting(), ids: ["user": "1"], answers: ["users/1/greeting.json": .delayed(.seconds(2), #"{"name":"Bo"}"#)]
+        )
+        await harness.load()
+        try harness.expectPhases([.loading, .info])
+        #expect(harness.container.current.info?.name == "Bo")
+    }
+
+    @Test func aStaleAnswerIsDroppedNeverApplied() async throws {
+        let harness = ComponentHarness(
+            Greeting(), ids: ["user": "1"],
+            answers: ["users/1/greeting.json": .delayed(.seconds(1), #"{"name":"Old"}"#)])
+        let load = Task { await harness.container.load() }
+        while harness.backend.sleepingFetches == 0 { await Task.yield() }
+        harness.container.cancel()
+        harness.clock.advance(by: .seconds(1))
+        await load.value
+        try harness.expectPhases([.loading])
+        #expect(harness.updates.contains(.dropped(generation: 1)))
+    }
+
+    @Test func refreshWhileLoadingIsReportedNotApplied() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
+        await harness.refresh()
+        #expect(harness.updates.contains(.diagnostic("greeting: illegal transition 'refresh' from 'loading'")))
+        try harness.expectPhases([.loading])
+    }
+
+    @Test func retryAfterFailureLoadsAgain() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: [:])
+        await harness.load()
+        await harness.retry()
+        try harness.expectPhases([.loading, .failed, .loading, .failed])
+        #expect(harness.backend.requests.count == 2)
+    }
+
+    @Test func eventsBeforeInfoApplyWhenInfoArrivesAndAfterwardInPlace() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
+        _ = harness.container.receive(DomainEvent("order.status", "delivered"))
+        await harness.load()
+        #expect(harness.container.current.info?.delivered == true)
+        _ = harness.container.receive(DomainEvent("order.status", "preparing"))
+        #expect(harness.container.current.info?.delivered == false)
+        try harness.expectPhases([.loading, .info, .info])
+    }
+
+    @Test func inlinePayloadIsUsedInsteadOfFetching() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], payload: Data(#"{"name":"Inline"}"#.utf8))
+        await harness.load()
+        #expect(harness.container.current.info?.name == "Inline")
+        #expect(harness.backend.requests.isEmpty)
+    }
+
+    @Test func snapshotCarriesInfoAsJSON() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
+        await harness.load()
+        let snapshot = harness.container.snapshot
+        #expect(snapshot.phase == .info)
+        #expect(snapshot.info == .object(["name": .string("Ada"), "delivered": .bool(false)]))
+    }
+}
+
+@Suite struct HarnessReportsWrongExpectations {
+    @Test func wrongPhasesThrow() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
+        await harness.load()
+        #expect(throws: HarnessMismatch(what: "phases", expected: "loading, failed", actual: "loading, info")) {
+            try harness.expectPhases([.loading, .failed])
+        }
+    }
+
+    @Test func wrongCardThrowsWithBothTexts() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
+        await harness.load()
+        let error = #expect(throws: HarnessMismatch.self) { try harness.expectCard("nope") }
+        #expect(error?.description.contains("Hello, Ada") == true)
+    }
+
+    @Test func wrongEventsAndHideThrow() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
+        await harness.load()
+        #expect(throws: HarnessMismatch.self) { try harness.expectEvents([.refreshRequested]) }
+        #expect(throws: HarnessMismatch.self) { try harness.expectHidden(because: "anything") }
+    }
+}

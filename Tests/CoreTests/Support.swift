@@ -1,0 +1,53 @@
+import Core
+import CoreTesting
+import Foundation
+
+/// A tiny component for kernel tests: greets the user named by its endpoint.
+struct Greeting: Component {
+    struct Info: Sendable, Equatable, Encodable {
+        var name: String
+        var delivered = false
+    }
+    static let id: ComponentID = "greeting"
+
+    func load(_ context: ComponentContext) async throws -> Info {
+        struct Payload: Decodable { let name: String }
+        let data = try await context.payloadOrFetch(try Endpoint("users", try context.id("user"), "greeting.json"))
+        return Info(name: try JSONDecoder().decode(Payload.self, from: data).name)
+    }
+
+    func card(for state: ComponentState<Info>, context: ComponentContext) -> Block? {
+        switch state {
+        case .loading: .skeleton(title: "Greeting", lines: 1)
+        case .info(let info):
+            Block(title: "Greeting", rows: [Row("Hello, \(info.name)", value: info.delivered ? "done" : "")])
+        case .failed: nil
+        }
+    }
+}
+
+extension Greeting: EventConsuming {
+    static let consumedEvents: Set<String> = ["order.status"]
+    func consume(_ event: DomainEvent, into info: Info) -> Info {
+        var info = info
+        info.delivered = event.value == "delivered"
+        return info
+    }
+}
+
+let greetingAnswers: [String: CannedAnswer] = ["users/1/greeting.json": .json(#"{"name": "Ada"}"#)]
+
+/// A temporary directory removed when the value is released.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func write(_ text: String, to path: String) throws {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

@@ -7,7 +7,10 @@ import PackageDescription
 
 /// Squad modules under Modules/<Name>, each with the modules it may import.
 let modules: [(name: String, dependencies: [String])] = [
-    ("Core", [])
+    ("Core", []),
+    ("Payments", ["Core"]),
+    ("Order", ["Core"]),
+    ("Location", ["Core"]),
     // squad:new-module (squad new inserts above this line)
 ]
 
@@ -17,8 +20,7 @@ let testSupport: [(name: String, dependencies: [String])] = [
 ]
 
 /// Apps under Apps/<Name>: a testable Kit library plus a thin executable. Apps may import any module.
-let apps: [(name: String, executable: String, dependencies: [String])] = [
-]
+let apps: [(name: String, executable: String, dependencies: [String])] = []
 
 var targets: [Target] = []
 var products: [Product] = []

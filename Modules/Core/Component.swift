@@ -44,6 +44,9 @@ public struct UserAction: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     public init(stringLiteral value: String) { name = value }
     /// The action's name.
     public var description: String { name }
+
+    /// Cancelling an order: the one action the tracking screen asks every `Validatable` component about.
+    public static let cancelOrder: UserAction = "cancel-order"
 }
 
 /// A component's answer to a ``UserAction``.

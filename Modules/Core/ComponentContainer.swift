@@ -222,8 +222,7 @@ extension DecodingError {
         case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(at(context))"
         case .typeMismatch(let type, let context): return "expected \(type)\(at(context))"
         case .valueNotFound(let type, let context): return "null where \(type) was expected\(at(context))"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "invalid value\(at(context))"
+        case .dataCorrupted(let context): return "\(context.debugDescription)\(at(context))"
         @unknown default: return "\(self)"
         }
     }

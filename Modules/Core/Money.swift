@@ -1,0 +1,65 @@
+/// An amount in integer minor units of a currency: never floating point, always the currency's own decimals.
+/// It lives in Core because Payments and Order both show prices and must not import each other.
+public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// ISO 4217 minor-unit digits for the currencies Courier serves.
+    public static let decimals: [String: Int] = [
+        "SAR": 2, "AED": 2, "EGP": 2, "USD": 2, "EUR": 2, "GBP": 2, "QAR": 2, "KWD": 3, "BHD": 3, "OMR": 3, "JOD": 3,
+        "JPY": 0,
+    ]
+
+    /// The amount in minor units (halalas, fils, cents).
+    public let minorUnits: Int
+    /// The ISO 4217 code.
+    public let currency: String
+
+    private enum CodingKeys: String, CodingKey {
+        case minorUnits = "minor"
+        case currency
+    }
+
+    /// Creates an amount; returns nil for a currency Courier does not know or a negative amount.
+    public init?(minorUnits: Int, currency: String) {
+        guard Money.decimals[currency] != nil, minorUnits >= 0 else { return nil }
+        self.minorUnits = minorUnits
+        self.currency = currency
+    }
+
+    /// Decodes `{"minor": 4550, "currency": "SAR"}`, rejecting unknown currencies and negative amounts.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let minor = try container.decode(Int.self, forKey: .minorUnits)
+        let currency = try container.decode(String.self, forKey: .currency)
+        guard let money = Money(minorUnits: minor, currency: currency) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .currency, in: container, debugDescription: "unknown currency or negative amount")
+        }
+        self = money
+    }
+
+    /// "SAR 1,234.50", "KWD 3.250", "JPY 1,200".
+    public var description: String {
+        let digits = Money.decimals[currency] ?? 2
+        var scale = 1
+        for _ in 0..<digits { scale *= 10 }
+        let whole = String(minorUnits / scale)
+        var grouped = ""
+        for (index, character) in whole.enumerated() {
+            if index > 0 && (whole.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(character)
+        }
+        guard digits > 0 else { return "\(currency) \(grouped)" }
+        let fraction = String(minorUnits % scale)
+        return "\(currency) \(grouped).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
+    }
+
+    /// The sum, or nil when the currencies differ (never add SAR to KWD).
+    public static func sum(_ amounts: [Money]) -> Money? {
+        guard let currency = amounts.first?.currency, amounts.allSatisfy({ $0.currency == currency }) else {
+            return nil
+        }
+        return Money(minorUnits: amounts.reduce(0) { $0 + $1.minorUnits }, currency: currency)
+    }
+
+    /// This amount times `count`.
+    public func times(_ count: Int) -> Money { Money(minorUnits: minorUnits * count, currency: currency)! }
+}

@@ -1,0 +1,74 @@
+import Core
+import Foundation
+
+/// What the rider card shows.
+public struct DeliveryInfo: Sendable, Equatable, Encodable {
+    /// The rider's first name.
+    public let rider: String
+    /// "motorbike", "car", "bicycle".
+    public let vehicle: String
+    /// "1.3 km".
+    public let distance: String
+    /// The drop-off address.
+    public let address: String
+    /// "40 s ago".
+    public let lastUpdate: String
+    /// True once Order says the order was delivered: the card stops tracking.
+    public var delivered: Bool
+}
+
+/// The Location squad's rider card; it follows `order.status` and stops tracking once delivered.
+public struct DeliveryComponent: Component, EventConsuming {
+    /// The id layouts use.
+    public static let id: ComponentID = "delivery"
+    /// Listens to Order's status without importing Order.
+    public static let consumedEvents: Set<String> = ["order.status"]
+
+    /// Creates the component.
+    public init() {}
+
+    /// Fetches `orders/<id>/delivery.json` and formats distance and location age.
+    public func load(_ context: ComponentContext) async throws -> DeliveryInfo {
+        let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "delivery.json"))
+        let payload = try JSONDecoder().decode(DeliveryPayload.self, from: data)
+        guard payload.distance_m >= 0, payload.location_age_s >= 0 else {
+            throw Failure("delivery distance and location age must not be negative")
+        }
+        guard [nil, "metric", "imperial"].contains(payload.units) else {
+            throw Failure("unknown units '\(payload.units ?? "")'; expected metric or imperial")
+        }
+        return DeliveryInfo(
+            rider: payload.rider.name, vehicle: payload.rider.vehicle,
+            distance: LocationFormat.distance(meters: payload.distance_m, imperial: payload.units == "imperial"),
+            address: payload.address, lastUpdate: LocationFormat.age(seconds: payload.location_age_s), delivered: false)
+    }
+
+    /// Marks the delivery done when Order reports `delivered`.
+    public func consume(_ event: DomainEvent, into info: DeliveryInfo) -> DeliveryInfo {
+        var info = info
+        info.delivered = event.value == "delivered"
+        return info
+    }
+
+    /// Skeleton, the rider on the way, the rider who delivered, or nothing.
+    public func card(for state: ComponentState<DeliveryInfo>, context: ComponentContext) -> Block? {
+        switch state {
+        case .loading: return .skeleton(title: "Rider", lines: 3)
+        case .failed: return nil
+        case .info(let info) where info.delivered:
+            return Block(
+                title: "Rider",
+                rows: [
+                    Row("✓ Delivered by \(info.rider)", style: .success), Row("to \(info.address)"),
+                    Row("Tracking stopped", style: .dim),
+                ])
+        case .info(let info):
+            return Block(
+                title: "Rider",
+                rows: [
+                    Row("\(info.rider) · \(info.vehicle)", value: "\(info.distance) away"), Row("to \(info.address)"),
+                    Row("Location updated \(info.lastUpdate)", style: .dim),
+                ])
+        }
+    }
+}

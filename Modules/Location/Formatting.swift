@@ -1,0 +1,33 @@
+import Foundation
+
+/// How the Location squad writes distances and times for people.
+enum LocationFormat {
+    /// "850 m", "1.3 km"; imperial: "0.5 mi", "2.1 mi" (integer arithmetic, rounded to one decimal).
+    static func distance(meters: Int, imperial: Bool) -> String {
+        if imperial {
+            let tenthsOfMiles = (meters * 10 + 804) / 1609
+            return "\(tenthsOfMiles / 10).\(tenthsOfMiles % 10) mi"
+        }
+        if meters < 1000 { return "\(meters) m" }
+        let tenths = (meters + 50) / 100
+        return "\(tenths / 10).\(tenths % 10) km"
+    }
+
+    /// "just now", "40 s ago", "3 min ago", "2 h ago".
+    static func age(seconds: Int) -> String {
+        switch seconds {
+        case ..<5: "just now"
+        case ..<60: "\(seconds) s ago"
+        case ..<3600: "\(seconds / 60) min ago"
+        default: "\(seconds / 3600) h ago"
+        }
+    }
+
+    /// "14:05" in `zone`, 24-hour as in the Gulf and most of Europe.
+    static func clockTime(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+}

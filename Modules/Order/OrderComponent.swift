@@ -1,0 +1,47 @@
+import Core
+import Foundation
+
+/// The Order squad's card: restaurant, basket and where the order is; it announces status changes to others.
+public struct OrderComponent: Component, Validatable, EventPublishing {
+    /// The id layouts use.
+    public static let id: ComponentID = "order"
+    /// The event Order publishes whenever the status is known; its value is the raw status ("delivered").
+    public static let statusEvent = "order.status"
+
+    /// Creates the component.
+    public init() {}
+
+    /// Fetches `orders/<id>/details.json` (or decodes the inline slice) and applies the order rules.
+    public func load(_ context: ComponentContext) async throws -> OrderInfo {
+        let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "details.json"))
+        return try OrderInfo(JSONDecoder().decode(OrderPayload.self, from: data))
+    }
+
+    /// Skeleton, the basket and timeline, or nothing.
+    public func card(for state: ComponentState<OrderInfo>, context: ComponentContext) -> Block? {
+        switch state {
+        case .loading: return .skeleton(title: "Order", lines: 4)
+        case .failed: return nil
+        case .info(let info):
+            var rows = [Row(info.restaurant, style: .bold)]
+            rows += info.items.map { Row("\($0.quantity) × \($0.name)", value: $0.price.description) }
+            rows.append(Row("Subtotal", value: info.subtotal.description, style: .dim))
+            let steps = OrderStatus.allCases.map { $0 <= info.status ? "●" : "○" }.joined(separator: "─")
+            rows.append(Row(steps, value: info.status.label, style: info.status == .delivered ? .success : .plain))
+            return Block(title: "Order", rows: rows)
+        }
+    }
+
+    /// Tells others the status, so the rider and ETA cards can follow it.
+    public func events(for info: OrderInfo) -> [DomainEvent] { [DomainEvent(Self.statusEvent, info.status.rawValue)] }
+
+    /// Vetoes cancelling once the kitchen has started.
+    public func validate(_ action: UserAction, info: OrderInfo) -> Verdict {
+        guard action == .cancelOrder, info.status >= .preparing else { return .allow }
+        switch info.status {
+        case .delivered: return .veto("The order was already delivered.")
+        case .onTheWay: return .veto("The order is already on its way, so it can't be cancelled.")
+        default: return .veto("\(info.restaurant) is already preparing this order, so it can't be cancelled.")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Core
+
+/// Where an order is in its life; the order of cases is the timeline.
+public enum OrderStatus: String, Sendable, Equatable, Comparable, CaseIterable, Encodable {
+    /// The customer placed it.
+    case placed
+    /// The restaurant accepted it.
+    case accepted
+    /// The kitchen is cooking.
+    case preparing
+    /// A rider has it.
+    case onTheWay = "on_the_way"
+    /// It arrived.
+    case delivered
+
+    /// The step as a person reads it.
+    public var label: String {
+        switch self {
+        case .placed: "Placed"
+        case .accepted: "Accepted"
+        case .preparing: "Preparing"
+        case .onTheWay: "On the way"
+        case .delivered: "Delivered"
+        }
+    }
+
+    /// Timeline order.
+    public static func < (lhs: OrderStatus, rhs: OrderStatus) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// What the order card shows, after the Order squad's rules.
+public struct OrderInfo: Sendable, Equatable, Encodable {
+    /// One line of the basket.
+    public struct Item: Sendable, Equatable, Encodable {
+        /// The dish.
+        public let name: String
+        /// How many.
+        public let quantity: Int
+        /// Quantity times unit price.
+        public let price: Money
+    }
+
+    /// The restaurant's name.
+    public let restaurant: String
+    /// The restaurant's logo file name.
+    public let logo: String
+    /// The basket.
+    public let items: [Item]
+    /// Sum of the items.
+    public let subtotal: Money
+    /// Where the order is.
+    public let status: OrderStatus
+
+    /// Applies the rules: at least one item, positive quantities, one currency, a known status.
+    init(_ payload: OrderPayload) throws {
+        guard !payload.items.isEmpty else { throw Failure("order has no items") }
+        guard let status = OrderStatus(rawValue: payload.status) else {
+            throw Failure("unknown order status '\(payload.status)'")
+        }
+        let items = try payload.items.map { item in
+            guard (1...999).contains(item.quantity) else {
+                throw Failure("item '\(item.name)' has quantity \(item.quantity); expected 1 to 999")
+            }
+            return Item(name: item.name, quantity: item.quantity, price: item.unit_price.times(item.quantity))
+        }
+        guard let subtotal = Money.sum(items.map(\.price)) else {
+            throw Failure("items are priced in different currencies")
+        }
+        self.restaurant = payload.restaurant.name
+        self.logo = payload.restaurant.logo
+        self.items = items
+        self.subtotal = subtotal
+        self.status = status
+    }
+}

@@ -1,0 +1,46 @@
+import Core
+import Foundation
+
+/// The Payments squad's card: how the order was paid, for how much, and whether it can be refunded.
+public struct PaymentComponent: Component, Validatable {
+    /// The id layouts use.
+    public static let id: ComponentID = "payment"
+
+    /// Creates the component; it needs nothing but the context it is loaded with.
+    public init() {}
+
+    /// Fetches `orders/<id>/payment.json` (or decodes the inline slice) and applies the payment rules.
+    public func load(_ context: ComponentContext) async throws -> PaymentInfo {
+        let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "payment.json"))
+        return try PaymentInfo(JSONDecoder().decode(PaymentPayload.self, from: data))
+    }
+
+    /// Skeleton while loading, the payment when known, nothing when failed (the host hides the slot).
+    public func card(for state: ComponentState<PaymentInfo>, context: ComponentContext) -> Block? {
+        switch state {
+        case .loading: return .skeleton(title: "Payment", lines: 3)
+        case .failed: return nil
+        case .info(let info):
+            var rows = [Row(info.methodLabel, value: info.amount.description)]
+            if let tip = info.tip { rows.append(Row("Tip", value: tip.description, style: .dim)) }
+            rows.append(Row("Total", value: info.total.description, style: .bold))
+            switch info.status {
+            case .paid: rows.append(Row("✓ Paid", style: .success))
+            case .pending: rows.append(Row("… Payment pending", style: .warning))
+            case .refunded: rows.append(Row("↺ Refunded", style: .dim))
+            }
+            if context.presentation == .alone { rows.append(Row("Provider logo", value: info.logo, style: .dim)) }
+            return Block(title: "Payment", rows: rows)
+        }
+    }
+
+    /// Vetoes cancelling when the money cannot be given back.
+    public func validate(_ action: UserAction, info: PaymentInfo) -> Verdict {
+        guard action == .cancelOrder else { return .allow }
+        if info.status == .refunded { return .veto("The payment was already refunded.") }
+        if !info.refundable {
+            return .veto("The \(info.methodLabel) payment can't be refunded, so the order can't be cancelled here.")
+        }
+        return .allow
+    }
+}

@@ -1,0 +1,124 @@
+import Core
+import CoreTesting
+import Location
+import Testing
+
+let deliveryPath = "orders/1234/delivery.json"
+let etaPath = "orders/1234/eta.json"
+let goodDelivery = #"""
+    {"rider": {"name": "Omar", "vehicle": "motorbike"}, "distance_m": 1250,
+     "address": "King Fahd Rd 12, Riyadh", "location_age_s": 40}
+    """#
+let goodETA = #"{"min_minutes": 10, "max_minutes": 20, "timezone": "Asia/Riyadh"}"#
+
+func deliveryHarness(_ answer: CannedAnswer) -> ComponentHarness<DeliveryComponent> {
+    ComponentHarness(DeliveryComponent(), ids: ["order": "1234"], answers: [deliveryPath: answer])
+}
+
+func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
+    ComponentHarness(ETAComponent(), ids: ["order": "1234"], answers: [etaPath: answer])
+}
+
+@Suite struct DeliveryCardTests {
+    @Test func loadingThenTheExactCard() async throws {
+        let harness = deliveryHarness(.json(goodDelivery))
+        await harness.load()
+        try harness.expectPhases([.loading, .info])
+        try harness.expectCard(
+            """
+            ╭─ Rider ──────────────────────────────────╮
+            │ Omar · motorbike             1.3 km away │
+            │ to King Fahd Rd 12, Riyadh               │
+            │ Location updated 40 s ago                │
+            ╰──────────────────────────────────────────╯
+            """)
+    }
+
+    @Test func deliveredStatusStopsTracking() async throws {
+        let harness = deliveryHarness(.json(goodDelivery))
+        await harness.load()
+        #expect(harness.container.receive(DomainEvent("order.status", "delivered")).isEmpty)
+        try harness.expectCard(
+            """
+            ╭─ Rider ──────────────────────────────────╮
+            │ ✓ Delivered by Omar                      │
+            │ to King Fahd Rd 12, Riyadh               │
+            │ Tracking stopped                         │
+            ╰──────────────────────────────────────────╯
+            """)
+        try harness.expectPhases([.loading, .info, .info])
+    }
+
+    @Test(arguments: [(850, false, "850 m"), (1250, false, "1.3 km"), (999, false, "999 m"), (1609, true, "1.0 mi")])
+    func distancesReadAsPeopleExpect(meters: Int, imperial: Bool, expected: String) async throws {
+        let payload = goodDelivery.replacingOccurrences(of: "1250", with: "\(meters)")
+            .replacingOccurrences(
+                of: "\"location_age_s\": 40",
+                with: "\"location_age_s\": 40, \"units\": \"\(imperial ? "imperial" : "metric")\"")
+        let harness = deliveryHarness(.json(payload))
+        await harness.load()
+        #expect(harness.container.current.info?.distance == expected)
+    }
+
+    @Test(arguments: [
+        (#""distance_m": 1250"#, #""distance_m": -5"#, "must not be negative"),
+        (#""rider""#, #""driver""#, "missing key 'rider'"),
+        (#""location_age_s": 40"#, #""location_age_s": 40, "units": "furlongs""#, "unknown units 'furlongs'"),
+    ])
+    func badPayloadsHide(old: String, new: String, reason: String) async throws {
+        let harness = deliveryHarness(.json(goodDelivery.replacingOccurrences(of: old, with: new)))
+        await harness.load()
+        try harness.expectHidden(because: reason)
+    }
+
+    @Test(arguments: [
+        BackendError.notFound(path: deliveryPath), .httpStatus(500, path: deliveryPath), .timeout(path: deliveryPath),
+    ])
+    func backendFaultsHide(fault: BackendError) async throws {
+        let harness = deliveryHarness(.fault(fault))
+        await harness.load()
+        try harness.expectEvents([.hide(Failure(fault.description))])
+    }
+}
+
+@Suite struct ETACardTests {
+    @Test func windowIsInTheCustomersTimeZoneAgainstTheInjectedClock() async throws {
+        // The virtual clock starts at 2027-01-15 08:00 UTC = 11:00 in Riyadh.
+        let harness = etaHarness(.json(goodETA))
+        await harness.load()
+        try harness.expectCard(
+            """
+            ╭─ Arrival ────────────────────────────────╮
+            │ Arriving in 10–20 min        11:10–11:20 │
+            ╰──────────────────────────────────────────╯
+            """)
+    }
+
+    @Test func deliveredEventSaysDeliveredEvenWhenItArrivesFirst() async throws {
+        let harness = etaHarness(.json(goodETA))
+        _ = harness.container.receive(DomainEvent("order.status", "delivered"))
+        await harness.load()
+        #expect(harness.card().contains("│ ✓ Delivered"))
+        try harness.expectPhases([.loading, .info])
+    }
+
+    @Test(arguments: [
+        (#""timezone": "Asia/Riyadh""#, #""timezone": "Mars/Olympus""#, "unknown time zone 'Mars/Olympus'"),
+        (#""min_minutes": 10"#, #""min_minutes": 30"#, "arrival window 30–20 min is not a valid window"),
+        (#""max_minutes": 20"#, #""max_minutes": "soon""#, "expected Int at max_minutes"),
+    ])
+    func badPayloadsHide(old: String, new: String, reason: String) async throws {
+        let harness = etaHarness(.json(goodETA.replacingOccurrences(of: old, with: new)))
+        await harness.load()
+        try harness.expectHidden(because: reason)
+    }
+
+    @Test func missingEndpointAndDeadlineHide() async throws {
+        let missing = etaHarness(.fault(.notFound(path: etaPath)))
+        await missing.load()
+        try missing.expectHidden(because: "orders/1234/eta.json: not found (404)")
+        let hanging = etaHarness(.hang)
+        await hanging.load()
+        try hanging.expectHidden(because: "no answer within 5s")
+    }
+}

@@ -1,0 +1,103 @@
+import Core
+import CoreTesting
+import Order
+import Testing
+
+let detailsPath = "orders/1234/details.json"
+let goodDetails = #"""
+    {"restaurant": {"name": "Al Baik", "logo": "albaik.png"},
+     "items": [{"name": "Chicken Meal", "quantity": 2, "unit_price": {"minor": 1800, "currency": "SAR"}},
+               {"name": "Garlic Sauce", "quantity": 1, "unit_price": {"minor": 950, "currency": "SAR"}}],
+     "status": "accepted"}
+    """#
+
+func orderHarness(_ answer: CannedAnswer) -> ComponentHarness<OrderComponent> {
+    ComponentHarness(OrderComponent(), ids: ["order": "1234"], answers: [detailsPath: answer])
+}
+
+func details(status: String) -> CannedAnswer {
+    .json(goodDetails.replacingOccurrences(of: #""accepted""#, with: "\"\(status)\""))
+}
+
+@Suite struct OrderCardTests {
+    @Test func loadingThenTheExactCardAndAStatusEvent() async throws {
+        let harness = orderHarness(.json(goodDetails))
+        await harness.load()
+        try harness.expectPhases([.loading, .info])
+        #expect(harness.blocks.first??.isSkeleton == true)
+        try harness.expectCard(
+            """
+            ╭─ Order ──────────────────────────────────╮
+            │ Al Baik                                  │
+            │ 2 × Chicken Meal               SAR 36.00 │
+            │ 1 × Garlic Sauce                SAR 9.50 │
+            │ Subtotal                       SAR 45.50 │
+            │ ●─●─○─○─○                       Accepted │
+            ╰──────────────────────────────────────────╯
+            """)
+        try harness.expectEvents([.domain(DomainEvent("order.status", "accepted"))])
+    }
+
+    @Test func deliveredOrderFillsTheTimeline() async throws {
+        let harness = orderHarness(details(status: "delivered"))
+        await harness.load()
+        #expect(harness.card().contains("│ ●─●─●─●─●                      Delivered │"))
+        try harness.expectEvents([.domain(DomainEvent("order.status", "delivered"))])
+    }
+}
+
+@Suite struct OrderFailureTests {
+    @Test(arguments: [
+        (#""status": "accepted""#, #""status": "lost""#, "unknown order status 'lost'"),
+        (#""quantity": 2"#, #""quantity": 0"#, "item 'Chicken Meal' has quantity 0"),
+        (#""currency": "SAR"}},"#, #""currency": "KWD"}},"#, "items are priced in different currencies"),
+        (#""restaurant": {"name""#, #""restaurant": {"title""#, "missing key 'name' at restaurant"),
+        (#""quantity": 2"#, #""quantity": "two""#, "expected Int at items.[0].quantity"),
+    ])
+    func everyDecodingOrRuleFailureHides(old: String, new: String, reason: String) async throws {
+        let harness = orderHarness(.json(goodDetails.replacingOccurrences(of: old, with: new)))
+        await harness.load()
+        try harness.expectPhases([.loading, .failed])
+        try harness.expectHidden(because: reason)
+        try harness.expectEvents([.hide(Failure(harness.container.snapshot.reason ?? ""))])
+    }
+
+    @Test func emptyBasketHides() async throws {
+        let harness = orderHarness(
+            .json(#"{"restaurant": {"name": "X", "logo": "x"}, "items": [], "status": "placed"}"#))
+        await harness.load()
+        try harness.expectHidden(because: "order has no items")
+    }
+
+    @Test(arguments: [
+        (BackendError.notFound(path: detailsPath), "not found (404)"),
+        (BackendError.httpStatus(500, path: detailsPath), "server answered HTTP 500"),
+        (BackendError.timeout(path: detailsPath), "timed out"),
+    ])
+    func backendFaultsHide(fault: BackendError, reason: String) async throws {
+        let harness = orderHarness(.fault(fault))
+        await harness.load()
+        try harness.expectEvents([.hide(Failure("orders/1234/details.json: \(reason)"))])
+    }
+
+    @Test func aHangingEndpointHidesAtTheDeadline() async throws {
+        let harness = orderHarness(.hang)
+        await harness.load()
+        try harness.expectHidden(because: "no answer within 5s")
+    }
+}
+
+@Suite struct OrderValidationTests {
+    @Test(arguments: [
+        ("placed", Verdict.allow), ("accepted", .allow),
+        ("preparing", .veto("Al Baik is already preparing this order, so it can't be cancelled.")),
+        ("on_the_way", .veto("The order is already on its way, so it can't be cancelled.")),
+        ("delivered", .veto("The order was already delivered.")),
+    ])
+    func cancellingIsVetoedOnceTheKitchenStarts(status: String, expected: Verdict) async {
+        let harness = orderHarness(details(status: status))
+        await harness.load()
+        #expect(harness.container.validate(.cancelOrder) == expected)
+        #expect(harness.container.validate("rate-order") == .allow)
+    }
+}

@@ -1,0 +1,163 @@
+import Core
+import CoreTesting
+import Payments
+import Testing
+
+let paymentPath = "orders/1234/payment.json"
+let goodPayment = #"""
+    {"method": {"type": "card", "brand": "visa", "last4": "4242"}, "amount": {"minor": 4550, "currency": "SAR"},
+     "tip": {"minor": 500, "currency": "SAR"}, "status": "paid", "refundable": true, "logo": "visa.png"}
+    """#
+
+func paymentHarness(_ answer: CannedAnswer, presentation: Presentation = .embedded) -> ComponentHarness<
+    PaymentComponent
+> {
+    ComponentHarness(
+        PaymentComponent(), ids: ["order": "1234"], answers: [paymentPath: answer], presentation: presentation)
+}
+
+func payment(replacing old: String, with new: String) -> CannedAnswer {
+    .json(goodPayment.replacingOccurrences(of: old, with: new))
+}
+
+@Suite struct PaymentCardTests {
+    @Test func loadingThenTheExactCard() async throws {
+        let harness = paymentHarness(.json(goodPayment))
+        await harness.load()
+        try harness.expectPhases([.loading, .info])
+        #expect(harness.blocks.first??.isSkeleton == true)
+        try harness.expectCard(
+            """
+            ╭─ Payment ────────────────────────────────╮
+            │ Visa •••• 4242                 SAR 45.50 │
+            │ Tip                             SAR 5.00 │
+            │ Total                          SAR 50.50 │
+            │ ✓ Paid                                   │
+            ╰──────────────────────────────────────────╯
+            """)
+        try harness.expectEvents([])
+    }
+
+    @Test func presentedAloneItAlsoShowsTheProviderLogo() async throws {
+        let harness = paymentHarness(.json(goodPayment), presentation: .alone)
+        await harness.load()
+        #expect(harness.card().contains("│ Provider logo                   visa.png │"))
+    }
+
+    @Test(arguments: [
+        ("SAR", 123_456, "SAR 1,234.56"), ("KWD", 3250, "KWD 3.250"), ("JPY", 1200, "JPY 1,200"),
+        ("BHD", 5, "BHD 0.005"),
+    ])
+    func moneyUsesTheCurrencysDecimals(currency: String, minor: Int, expected: String) {
+        #expect(Money(minorUnits: minor, currency: currency)?.description == expected)
+    }
+
+    @Test(arguments: [
+        (#""type": "card", "brand": "visa", "last4": "4242""#, #""type": "cash""#, "Cash on delivery"),
+        (
+            #""type": "card", "brand": "visa", "last4": "4242""#, #""type": "wallet", "wallet": "STC Pay""#,
+            "STC Pay wallet"
+        ),
+        (#""brand": "visa""#, #""brand": "mastercard""#, "Mastercard •••• 4242"),
+    ])
+    func methodsArePresentedForPeople(old: String, new: String, label: String) async throws {
+        let harness = paymentHarness(payment(replacing: old, with: new))
+        await harness.load()
+        #expect(harness.card().contains(label))
+    }
+
+    @Test func pendingAndRefundedRead() async throws {
+        let pending = paymentHarness(payment(replacing: #""paid""#, with: #""pending""#))
+        await pending.load()
+        #expect(pending.card().contains("… Payment pending"))
+        let refunded = paymentHarness(payment(replacing: #""paid""#, with: #""refunded""#))
+        await refunded.load()
+        #expect(refunded.card().contains("↺ Refunded"))
+    }
+}
+
+@Suite struct PaymentFailureTests {
+    @Test(arguments: [
+        (#""logo""#, #""logo_s""#, "missing key 'logo'"),
+        (#""last4": "4242""#, #""last4": "42""#, "exactly four last digits"),
+        (#""last4": "4242""#, #""last4": "42a2""#, "exactly four last digits"),
+        (#""type": "card""#, #""type": "crypto""#, "unknown payment method 'crypto'"),
+        (#""paid""#, #""lost""#, "unknown payment status 'lost'"),
+        (#""minor": 500, "currency": "SAR""#, #""minor": 500, "currency": "KWD""#, "tip currency KWD differs from SAR"),
+        (
+            #"{"minor": 4550, "currency": "SAR"}"#, #"{"minor": 4550, "currency": "XXX"}"#,
+            "unknown currency or negative amount at amount.currency"
+        ),
+        (#""minor": 4550"#, #""minor": -1"#, "unknown currency or negative amount at amount.currency"),
+        (#""minor": 4550"#, #""minor": 45.5"#, "unexpected payload"),
+        (#""refundable": true"#, #""refundable": null"#, "expected Bool at refundable"),
+        (#""logo": "visa.png""#, #""logo": """#, "logo is empty"),
+    ])
+    func everyDecodingOrRuleFailureHides(old: String, new: String, reason: String) async throws {
+        let harness = paymentHarness(payment(replacing: old, with: new))
+        await harness.load()
+        try harness.expectPhases([.loading, .failed])
+        try harness.expectHidden(because: reason)
+        #expect(harness.card() == "(nothing)")
+    }
+
+    @Test func notJSONAtAll() async throws {
+        let harness = paymentHarness(.json("<html>oops"))
+        await harness.load()
+        try harness.expectHidden(because: "not valid JSON")
+    }
+
+    @Test(arguments: [
+        (BackendError.notFound(path: paymentPath), "orders/1234/payment.json: not found (404)"),
+        (BackendError.httpStatus(500, path: paymentPath), "orders/1234/payment.json: server answered HTTP 500"),
+        (BackendError.timeout(path: paymentPath), "orders/1234/payment.json: timed out"),
+    ])
+    func backendFaultsHide(fault: BackendError, reason: String) async throws {
+        let harness = paymentHarness(.fault(fault))
+        await harness.load()
+        try harness.expectEvents([.hide(Failure(reason))])
+    }
+
+    @Test func aHangingEndpointHidesAtTheDeadline() async throws {
+        let harness = paymentHarness(.hang)
+        await harness.load()
+        try harness.expectHidden(because: "no answer within 5s")
+    }
+}
+
+@Suite struct PaymentValidationTests {
+    func verdict(_ answer: CannedAnswer) async -> Verdict? {
+        let harness = paymentHarness(answer)
+        await harness.load()
+        return harness.container.validate(.cancelOrder)
+    }
+
+    @Test func refundablePaymentAllowsCancelling() async {
+        #expect(await verdict(.json(goodPayment)) == .allow)
+    }
+
+    @Test func nonRefundablePaymentVetoesWithAReason() async {
+        #expect(
+            await verdict(payment(replacing: #""refundable": true"#, with: #""refundable": false"#))
+                == .veto("The Visa •••• 4242 payment can't be refunded, so the order can't be cancelled here."))
+    }
+
+    @Test func refundedPaymentVetoes() async {
+        #expect(
+            await verdict(payment(replacing: #""paid""#, with: #""refunded""#))
+                == .veto("The payment was already refunded."))
+    }
+
+    @Test func typedInterfaceReportsShownAndHide() async {
+        let harness = paymentHarness(.json(goodPayment))
+        let slot = Slot(id: "payment") { _ in }
+        let context = ComponentContext(backend: harness.backend, clock: harness.clock)
+        guard case .shown(let info) = await PaymentsModule.render(order: "1234", into: slot, context: context) else {
+            Issue.record("expected shown")
+            return
+        }
+        #expect(info.total.description == "SAR 50.50")
+        let missing = await PaymentsModule.render(order: "9", into: slot, context: context)
+        #expect(missing == .hide(Failure("orders/9/payment.json: not found (404)")))
+    }
+}

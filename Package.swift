@@ -20,7 +20,10 @@ let testSupport: [(name: String, dependencies: [String])] = [
 ]
 
 /// Apps under Apps/<Name>: a testable Kit library plus a thin executable. Apps may import any module.
-let apps: [(name: String, executable: String, dependencies: [String])] = []
+let apps: [(name: String, executable: String, dependencies: [String])] = [
+    ("OrderTracking", "order-tracking", modules.map(\.name) + ["SquadKit"]),
+    ("Squad", "squad", []),
+]
 
 var targets: [Target] = []
 var products: [Product] = []

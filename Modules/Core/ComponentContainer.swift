@@ -19,6 +19,8 @@ public protocol LoadableComponent: Sendable {
     func cancel()
     /// Applies another component's event; returns the events this causes in turn, for the router.
     func receive(_ event: DomainEvent) -> [DomainEvent]
+    /// Whether the component is `Validatable` at all (so a failed load means "could not check", not "no opinion").
+    var validates: Bool { get }
     /// The component's verdict on `action`, or nil if it does not validate or has no info yet.
     func validate(_ action: UserAction) -> Verdict?
     /// The current state, for JSON output and tests.
@@ -102,6 +104,9 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
             return newEvents(for: updated, &state)
         }
     }
+
+    /// Whether the component validates actions.
+    public var validates: Bool { component is any Validatable }
 
     /// Asks a validating component about `action`.
     public func validate(_ action: UserAction) -> Verdict? {

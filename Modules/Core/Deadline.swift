@@ -2,7 +2,7 @@ import Synchronization
 
 /// Runs `operation` and gives up after `limit` on `clock`, without waiting for an operation that ignores
 /// cancellation: the caller is resumed at the deadline and the straggler is cancelled and left to finish alone.
-func withDeadline<Value: Sendable>(
+public func withDeadline<Value: Sendable>(
     _ limit: Duration, on clock: any CourierClock,
     _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {

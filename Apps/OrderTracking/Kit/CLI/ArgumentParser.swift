@@ -1,0 +1,112 @@
+/// What an option takes after its name.
+enum OptionValue: Equatable {
+    /// A switch: `--plain`.
+    case none
+    /// A required value: `--format json` or `--format=json`.
+    case required(String)
+    /// An optional numeric value: `--watch` or `--watch 5`.
+    case optionalNumber(String)
+}
+
+/// One option a command accepts.
+struct OptionSpec: Equatable {
+    let name: String
+    let value: OptionValue
+    let help: String
+}
+
+/// The result of parsing: options by name (switches map to ""), positionals in order.
+struct ParsedArguments: Equatable {
+    var options: [String: String] = [:]
+    var positionals: [String] = []
+
+    func has(_ name: String) -> Bool { options[name] != nil }
+}
+
+/// A small, strict parser: unknown options are usage errors with a did-you-mean, values are never guessed.
+struct ArgumentParser {
+    let options: [OptionSpec]
+
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        var result = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
+                result.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = parts[0]
+            guard let spec = options.first(where: { $0.name == name }) else {
+                throw UsageError(
+                    message: "unknown option '\(name)'" + suggestion(for: name, among: options.map(\.name)))
+            }
+            guard result.options[name] == nil else { throw UsageError(message: "option '\(name)' given twice") }
+            switch spec.value {
+            case .none:
+                guard parts.count == 1 else { throw UsageError(message: "option '\(name)' takes no value") }
+                result.options[name] = ""
+            case .required(let placeholder):
+                if parts.count == 2 {
+                    result.options[name] = parts[1]
+                } else if index < arguments.count {
+                    result.options[name] = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError(message: "option '\(name)' needs a value: \(name) \(placeholder)")
+                }
+            case .optionalNumber:
+                if parts.count == 2 {
+                    result.options[name] = parts[1]
+                } else if index < arguments.count, Double(arguments[index]) != nil {
+                    result.options[name] = arguments[index]
+                    index += 1
+                } else {
+                    result.options[name] = ""
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// "; did you mean '--format'?" when a known word is within two edits, else "".
+func suggestion(for word: String, among candidates: [String]) -> String {
+    let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
+    return scored.map { "; did you mean '\($0.0)'?" } ?? ""
+}
+
+/// Levenshtein distance, for did-you-mean.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}
+
+/// Ids from the command line: letters, digits, `-`, `_`; 1 to 64 characters. Anything else could reach a path.
+func validateID(_ id: String, kind: String) throws(UsageError) -> String {
+    let allowed = id.unicodeScalars.allSatisfy {
+        ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
+    }
+    guard (1...64).contains(id.count), allowed else {
+        throw UsageError(message: "invalid \(kind) id '\(id)': use 1 to 64 letters, digits, '-' or '_'")
+    }
+    return id
+}

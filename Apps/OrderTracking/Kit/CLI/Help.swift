@@ -1,0 +1,61 @@
+/// The help texts: one per command, shown by `--help` and `help COMMAND`.
+enum Help {
+    static let version = "order-tracking 0.1.0"
+
+    static let commands = ["track", "preview", "components", "cancel", "help"]
+
+    static let main = """
+        order-tracking: a live order-tracking screen composed from squad-owned components.
+
+        USAGE
+          order-tracking [ORDER-ID] [options]     track an order (default ORDER-ID: 1234, the demo order)
+          order-tracking preview COMPONENT [...]  show one component alone, with any payload or fault
+          order-tracking components [--format json]
+          order-tracking cancel ORDER-ID          ask every validating component whether the order may be cancelled
+          order-tracking help COMMAND | --help | --version
+
+        OPTIONS
+          --api URL             HTTP backend laid out like the fixtures (default: the embedded demo backend)
+          --format text|json    output format (default text)
+          --plain               no in-place redraw (the default when stdout is not a terminal)
+          --no-color            no colours (also NO_COLOR=1 or TERM=dumb)
+          --timeout SECONDS     per-component deadline (default 5)
+          --watch [SECONDS]     refresh every SECONDS (default 10) until delivered or Ctrl-C
+          --trace               state transitions and event hops, timestamped, to stderr
+
+        DEMO ORDERS
+          1234 happy path · 5678 payment payload bug · 9012 slow rider endpoint · 4040 no rider/ETA
+          7777 delivered · 3333 cancellable (inline ETA payload, unknown 'loyalty' card)
+
+        EXIT STATUS
+          0 every card shown · 2 degraded (cards hidden) · 1 fatal (unknown order, backend down)
+          3 cancel vetoed · 64 usage error · 130 interrupted
+        """
+
+    static let preview = """
+        order-tracking preview COMPONENT [--order ID] [--payload FILE] [--fail notfound|http500|timeout|malformed]
+                                         [--state loading|info|failed] [--api URL] [--timeout SECONDS] [--no-color]
+
+        Shows one component alone (presentation: alone). --payload feeds it a JSON file instead of its endpoint;
+        --fail injects a backend fault; --state loading shows the skeleton. Exit 0 shown, 2 failed, 64 usage.
+        """
+
+    static let components = """
+        order-tracking components [--format json]
+
+        Lists every registered component: id, module, owning team (from CODEOWNERS) and endpoint.
+        """
+
+    static let cancel = """
+        order-tracking cancel ORDER-ID [--api URL] [--timeout SECONDS]
+
+        Loads the order and asks every validating component (Order, Payments) whether it may be cancelled;
+        prints each verdict with its reason. Exit 0 may cancel, 3 vetoed, 1 order not loadable.
+        """
+
+    static let track = main
+
+    static func text(for command: String) -> String? {
+        ["track": track, "preview": preview, "components": components, "cancel": cancel, "help": main][command]
+    }
+}

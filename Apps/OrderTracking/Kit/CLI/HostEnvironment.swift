@@ -1,0 +1,46 @@
+import Core
+import Foundation
+
+/// What every command needs from the outside world: the backend, the clock and the terminal.
+struct HostEnvironment: Sendable {
+    let backend: any Backend
+    let clock: any CourierClock
+    let terminal: Terminal
+    let registry: ComponentRegistry
+    let environment: [String: String]
+
+    /// Builds the backend from `--api` (or the embedded fixtures) and the clock (pinned by `COURIER_NOW`).
+    static func make(api: String?, timeout: Duration, noColor: Bool, environment: [String: String]) throws(UsageError)
+        -> HostEnvironment
+    {
+        var clock: any CourierClock = SystemClock()
+        if let pinned = environment["COURIER_NOW"] {
+            guard let date = ISO8601DateFormatter().date(from: pinned) else {
+                throw UsageError(message: "COURIER_NOW='\(pinned)' is not an ISO 8601 time like 2027-01-15T08:00:00Z")
+            }
+            clock = PinnedClock(pinned: date)
+        }
+        let backend: any Backend
+        if let api {
+            guard let url = URL(string: api), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw UsageError(message: "--api '\(api)' is not an http(s) URL like http://127.0.0.1:8080")
+            }
+            backend = HTTPBackend(base: url, timeout: timeout)
+        } else {
+            backend = FileBackend(root: embeddedFixtures, clock: clock)
+        }
+        return HostEnvironment(
+            backend: backend, clock: clock, terminal: Terminal(environment: environment, noColorFlag: noColor),
+            registry: HostRegistry.make(), environment: environment)
+    }
+
+    /// The fixture tree shipped inside the app.
+    static var embeddedFixtures: URL { Bundle.module.resourceURL!.appendingPathComponent("Fixtures/api") }
+}
+
+/// A clock whose "now" is fixed (for reproducible screens) but whose sleeps are real.
+struct PinnedClock: CourierClock {
+    let pinned: Date
+    func now() -> Date { pinned }
+    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}

@@ -1,0 +1,85 @@
+import Core
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Standard output and error for a run: whether stdout is a terminal, its width, colour, and serialized writes
+/// so a Ctrl-C restore can never land in the middle of a frame.
+final class Terminal: Sendable {
+    let isTTY: Bool
+    let width: Int
+    let styler: TextStyler
+    private let lock = Mutex(false)
+
+    init(environment: [String: String], noColorFlag: Bool) {
+        isTTY = isatty(STDOUT_FILENO) == 1
+        var size = winsize()
+        if isTTY, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            width = Int(size.ws_col)
+        } else {
+            width = environment["COLUMNS"].flatMap(Int.init) ?? 60
+        }
+        styler = TextStyler(environment: environment, isTerminal: isTTY, noColorFlag: noColorFlag)
+    }
+
+    /// Card width: the terminal's, capped so cards stay readable on wide screens.
+    var cardWidth: Int { min(max(width, CardRenderer.minimumWidth), 64) }
+
+    func out(_ text: String) { lock.withLock { _ in Terminal.write(STDOUT_FILENO, text) } }
+
+    func err(_ text: String) { lock.withLock { _ in Terminal.write(STDERR_FILENO, text + "\n") } }
+
+    /// Marks the cursor hidden; ``restore()`` shows it again.
+    func hideCursor() {
+        lock.withLock { hidden in
+            hidden = true
+            Terminal.write(STDOUT_FILENO, "\u{1B}[?25l")
+        }
+    }
+
+    /// Shows the cursor if it was hidden; safe to call from a signal handler's queue.
+    func restore() {
+        lock.withLock { hidden in
+            if hidden { Terminal.write(STDOUT_FILENO, "\u{1B}[?25h") }
+            hidden = false
+        }
+    }
+
+    private static func write(_ descriptor: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes {
+                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if written <= 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+}
+
+/// Runs `body` until it finishes or Ctrl-C arrives; on Ctrl-C the terminal is restored and the status is 130.
+func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () async -> ExitCode) async -> ExitCode {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGPIPE, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    let work = Task { await body() }
+    source.setEventHandler {
+        work.cancel()
+        terminal.restore()
+        if terminal.isTTY { terminal.out("\n") }
+        terminal.err("interrupted")
+        exit(ExitCode.interrupted.rawValue)
+    }
+    source.resume()
+    let code = await work.value
+    source.cancel()
+    return code
+}

@@ -1,0 +1,65 @@
+import Core
+import Foundation
+
+/// The order's screen as the backend describes it: component ids in order, each optionally with its own raw
+/// payload slice. The host never looks inside a slice; it hands the bytes to that component.
+struct ScreenLayout: Equatable {
+    struct Entry: Equatable {
+        let id: ComponentID
+        let payload: Data?
+    }
+    let entries: [Entry]
+
+    /// The host's order when the layout names no components.
+    static let defaultOrder: [ComponentID] = ["order", "eta", "delivery", "payment"]
+
+    /// Decodes `{"components": ["order", {"id": "eta", "payload": {…}}]}`; a missing list means the default order.
+    static func decode(_ data: Data) throws -> ScreenLayout {
+        guard case .object(let root) = try JSONDecoder().decode(JSONValue.self, from: data) else {
+            throw Failure("screen.json must be a JSON object")
+        }
+        guard let list = root["components"] else {
+            return ScreenLayout(entries: defaultOrder.map { Entry(id: $0, payload: nil) })
+        }
+        guard case .array(let items) = list else { throw Failure("screen.json: 'components' must be a list") }
+        return ScreenLayout(
+            entries: try items.enumerated().map { index, item in
+                switch item {
+                case .string(let id): return Entry(id: ComponentID(id), payload: nil)
+                case .object(let fields):
+                    guard case .string(let id)? = fields["id"] else {
+                        throw Failure("screen.json: components[\(index)] has no string 'id'")
+                    }
+                    return Entry(id: ComponentID(id), payload: try fields["payload"].map { try $0.data() })
+                default: throw Failure("screen.json: components[\(index)] must be an id or {\"id\": …}")
+                }
+            })
+    }
+}
+
+extension ScreenLayout {
+    /// Fetches `orders/<id>/screen.json`. A 404 means the order does not exist; any other fault means the
+    /// backend cannot be used. Both are fatal for a screen, with a message that says what to try.
+    static func fetch(order: String, host: HostEnvironment, timeout: Duration) async -> Result<ScreenLayout, FatalError>
+    {
+        do {
+            let endpoint = try Endpoint("orders", order, "screen.json")
+            let backend = host.backend
+            let data = try await withDeadline(timeout, on: host.clock) { try await backend.fetch(endpoint) }
+            return .success(try ScreenLayout.decode(data))
+        } catch BackendError.notFound(let path) {
+            return .failure(FatalError("order '\(order)' not found (\(path): 404); try the demo order 1234"))
+        } catch let error as BackendError {
+            return .failure(FatalError("cannot load the screen layout: \(error); check --api or try again later"))
+        } catch {
+            return .failure(
+                FatalError("cannot load the screen layout for order '\(order)': \(Failure(describing: error))"))
+        }
+    }
+}
+
+/// A run that cannot show a screen at all (exit 1); the message says why and what to try.
+struct FatalError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import SquadKit
+
+exit(SquadApp.main(Array(CommandLine.arguments.dropFirst())))

@@ -38,7 +38,8 @@ public struct ETAComponent: Component, EventConsuming {
         let earliest = LocationFormat.clockTime(now.addingTimeInterval(Double(payload.min_minutes * 60)), in: zone)
         let latest = LocationFormat.clockTime(now.addingTimeInterval(Double(payload.max_minutes * 60)), in: zone)
         return ETAInfo(
-            minMinutes: payload.min_minutes, maxMinutes: payload.max_minutes, window: "\(earliest)–\(latest)",
+            minMinutes: payload.min_minutes, maxMinutes: payload.max_minutes,
+            window: earliest == latest ? earliest : "\(earliest)–\(latest)",
             delivered: false)
     }
 

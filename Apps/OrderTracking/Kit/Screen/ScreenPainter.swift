@@ -16,6 +16,7 @@ final class ScreenPainter {
     private let header: [String]
     private(set) var slots: [SlotView]
     private var painted: [[String]]
+    private var firstFramePainted = false
     /// Bytes written so far, so benchmarks and tests can see that a repaint touched only one slot.
     private(set) var bytesWritten = 0
 
@@ -39,6 +40,7 @@ final class ScreenPainter {
     /// Paints the first frame (live mode only).
     func paintFirstFrame() {
         guard live else { return }
+        firstFramePainted = true
         terminal.hideCursor()
         painted = slots.map(lines(for:))
         write((header + painted.flatMap { $0 }).map { $0 + "\n" }.joined())
@@ -48,7 +50,7 @@ final class ScreenPainter {
     func update(_ index: Int, block: Block??, hidden: Bool? = nil) {
         if let block { slots[index].block = block }
         if let hidden { slots[index].hidden = hidden }
-        guard live else { return }
+        guard live, firstFramePainted else { return }
         let new = lines(for: slots[index])
         guard new != painted[index] else { return }
         let above = header.count + painted[..<index].reduce(0) { $0 + $1.count }

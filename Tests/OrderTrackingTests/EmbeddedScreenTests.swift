@@ -1,0 +1,182 @@
+import CoreTesting
+import Foundation
+import Testing
+
+@Suite struct EmbeddedScreenTests {
+    @Test(arguments: [
+        ("1234", Golden.order1234, Int32(0), ""),
+        ("5678", Golden.order5678, 2, "payment hidden: unexpected payload: missing key 'logo'\n"),
+        ("9012", Golden.order9012, 0, ""),
+        (
+            "4040", Golden.order4040, 2,
+            "eta hidden: orders/4040/eta.json: not found (404)\ndelivery hidden: orders/4040/delivery.json: not found (404)\n"
+        ),
+        ("7777", Golden.order7777, 0, ""),
+        (
+            "3333", Golden.order3333, 0,
+            "skipping 'loyalty' from orders/3333/screen.json: unknown component 'loyalty'; known: order, eta, delivery, payment\n"
+        ),
+    ])
+    func demoOrderScreens(order: String, golden: String, status: Int32, stderr: String) throws {
+        let result = try CLI.run([order])
+        #expect(result.stdout == golden.line)
+        #expect(result.stderr == stderr)
+        #expect(result.status == status)
+        #expect(!result.stdout.contains("\u{1B}"), "no escape codes when stdout is not a terminal")
+    }
+
+    @Test func unknownOrderIsFatalWithAHint() throws {
+        let result = try CLI.run(["9999"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "order '9999' not found (orders/9999/screen.json: 404); try the demo order 1234\n")
+    }
+
+    @Test func theDefaultOrderIsTheDemoOrder() throws {
+        #expect(try CLI.run([]).stdout == Golden.order1234.line)
+    }
+
+    @Test func jsonShapeForACompleteAndADegradedScreen() throws {
+        let complete = try CLI.json(try CLI.run(["1234", "--format", "json"]).stdout)
+        #expect(complete["order"] as? String == "1234")
+        #expect(complete["status"] as? String == "complete")
+        #expect(complete["elapsed_ms"] is Int)
+        let entries = complete["components"] as? [[String: Any]] ?? []
+        #expect(entries.map { $0["id"] as? String } == ["order", "eta", "delivery", "payment"])
+        #expect(entries.map { $0["module"] as? String } == ["Order", "Location", "Location", "Payments"])
+        #expect(entries.allSatisfy { $0["state"] as? String == "info" && $0["hidden"] as? Bool == false })
+        #expect(entries.allSatisfy { $0["reason"] is NSNull && $0["elapsed_ms"] is Int && $0["info"] is [String: Any] })
+
+        let run = try CLI.run(["5678", "--format", "json"])
+        #expect(run.status == 2)
+        let degraded = try CLI.json(run.stdout)
+        #expect(degraded["status"] as? String == "degraded")
+        let payment = (degraded["components"] as? [[String: Any]])?.first { $0["id"] as? String == "payment" }
+        #expect(payment?["state"] as? String == "failed")
+        #expect(payment?["hidden"] as? Bool == true)
+        #expect(payment?["reason"] as? String == "unexpected payload: missing key 'logo'")
+        #expect(payment?["info"] is NSNull)
+    }
+
+    @Test func loadsAreConcurrentSoTheScreenTakesAsLongAsTheSlowestCard() throws {
+        let run = try CLI.run(["9012", "--format", "json"])
+        let entries = (try CLI.json(run.stdout))["components"] as? [[String: Any]] ?? []
+        let elapsed = Dictionary(uniqueKeysWithValues: entries.map { ($0["id"] as! String, $0["elapsed_ms"] as! Int) })
+        let slow = try #require(elapsed["delivery"])
+        #expect(slow >= 1500)
+        for fast in ["order", "eta", "payment"] {
+            #expect(try #require(elapsed[fast]) < 1000, "\(fast) waited for delivery")
+        }
+        let total = try #require((try CLI.json(run.stdout))["elapsed_ms"] as? Int)
+        #expect(total < slow + 1000)
+    }
+
+    @Test func traceLogsTransitionsAndEventHopsToStderr() throws {
+        let run = try CLI.run(["7777", "--trace", "--plain"])
+        #expect(run.stdout == Golden.order7777.line)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("] order: loading → info") })
+        #expect(lines.contains { $0.hasSuffix("] event order.status=delivered: order → eta") })
+        #expect(lines.contains { $0.hasSuffix("] event order.status=delivered: order → delivery") })
+        #expect(lines.allSatisfy { $0.hasPrefix("[") })
+    }
+
+    @Test func aTightDeadlineHidesOnlyTheSlowCard() throws {
+        let run = try CLI.run(["9012", "--timeout", "0.3", "--format", "json"])
+        #expect(run.status == 2)
+        let entries = (try CLI.json(run.stdout))["components"] as? [[String: Any]] ?? []
+        let failed = entries.filter { $0["state"] as? String == "failed" }
+        #expect(failed.map { $0["id"] as? String } == ["delivery"])
+        #expect(failed.first?["reason"] as? String == "no answer within 0.3s")
+        #expect(run.elapsed < .seconds(1.3))
+    }
+
+    @Test func watchStopsOnceTheOrderIsDelivered() throws {
+        let run = try CLI.run(["7777", "--watch", "0.2", "--plain"], limit: .seconds(10))
+        #expect(run.status == 0)
+        #expect(run.stdout == Golden.order7777.line)
+    }
+}
+
+@Suite struct CommandLineTests {
+    @Test(arguments: [
+        (["--fromat", "json"], "unknown option '--fromat'; did you mean '--format'?"),
+        (["previw"], "unknown command 'previw'; did you mean 'preview'?"),
+        (["../etc"], "invalid order id '../etc': use 1 to 64 letters, digits, '-' or '_'"),
+        (["--timeout", "soon"], "--timeout 'soon' must be a number of seconds from 0 to 600, e.g. --timeout 2.5"),
+        (["--format", "jsn"], "--format 'jsn' must be text or json; did you mean 'json'?"),
+        (["--api", "ftp://x"], "--api 'ftp://x' is not an http(s) URL like http://127.0.0.1:8080"),
+        (["1", "2"], "expected one ORDER-ID, got 2: 1 2"),
+        (["preview", "paymnt"], "unknown component 'paymnt'"),
+        (
+            ["preview", "payment", "--fail", "boom"],
+            "--fail 'boom' is not one of notfound, http500, timeout, malformed"
+        ),
+        (["cancel"], "cancel needs exactly one ORDER-ID"),
+        (["help", "cancle"], "no help for 'cancle'; did you mean 'cancel'?"),
+    ])
+    func usageErrorsExit64AndSayWhatWasWrong(arguments: [String], message: String) throws {
+        let run = try CLI.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
+        #expect(run.stdout == "")
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("order-tracking [ORDER-ID] [options]"))
+        #expect(help.stdout.contains("64 usage error"))
+        #expect(try CLI.run(["help", "preview"]).stdout.contains("--fail notfound|http500|timeout|malformed"))
+        #expect(try CLI.run(["--version"]).stdout == "order-tracking 0.1.0\n")
+    }
+}
+
+@Suite struct PreviewAndToolsTests {
+    @Test func previewShowsOneComponentAloneInEveryState() throws {
+        let info = try CLI.run(["preview", "payment"])
+        #expect(info.status == 0)
+        #expect(info.stdout.hasPrefix("payment · Payments · state: info\n"))
+        #expect(info.stdout.contains("│ Provider logo                                   visa.png │"))
+        let bug = try CLI.run(["preview", "payment", "--order", "5678"])
+        #expect(bug.status == 2)
+        #expect(bug.stdout == "payment · Payments · state: failed\n(hidden: unexpected payload: missing key 'logo')\n")
+        let loading = try CLI.run(["preview", "eta", "--state", "loading"])
+        #expect(loading.stdout.contains("░░░░"))
+        let fault = try CLI.run(["preview", "order", "--fail", "http500"])
+        #expect(fault.stdout.contains("(hidden: orders/1234/details.json: server answered HTTP 500)"))
+        let timeout = try CLI.run(["preview", "order", "--fail", "timeout", "--timeout", "0.2"])
+        #expect(timeout.stdout.contains("(hidden: no answer within 0.2s)"))
+    }
+
+    @Test func previewTakesAPayloadFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("eta-\(UUID().uuidString).json")
+        try Data(#"{"min_minutes": 5, "max_minutes": 5, "timezone": "Europe/Berlin"}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try CLI.run(["preview", "eta", "--payload", file.path])
+        #expect(run.stdout.contains("│ Arriving in 5 min" + String(repeating: " ", count: 34) + "09:05 │"))
+    }
+
+    @Test func componentsListsOwnersFromCodeowners() throws {
+        let run = try ProcessRunner.run(
+            CLI.binary, ["components", "--format", "json"], environment: CLI.environment,
+            directory: CLI.fixtures.deletingLastPathComponent())
+        let rows = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: String]] ?? []
+        #expect(rows.map { $0["id"] } == ["order", "eta", "delivery", "payment"])
+        #expect(rows.first { $0["id"] == "payment" }?["owner"] == "@courier/payments")
+        #expect(rows.first { $0["id"] == "eta" }?["endpoint"] == "orders/{order}/eta.json")
+    }
+
+    @Test func cancelAsksEveryValidatingComponent() throws {
+        let allowed = try CLI.run(["cancel", "3333"])
+        #expect(allowed.status == 0)
+        #expect(allowed.stdout == "order: ok\npayment: ok\nOrder 3333 can be cancelled.\n")
+        let vetoed = try CLI.run(["cancel", "4040"])
+        #expect(vetoed.status == 3)
+        #expect(
+            vetoed.stdout
+                == "order: veto: Al Baik is already preparing this order, so it can't be cancelled.\npayment: ok\nOrder 4040 can't be cancelled (1 veto).\n"
+        )
+        #expect(try CLI.run(["cancel", "9999"]).status == 1)
+    }
+}

@@ -1,0 +1,82 @@
+import CoreTesting
+import Foundation
+import Testing
+
+/// A real terminal: order-tracking runs inside a detached tmux session and the test reads the screen.
+final class TmuxSession {
+    let socket = "courier-\(UUID().uuidString.prefix(8))"
+    let name = "t"
+
+    init(command: String) throws {
+        let started = try tmux(["new-session", "-d", "-s", name, "-x", "80", "-y", "60", command])
+        guard started.status == 0 else { throw TmuxUnavailable(reason: started.stderr) }
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> ProcessResult {
+        // Through python's subprocess (close_fds): the tmux server must not inherit Foundation's process-monitoring
+        // descriptor, or the client would never look finished.
+        let relay = "import subprocess,sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"
+        return try ProcessRunner.run("python3", ["-c", relay, "tmux", "-L", socket] + arguments, limit: .seconds(10))
+    }
+
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]).stdout }
+
+    func cursorVisible() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", name, "#{cursor_flag}"]).stdout.hasPrefix("1")
+    }
+
+    /// Polls the screen until `condition` holds or `limit` passes; returns the last screen.
+    func waitFor(_ limit: Duration = .seconds(15), _ condition: (String) -> Bool) throws -> String {
+        let deadline = ContinuousClock.now + limit
+        var text = try screen()
+        while !condition(text) && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            text = try screen()
+        }
+        return text
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+}
+
+struct TmuxUnavailable: Error {
+    let reason: String
+}
+
+var tmuxInstalled: Bool { (try? ProcessRunner.run("tmux", ["-V"]).status) == 0 }
+
+@Suite(.serialized, .enabled(if: tmuxInstalled, "tmux is not installed (.ci/run installs it)"))
+struct TerminalTests {
+    func command(_ arguments: String) -> String {
+        "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments); echo EXIT=$?; sleep 60"
+    }
+
+    @Test func skeletonsFirstThenCardsFillInInPlace() throws {
+        let session = try TmuxSession(command: command("9012"))
+        let early = try session.waitFor { $0.contains("Omar") || ($0.contains("░") && $0.contains("Al Baik")) }
+        #expect(early.contains("╭─ Rider"), "the slow card's slot is on screen from the start")
+        #expect(early.contains("░░░░"), "the slow card shows its skeleton while it loads")
+        #expect(early.contains("Al Baik") && early.contains("Visa •••• 4242"), "fast cards did not wait")
+        let done = try session.waitFor { $0.contains("EXIT=") }
+        #expect(done.contains("EXIT=0"))
+        #expect(done.contains("Omar · motorbike"))
+        #expect(!done.contains("░"))
+        #expect(done.components(separatedBy: "╭─").count == 5, "four cards, each drawn once (redrawn in place)")
+        #expect(!done.contains("[?25") && !done.contains("\u{1B}"), "no escape codes left as text")
+        #expect(try session.cursorVisible())
+    }
+
+    @Test func ctrlCRestoresTheTerminalAndExits130() throws {
+        let session = try TmuxSession(command: command("9012 --watch 30"))
+        _ = try session.waitFor { $0.contains("╭─ Rider") }
+        #expect(try session.cursorVisible() == false, "cursor hidden while drawing")
+        try session.tmux(["send-keys", "-t", session.name, "C-c"])
+        let after = try session.waitFor { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=130"))
+        #expect(try session.cursorVisible())
+        let tops = after.components(separatedBy: "╭─").count
+        let bottoms = after.components(separatedBy: "╰─").count
+        #expect(tops == bottoms, "no half-drawn card left behind")
+    }
+}

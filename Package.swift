@@ -22,7 +22,7 @@ let testSupport: [(name: String, dependencies: [String])] = [
 /// Apps under Apps/<Name>: a testable Kit library plus a thin executable. Apps may import any module.
 let apps: [(name: String, executable: String, dependencies: [String])] = [
     ("OrderTracking", "order-tracking", modules.map(\.name) + ["SquadKit"]),
-    ("Squad", "squad", []),
+    ("Squad", "squad", ["Core"]),
 ]
 
 var targets: [Target] = []

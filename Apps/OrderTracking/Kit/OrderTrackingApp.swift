@@ -4,25 +4,25 @@ import Foundation
 /// The `order-tracking` command: parses arguments, builds the host environment, runs one command.
 public enum OrderTrackingApp {
     static let common = [
-        OptionSpec(name: "--api", value: .required("URL"), help: ""),
-        OptionSpec(name: "--no-color", value: .none, help: ""),
-        OptionSpec(name: "--timeout", value: .required("SECONDS"), help: ""),
-        OptionSpec(name: "--help", value: .none, help: ""),
+        OptionSpec("--api", .required("URL")),
+        OptionSpec("--no-color"),
+        OptionSpec("--timeout", .required("SECONDS")),
+        OptionSpec("--help"),
     ]
     static let track =
         common + [
-            OptionSpec(name: "--format", value: .required("text|json"), help: ""),
-            OptionSpec(name: "--plain", value: .none, help: ""),
-            OptionSpec(name: "--watch", value: .optionalNumber("SECONDS"), help: ""),
-            OptionSpec(name: "--trace", value: .none, help: ""),
-            OptionSpec(name: "--version", value: .none, help: ""),
+            OptionSpec("--format", .required("text|json")),
+            OptionSpec("--plain"),
+            OptionSpec("--watch", .optionalNumber("SECONDS")),
+            OptionSpec("--trace"),
+            OptionSpec("--version"),
         ]
     static let preview =
         common + [
-            OptionSpec(name: "--order", value: .required("ID"), help: ""),
-            OptionSpec(name: "--payload", value: .required("FILE"), help: ""),
-            OptionSpec(name: "--fail", value: .required("notfound|http500|timeout|malformed"), help: ""),
-            OptionSpec(name: "--state", value: .required("loading|info|failed"), help: ""),
+            OptionSpec("--order", .required("ID")),
+            OptionSpec("--payload", .required("FILE")),
+            OptionSpec("--fail", .required("notfound|http500|timeout|malformed")),
+            OptionSpec("--state", .required("loading|info|failed")),
         ]
 
     /// Runs the command line and returns the exit status.
@@ -48,7 +48,7 @@ public enum OrderTrackingApp {
             return say(text)
         case "components":
             let parsed = try ArgumentParser(options: [
-                OptionSpec(name: "--format", value: .required("text|json"), help: ""), common[3],
+                OptionSpec("--format", .required("text|json")), common[3],
             ]).parse(rest)
             if parsed.has("--help") { return say(Help.components) }
             guard parsed.positionals.isEmpty else { throw UsageError(message: "components takes no arguments") }

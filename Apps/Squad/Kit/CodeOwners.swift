@@ -22,6 +22,13 @@ public struct CodeOwners: Sendable {
         public let message: String
         /// "12:5: message".
         public var description: String { "\(line):\(column): \(message)" }
+
+        /// Describes a refused line.
+        public init(line: Int, column: Int, message: String) {
+            self.line = line
+            self.column = column
+            self.message = message
+        }
     }
 
     /// Who owns a path, and which line said so.
@@ -30,6 +37,12 @@ public struct CodeOwners: Sendable {
         public let owners: [String]
         /// The last matching line, nil when no line matched at all.
         public let line: Int?
+
+        /// Describes an ownership.
+        public init(owners: [String], line: Int?) {
+            self.owners = owners
+            self.line = line
+        }
     }
 
     /// Valid rules in file order.

@@ -138,4 +138,10 @@ public struct PatternError: Error, Equatable, Sendable {
     public let offset: Int
     /// What is wrong and how to fix it.
     public let message: String
+
+    /// Describes a refused pattern.
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
 }

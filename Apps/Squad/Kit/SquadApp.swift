@@ -1,5 +1,240 @@
-/// The `squad` command.
+import Core
+import Foundation
+
+/// The `squad` command: owners, lint, gate, affected, new. Exit 0 ok, 1 blocked or findings, 2 error.
 public enum SquadApp {
-    /// Runs the command line and returns the exit status.
-    public static func main(_ arguments: [String]) -> Int32 { 0 }
+    static let usage = """
+        squad: the monorepo's own tool.
+
+          squad owners [--codeowners FILE] [--format text|json] PATH...
+          squad lint [--codeowners FILE]
+          squad gate --base REF [--head REF] [--approved-by OWNER]... [--author USER] [--files FILE|-]
+          squad affected --base REF [--head REF] [--files FILE|-] [--format text|json]
+          squad new NAME --owner OWNER
+
+        Exit status: 0 ok / may merge, 1 blocked or lint findings, 2 error (bad arguments, git failure).
+        """
+
+    /// Runs the command line in the current directory and returns the exit status.
+    public static func main(
+        _ arguments: [String],
+        stdin: () -> String = { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+    ) -> Int32 {
+        var output = ""
+        var errors = ""
+        let status = run(
+            arguments, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), stdin: stdin,
+            output: &output, errors: &errors)
+        FileHandle.standardOutput.write(Data(output.utf8))
+        FileHandle.standardError.write(Data(errors.utf8))
+        return status
+    }
+
+    /// Runs a command in `directory`, collecting what it prints; the testable entry point.
+    public static func run(
+        _ arguments: [String], directory: URL, stdin: () -> String = { "" }, output: inout String, errors: inout String
+    ) -> Int32 {
+        do {
+            return try dispatch(arguments, directory: directory, stdin: stdin, output: &output)
+        } catch let error as UsageError {
+            errors += "squad: \(error.message)\nRun 'squad --help' for usage.\n"
+        } catch {
+            errors += "squad: \(error)\n"
+        }
+        return 2
+    }
+
+    static func dispatch(_ arguments: [String], directory: URL, stdin: () -> String, output: inout String) throws
+        -> Int32
+    {
+        let commands = ["owners", "lint", "gate", "affected", "new", "help"]
+        guard let command = arguments.first, !["--help", "-h", "help"].contains(command) else {
+            output += usage + "\n"
+            return 0
+        }
+        guard commands.contains(command) else {
+            throw UsageError(message: "unknown command '\(command)'" + suggestion(for: command, among: commands))
+        }
+        let rest = Array(arguments.dropFirst())
+        let root = repositoryRoot(from: directory)
+        let shell = Shell(directory: root)
+        switch command {
+        case "owners":
+            let parsed = try ArgumentParser(options: [
+                OptionSpec("--codeowners", .required("FILE")), OptionSpec("--format", .required("text|json")),
+            ]).parse(rest)
+            guard !parsed.positionals.isEmpty else { throw UsageError(message: "owners needs at least one PATH") }
+            let file = try loadCodeOwners(parsed.options["--codeowners"], root: root, directory: directory)
+            return printOwners(parsed.positionals, owners: file.owners, json: try isJSON(parsed), output: &output)
+        case "lint":
+            let parsed = try ArgumentParser(options: [OptionSpec("--codeowners", .required("FILE"))]).parse(rest)
+            let owners = try loadCodeOwners(parsed.options["--codeowners"], root: root, directory: directory)
+            return try lint(owners, shell: shell, root: root, output: &output)
+        case "gate":
+            let parsed = try ArgumentParser(
+                options: [
+                    OptionSpec("--base", .required("REF")), OptionSpec("--head", .required("REF")),
+                    OptionSpec("--approved-by", .required("OWNER")), OptionSpec("--author", .required("USER")),
+                    OptionSpec("--files", .required("FILE|-")),
+                ], repeatable: ["--approved-by"]
+            ).parse(rest)
+            return try gate(parsed, shell: shell, stdin: stdin, output: &output)
+        case "affected":
+            let parsed = try ArgumentParser(
+                options: [
+                    OptionSpec("--base", .required("REF")), OptionSpec("--head", .required("REF")),
+                    OptionSpec("--files", .required("FILE|-")), OptionSpec("--format", .required("text|json")),
+                ]
+            ).parse(rest)
+            let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
+            let graph = try PackageGraph.dump(shell)
+            let result = Affected(graph: graph).analyse(paths)
+            if try isJSON(parsed) {
+                let object: JSONValue = .object([
+                    "changed": .array(result.changed.map(JSONValue.string)),
+                    "affected": .array(result.affected.map(JSONValue.string)),
+                    "tests": .array(result.tests.map(JSONValue.string)),
+                ])
+                output += String(decoding: try object.data(), as: UTF8.self) + "\n"
+            } else {
+                output += "changed targets: \(result.changed.joined(separator: " "))\n"
+                output += "affected targets: \(result.affected.joined(separator: " "))\n"
+                output += "test targets: \(result.tests.joined(separator: " "))\n"
+            }
+            return 0
+        default:
+            let parsed = try ArgumentParser(options: [OptionSpec("--owner", .required("OWNER"))]).parse(rest)
+            guard parsed.positionals.count == 1, let owner = parsed.options["--owner"] else {
+                throw UsageError(message: "usage: squad new NAME --owner OWNER")
+            }
+            let written = try Scaffold(root: root, name: parsed.positionals[0], owner: owner).run()
+            output += written.map { "wrote \($0)\n" }.joined()
+            output +=
+                "next: swift build && swift test --filter \(parsed.positionals[0])Tests && swift run order-tracking preview \(parsed.positionals[0].lowercased())\n"
+            return 0
+        }
+    }
+
+    static func printOwners(_ paths: [String], owners: CodeOwners, json: Bool, output: inout String) -> Int32 {
+        let results = paths.map { ($0, owners.ownership(of: $0)) }
+        if json {
+            let rows: [JSONValue] = results.map { path, ownership in
+                .object([
+                    "path": .string(path), "owners": .array(ownership.owners.map(JSONValue.string)),
+                    "line": ownership.line.map { .number(Double($0)) } ?? .null,
+                ])
+            }
+            output += String(decoding: (try? JSONValue.array(rows).data()) ?? Data(), as: UTF8.self) + "\n"
+        } else {
+            for (path, ownership) in results {
+                output += "\(path)\t\(ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " "))\n"
+            }
+        }
+        return 0
+    }
+
+    static func lint(_ owners: (path: String, owners: CodeOwners), shell: Shell, root: URL, output: inout String) throws
+        -> Int32
+    {
+        let files = try Git(shell: shell).trackedFiles()
+        var findings = CodeOwnersLint(owners: owners.owners, path: owners.path).findings(trackedFiles: files)
+        let graph = try PackageGraph.dump(shell)
+        let rule = DependencyRule(graph: graph)
+        findings += rule.manifestViolations()
+        for target in rule.moduleTargets {
+            for file in files where file.hasPrefix(target.path + "/") && file.hasSuffix(".swift") {
+                let source = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
+                findings += rule.importViolations(module: target.name, file: file, source: source)
+            }
+        }
+        output += findings.map { $0 + "\n" }.joined()
+        output +=
+            findings.isEmpty
+            ? "lint: clean (\(files.count) tracked files, \(owners.owners.rules.count) rules)\n"
+            : "lint: \(findings.count) finding(s)\n"
+        return findings.isEmpty ? 0 : 1
+    }
+
+    static func gate(_ parsed: ParsedArguments, shell: Shell, stdin: () -> String, output: inout String) throws -> Int32
+    {
+        guard let base = parsed.options["--base"] else { throw UsageError(message: "gate needs --base REF") }
+        let git = Git(shell: shell)
+        try git.verify(base)
+        let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
+        let codeOwners = git.codeOwners(at: base)
+        let gate = Gate(owners: codeOwners?.owners, codeOwnersPath: codeOwners?.path ?? "CODEOWNERS")
+        let result = gate.evaluate(
+            paths: paths, approvals: parsed.repeated["--approved-by"] ?? [], author: parsed.options["--author"])
+        if codeOwners == nil { output += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n" }
+        for warning in result.warnings { output += "warning: \(warning)\n" }
+        for decision in result.decisions {
+            let verdict =
+                decision.approvedBy.map { "approved by \($0)" }
+                ?? "needs one of \(decision.approvers.joined(separator: " "))"
+            output += "\(decision.path)\t\(verdict)\(decision.note.map { " (\($0))" } ?? "")\n"
+        }
+        guard result.mayMerge else {
+            output += "blocked: missing approvals:\n"
+            for group in result.missing {
+                output += "  \(group.approvers.joined(separator: " or ")) for \(group.paths.joined(separator: ", "))\n"
+            }
+            return 1
+        }
+        output += "may merge: \(result.decisions.count) changed path(s), each approved by an owner\n"
+        return 0
+    }
+
+    static func changedPaths(_ parsed: ParsedArguments, shell: Shell, stdin: () -> String) throws -> [String] {
+        if let files = parsed.options["--files"] {
+            let text: String
+            if files == "-" {
+                text = stdin()
+            } else {
+                guard let data = FileManager.default.contents(atPath: files) else {
+                    throw UsageError(message: "--files '\(files)' cannot be read")
+                }
+                text = String(decoding: data, as: UTF8.self)
+            }
+            return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
+        }
+        guard let base = parsed.options["--base"] else {
+            throw UsageError(message: "needs --base REF (or --files FILE|-)")
+        }
+        let git = Git(shell: shell)
+        try git.verify(base)
+        return try git.changes(base: base, head: parsed.options["--head"] ?? "HEAD").flatMap(\.paths)
+    }
+
+    static func loadCodeOwners(_ file: String?, root: URL, directory: URL) throws -> (path: String, owners: CodeOwners)
+    {
+        let url: URL
+        if let file {
+            url = URL(fileURLWithPath: file, relativeTo: directory)
+        } else {
+            guard let found = CodeOwners.locate(in: root) else {
+                throw ShellError(message: "no CODEOWNERS in .github/, the root or docs/ of \(root.path)")
+            }
+            url = found
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ShellError(message: "cannot read \(url.path)")
+        }
+        let path = url.path.hasPrefix(root.path + "/") ? String(url.path.dropFirst(root.path.count + 1)) : url.path
+        return (path, CodeOwners(text: String(decoding: data, as: UTF8.self)))
+    }
+
+    static func isJSON(_ parsed: ParsedArguments) throws -> Bool {
+        switch parsed.options["--format"] {
+        case nil, "text": return false
+        case "json": return true
+        case let other?: throw UsageError(message: "--format '\(other)' must be text or json")
+        }
+    }
+
+    static func repositoryRoot(from directory: URL) -> URL {
+        let top = try? Shell(directory: directory).run("git", ["rev-parse", "--show-toplevel"])
+        return top.map { URL(fileURLWithPath: $0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? directory
+    }
 }

@@ -13,8 +13,3 @@ public enum ExitCode: Int32, Sendable {
     /// Interrupted by Ctrl-C.
     case interrupted = 130
 }
-
-/// A problem with the command line: the message says what was wrong and what to type instead.
-struct UsageError: Error, Equatable {
-    let message: String
-}

@@ -1,33 +1,54 @@
 /// What an option takes after its name.
-enum OptionValue: Equatable {
+public enum OptionValue: Equatable, Sendable {
     /// A switch: `--plain`.
     case none
-    /// A required value: `--format json` or `--format=json`.
+    /// A required value (its placeholder for messages): `--format json` or `--format=json`.
     case required(String)
-    /// An optional numeric value: `--watch` or `--watch 5`.
+    /// An optional numeric value (its placeholder): `--watch` or `--watch 5`.
     case optionalNumber(String)
 }
 
 /// One option a command accepts.
-struct OptionSpec: Equatable {
-    let name: String
-    let value: OptionValue
-    let help: String
+public struct OptionSpec: Equatable, Sendable {
+    /// The option's name with its dashes: "--format".
+    public let name: String
+    /// What follows it.
+    public let value: OptionValue
+
+    /// Declares an option.
+    public init(_ name: String, _ value: OptionValue = .none) {
+        self.name = name
+        self.value = value
+    }
 }
 
-/// The result of parsing: options by name (switches map to ""), positionals in order.
-struct ParsedArguments: Equatable {
-    var options: [String: String] = [:]
-    var positionals: [String] = []
+/// The result of parsing: options by name (switches map to ""), repeated options in order, positionals in order.
+public struct ParsedArguments: Equatable, Sendable {
+    /// The last value of each option given.
+    public var options: [String: String] = [:]
+    /// Every value of options that may repeat (`--approved-by A --approved-by B`).
+    public var repeated: [String: [String]] = [:]
+    /// Arguments that are not options.
+    public var positionals: [String] = []
 
-    func has(_ name: String) -> Bool { options[name] != nil }
+    /// Whether the option was given.
+    public func has(_ name: String) -> Bool { options[name] != nil }
 }
 
-/// A small, strict parser: unknown options are usage errors with a did-you-mean, values are never guessed.
-struct ArgumentParser {
-    let options: [OptionSpec]
+/// A small, strict command-line parser shared by the apps: unknown options are usage errors with a
+/// did-you-mean, values are never guessed, and only options listed in `repeatable` may be given twice.
+public struct ArgumentParser: Sendable {
+    private let options: [OptionSpec]
+    private let repeatable: Set<String>
 
-    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+    /// A parser for `options`; those named in `repeatable` may appear more than once.
+    public init(options: [OptionSpec], repeatable: Set<String> = []) {
+        self.options = options
+        self.repeatable = repeatable
+    }
+
+    /// Parses `arguments` (without the program name).
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         var index = 0
         var optionsEnded = false
@@ -48,7 +69,9 @@ struct ArgumentParser {
                 throw UsageError(
                     message: "unknown option '\(name)'" + suggestion(for: name, among: options.map(\.name)))
             }
-            guard result.options[name] == nil else { throw UsageError(message: "option '\(name)' given twice") }
+            guard result.options[name] == nil || repeatable.contains(name) else {
+                throw UsageError(message: "option '\(name)' given twice")
+            }
             switch spec.value {
             case .none:
                 guard parts.count == 1 else { throw UsageError(message: "option '\(name)' takes no value") }
@@ -62,6 +85,7 @@ struct ArgumentParser {
                 } else {
                     throw UsageError(message: "option '\(name)' needs a value: \(name) \(placeholder)")
                 }
+                result.repeated[name, default: []].append(result.options[name]!)
             case .optionalNumber:
                 if parts.count == 2 {
                     result.options[name] = parts[1]
@@ -78,13 +102,13 @@ struct ArgumentParser {
 }
 
 /// "; did you mean '--format'?" when a known word is within two edits, else "".
-func suggestion(for word: String, among candidates: [String]) -> String {
+public func suggestion(for word: String, among candidates: [String]) -> String {
     let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
     return scored.map { "; did you mean '\($0.0)'?" } ?? ""
 }
 
 /// Levenshtein distance, for did-you-mean.
-func editDistance(_ a: String, _ b: String) -> Int {
+public func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     guard !a.isEmpty else { return b.count }
@@ -101,7 +125,7 @@ func editDistance(_ a: String, _ b: String) -> Int {
 }
 
 /// Ids from the command line: letters, digits, `-`, `_`; 1 to 64 characters. Anything else could reach a path.
-func validateID(_ id: String, kind: String) throws(UsageError) -> String {
+public func validateID(_ id: String, kind: String) throws(UsageError) -> String {
     let allowed = id.unicodeScalars.allSatisfy {
         ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
     }
@@ -109,4 +133,13 @@ func validateID(_ id: String, kind: String) throws(UsageError) -> String {
         throw UsageError(message: "invalid \(kind) id '\(id)': use 1 to 64 letters, digits, '-' or '_'")
     }
     return id
+}
+
+/// A problem with the command line: the message says what was wrong and what to type instead.
+public struct UsageError: Error, Equatable, Sendable {
+    /// The message, without the program name.
+    public let message: String
+
+    /// Creates a usage error.
+    public init(message: String) { self.message = message }
 }

@@ -1,0 +1,118 @@
+import Foundation
+
+/// The package's targets as SwiftPM reports them (`swift package dump-package`): names, kinds, folders, edges.
+public struct PackageGraph: Sendable, Equatable {
+    /// One target.
+    public struct Target: Sendable, Equatable {
+        /// The target's name.
+        public let name: String
+        /// "regular", "executable" or "test".
+        public let kind: String
+        /// Its folder, relative to the package root.
+        public let path: String
+        /// Names of the targets it depends on.
+        public let dependencies: [String]
+
+        /// Describes a target.
+        public init(name: String, kind: String, path: String, dependencies: [String]) {
+            self.name = name
+            self.kind = kind
+            self.path = path
+            self.dependencies = dependencies
+        }
+    }
+
+    /// Every target, in manifest order.
+    public let targets: [Target]
+
+    /// Reads the JSON printed by `swift package dump-package`.
+    public init(dumpPackageJSON data: Data) throws {
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let targets = root["targets"] as? [[String: Any]]
+        else { throw ShellError(message: "dump-package output has no 'targets'") }
+        self.targets = targets.map { target in
+            let name = target["name"] as? String ?? ""
+            let kind = target["type"] as? String ?? "regular"
+            let path = target["path"] as? String ?? (kind == "test" ? "Tests/\(name)" : "Sources/\(name)")
+            let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+                dependency.values.compactMap { ($0 as? [Any])?.first as? String }.first
+            }
+            return Target(name: name, kind: kind, path: path, dependencies: dependencies)
+        }
+    }
+
+    /// Asks SwiftPM for the manifest of the package at the shell's directory. A private scratch path keeps it
+    /// from waiting on the lock of a build already running there (as when `swift test` runs the linter).
+    static func dump(_ shell: Shell) throws -> PackageGraph {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("squad-dump-package")
+        let json = try shell.run("swift", ["package", "--scratch-path", scratch.path, "dump-package"])
+        return try PackageGraph(dumpPackageJSON: Data(json.utf8))
+    }
+
+    /// Builds a graph directly (tests).
+    public init(targets: [Target]) { self.targets = targets }
+
+    /// The target whose folder holds `path`, if any.
+    public func owningTarget(of path: String) -> String? {
+        targets.filter { path.hasPrefix($0.path + "/") }.max { $0.path.count < $1.path.count }?.name
+    }
+
+    /// `names` plus every target that depends on any of them, directly or not.
+    public func dependents(of names: Set<String>) -> Set<String> {
+        var result = names
+        var changed = true
+        while changed {
+            changed = false
+            for target in targets
+            where !result.contains(target.name) && target.dependencies.contains(where: result.contains) {
+                result.insert(target.name)
+                changed = true
+            }
+        }
+        return result
+    }
+
+    /// The cycle through the dependency edges, if there is one, as target names.
+    public func cycle() -> [String]? {
+        let edges = Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0.dependencies) })
+        var state: [String: Int] = [:]
+        var stack: [String] = []
+        func visit(_ name: String) -> [String]? {
+            if state[name] == 1, let start = stack.firstIndex(of: name) { return Array(stack[start...]) + [name] }
+            guard state[name] == nil else { return nil }
+            state[name] = 1
+            stack.append(name)
+            for next in edges[name] ?? [] { if let found = visit(next) { return found } }
+            stack.removeLast()
+            state[name] = 2
+            return nil
+        }
+        for target in targets { if let found = visit(target.name) { return found } }
+        return nil
+    }
+}
+
+/// `squad affected`: which test targets a change needs run.
+public struct Affected: Sendable {
+    /// Files under these prefixes change everything.
+    public static let everything = ["Package.swift", ".ci/", "Scripts/", ".swift-format"]
+
+    let graph: PackageGraph
+
+    /// Creates the analysis for a package.
+    public init(graph: PackageGraph) { self.graph = graph }
+
+    /// The changed targets, every target depending on them, and the test targets to run.
+    public func analyse(_ paths: [String]) -> (changed: [String], affected: [String], tests: [String]) {
+        if paths.contains(where: { path in
+            Affected.everything.contains { path == $0 || ($0.hasSuffix("/") && path.hasPrefix($0)) }
+        }) {
+            let all = graph.targets.map(\.name)
+            return (all, all, graph.targets.filter { $0.kind == "test" }.map(\.name).sorted())
+        }
+        let changed = Set(paths.compactMap(graph.owningTarget(of:)))
+        let affected = graph.dependents(of: changed)
+        let tests = graph.targets.filter { $0.kind == "test" && affected.contains($0.name) }.map(\.name)
+        return (changed.sorted(), affected.sorted(), tests.sorted())
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A failed or unrunnable command; the message names it and what it printed.
+public struct ShellError: Error, CustomStringConvertible, Equatable {
+    /// The message.
+    public let message: String
+    /// Creates an error with a message that says what failed.
+    public init(message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
+
+/// Runs git and swift for the gate and the linter, in the repository's directory.
+struct Shell: Sendable {
+    let directory: URL
+
+    /// Runs `command` and returns stdout; a non-zero exit is a ``ShellError`` carrying stderr.
+    func run(_ command: String, _ arguments: [String]) throws(ShellError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [command] + arguments
+        process.currentDirectoryURL = directory
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
+        do {
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = try FileHandle(forWritingTo: errors)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        } catch { throw ShellError(message: "cannot run \(command): \(error.localizedDescription)") }
+        process.waitUntilExit()
+        let stdout = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            let stderr = String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
+            throw ShellError(
+                message: "\(command) \(arguments.joined(separator: " ")) failed: "
+                    + stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return stdout
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SquadKit
+import Testing
+
+@Suite struct AffectedTests {
+    let graph = PackageGraph(targets: [
+        .init(name: "Core", kind: "regular", path: "Modules/Core", dependencies: []),
+        .init(name: "Payments", kind: "regular", path: "Modules/Payments", dependencies: ["Core"]),
+        .init(name: "Order", kind: "regular", path: "Modules/Order", dependencies: ["Core"]),
+        .init(name: "HostKit", kind: "regular", path: "Apps/Host/Kit", dependencies: ["Payments", "Order"]),
+        .init(name: "CoreTests", kind: "test", path: "Tests/CoreTests", dependencies: ["Core"]),
+        .init(name: "PaymentsTests", kind: "test", path: "Tests/PaymentsTests", dependencies: ["Payments"]),
+        .init(name: "OrderTests", kind: "test", path: "Tests/OrderTests", dependencies: ["Order"]),
+        .init(name: "HostTests", kind: "test", path: "Tests/HostTests", dependencies: ["HostKit"]),
+    ])
+
+    @Test func aModuleChangeRunsItsTestsAndItsDependents() {
+        let result = Affected(graph: graph).analyse(["Modules/Payments/Pay.swift"])
+        #expect(result.changed == ["Payments"])
+        #expect(result.tests == ["HostTests", "PaymentsTests"])
+    }
+
+    @Test func aCoreChangeRunsEverythingThatDependsOnIt() {
+        #expect(
+            Affected(graph: graph).analyse(["Modules/Core/X.swift"]).tests == [
+                "CoreTests", "HostTests", "OrderTests", "PaymentsTests",
+            ])
+    }
+
+    @Test func aTestOnlyChangeRunsJustThatTest() {
+        #expect(Affected(graph: graph).analyse(["Tests/OrderTests/T.swift"]).tests == ["OrderTests"])
+    }
+
+    @Test(arguments: ["Package.swift", ".ci/run", "Scripts/anything"])
+    func infrastructureChangesAffectEverything(path: String) {
+        #expect(Affected(graph: graph).analyse([path]).tests.count == 4)
+    }
+
+    @Test func docsOnlyChangesAffectNothing() {
+        #expect(Affected(graph: graph).analyse(["README.md"]).tests.isEmpty)
+    }
+
+    @Test func againstARealRepositoryAndTheRealManifest() throws {
+        let repo = try GitRepository()
+        try repo.write(
+            "Package.swift",
+            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\"), .target(name: \"B\", dependencies: [\"A\"], path: \"Modules/B\"), .testTarget(name: \"BTests\", dependencies: [\"B\"], path: \"Tests/BTests\")])\n"
+        )
+        try repo.write("Modules/A/A.swift", "public let a = 1\n")
+        try repo.write("Modules/B/B.swift", "import A\n")
+        try repo.write("Tests/BTests/T.swift", "")
+        try repo.commit("base")
+        try repo.git("checkout", "-q", "-b", "pr")
+        try repo.write("Modules/A/A.swift", "public let a = 2\n")
+        try repo.commit("change A")
+        let result = repo.squad(["affected", "--base", "main", "--format", "json"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output == #"{"affected":["A","B","BTests"],"changed":["A"],"tests":["BTests"]}"# + "\n")
+    }
+}
+
+@Suite struct DependencyRuleTests {
+    let rule = DependencyRule(
+        graph: PackageGraph(targets: [
+            .init(name: "Core", kind: "regular", path: "Modules/Core", dependencies: []),
+            .init(name: "Payments", kind: "regular", path: "Modules/Payments", dependencies: ["Core", "Order"]),
+            .init(name: "Order", kind: "regular", path: "Modules/Order", dependencies: ["Core"]),
+            .init(name: "Login", kind: "regular", path: "Modules/Login", dependencies: ["Core"]),
+            .init(name: "Profile", kind: "regular", path: "Modules/Profile", dependencies: ["Core", "Login"]),
+            .init(name: "HostKit", kind: "regular", path: "Apps/Host/Kit", dependencies: ["Payments"]),
+        ]))
+
+    @Test func manifestEdgesAreChecked() {
+        #expect(
+            rule.manifestViolations() == [
+                "Package.swift: Payments must not depend on Order: modules depend on Core and plugin points (Login, Tabs) only"
+            ])
+    }
+
+    @Test func importLinesAreChecked() {
+        let source = "import Core\nimport Foundation\n@testable import Login\nimport HostKit\nimport Order\n"
+        #expect(
+            rule.importViolations(module: "Order", file: "Modules/Order/X.swift", source: source) == [
+                "Modules/Order/X.swift:3: Order imports Login but Package.swift does not declare it",
+                "Modules/Order/X.swift:4: Order must not depend on HostKit: modules never import an app",
+            ])
+        #expect(rule.importViolations(module: "Profile", file: "P.swift", source: "import Login\nimport Core").isEmpty)
+        #expect(
+            rule.importViolations(module: "Core", file: "C.swift", source: "import Order")
+                == ["C.swift:1: Core must not depend on Order: Core depends on the toolchain only"])
+    }
+
+    @Test func lintFindsCoverageDuplicatesShadowsAndDeadPatterns() {
+        let owners = CodeOwners(text: "/src/ @a\n/src/ @b\n* @c\n/nothing/ @d\n[x] @e\n")
+        let findings = CodeOwnersLint(owners: owners, path: "CODEOWNERS").findings(trackedFiles: [
+            "src/a.swift", "README.md",
+        ])
+        #expect(findings.contains("CODEOWNERS:5:1: '[' ranges are not supported by GitHub; escape it as '\\['"))
+        #expect(findings.contains("CODEOWNERS:2: duplicate pattern '/src/' (first on line 1)"))
+        #expect(findings.contains("CODEOWNERS:4: pattern '/nothing/' matches no tracked file"))
+        #expect(findings.contains { $0.hasPrefix("CODEOWNERS:1: rule '/src/' is shadowed") })
+        #expect(
+            CodeOwnersLint(owners: CodeOwners(text: "/src/ @a"), path: "C").findings(trackedFiles: ["x"]).contains(
+                "x: no CODEOWNERS line owns this file"))
+    }
+
+    @Test func theRealRepositoryLintsClean() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        var output = ""
+        var errors = ""
+        let status = SquadApp.run(["lint"], directory: root, output: &output, errors: &errors)
+        #expect(status == 0, "\(output)\(errors)")
+        #expect(output.hasPrefix("lint: clean"))
+    }
+
+    @Test func ownersCommandFormats() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        var output = ""
+        var errors = ""
+        #expect(
+            SquadApp.run(
+                ["owners", "Modules/Payments/PaymentInfo.swift", "Package.swift"], directory: root, output: &output,
+                errors: &errors) == 0)
+        #expect(output == "Modules/Payments/PaymentInfo.swift\t@courier/payments\nPackage.swift\t@courier/platform\n")
+        output = ""
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("co-\(UUID().uuidString)")
+        try Data("/a/ @x\n/a/b/\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = SquadApp.run(
+            ["owners", "--codeowners", file.path, "--format", "json", "a/1", "a/b/2", "c"], directory: root,
+            output: &output, errors: &errors)
+        #expect(
+            output
+                == #"[{"line":1,"owners":["@x"],"path":"a/1"},{"line":2,"owners":[],"path":"a/b/2"},{"line":null,"owners":[],"path":"c"}]"#
+                + "\n")
+    }
+}

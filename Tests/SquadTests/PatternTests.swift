@@ -1,0 +1,116 @@
+import SquadKit
+import Testing
+
+/// GitHub's CODEOWNERS pattern rules, case by case: (pattern, path, matches).
+@Suite struct PatternTests {
+    static let cases: [(String, String, Bool)] = [
+        // `*` alone: everything, at any depth.
+        ("*", "README.md", true), ("*", "a/b/c.swift", true),
+        // No slash: any depth; also everything below a matching directory.
+        ("*.js", "app.js", true), ("*.js", "src/deep/app.js", true), ("*.js", "app.jsx", false),
+        ("docs", "docs/a.md", true), ("docs", "src/docs/a.md", true), ("docs", "docs", true),
+        ("docs", "mydocs/a", false),
+        // Trailing slash only: any depth, contents only.
+        ("apps/", "apps/x.swift", true), ("apps/", "src/apps/x/y.swift", true), ("apps/", "apps", false),
+        // A leading slash anchors at the root.
+        ("/build/logs/", "build/logs/a.log", true), ("/build/logs/", "x/build/logs/a.log", false),
+        ("/docs", "docs/x", true), ("/docs", "a/docs/x", false),
+        // A slash in the middle anchors too.
+        ("docs/guide", "docs/guide/a.md", true), ("docs/guide", "x/docs/guide/a.md", false),
+        // `dir/*` is one level only.
+        ("docs/*", "docs/getting-started.md", true), ("docs/*", "docs/build-app/troubleshooting.md", false),
+        ("/docs/*", "docs/a", true),
+        // `*` stays within a segment.
+        ("/Modules/*/README.md", "Modules/Core/README.md", true),
+        ("/Modules/*/README.md", "Modules/a/b/README.md", false),
+        ("/orders/*/payment.json", "orders/1234/payment.json", true),
+        ("/orders/*/payment.json", "orders/1/x/payment.json", false),
+        // `**/` at the start and `/**/` in the middle: zero or more directories.
+        ("**/logs", "logs/a", true), ("**/logs", "x/y/logs/a", true), ("**/logs", "x/logsy/a", false),
+        ("a/**/b", "a/b", true), ("a/**/b", "a/x/b", true), ("a/**/b", "a/x/y/b/c", true), ("a/**/b", "b", false),
+        // A trailing `/**` needs at least one more segment.
+        ("docs/**", "docs/a", true), ("docs/**", "docs/a/b", true), ("docs/**", "docs", false),
+        // `?` is one non-slash character.
+        ("file?.txt", "file1.txt", true), ("file?.txt", "file12.txt", false), ("a?b", "a/b", false),
+        // Escapes make specials literal.
+        ("\\#notes", "#notes", true), ("\\*.md", "*.md", true), ("\\*.md", "a.md", false), ("a\\ b", "a b", true),
+        ("\\[x\\]", "[x]", true),
+        // Case-sensitive.
+        ("/Modules/Payments/", "modules/payments/a.swift", false), ("*.MD", "readme.md", false),
+    ]
+
+    @Test(arguments: cases.indices)
+    func githubRule(index: Int) throws {
+        let (pattern, path, expected) = Self.cases[index]
+        #expect(try CodeOwnersPattern(pattern).matches(path) == expected, "'\(pattern)' vs '\(path)'")
+    }
+
+    @Test(arguments: [
+        ("!docs", 0, "'!' negation is not supported by GitHub"),
+        ("src/[ab].swift", 4, "'[' ranges are not supported by GitHub; escape it as '\\['"),
+        ("a/***", 2, "'***' is not a valid pattern"),
+        ("a//b", 0, "pattern has an empty path segment ('//')"),
+        ("a\\", 1, "pattern ends with a lone '\\'"),
+    ])
+    func unsupportedSyntaxIsAnError(pattern: String, offset: Int, message: String) {
+        #expect(throws: PatternError(offset: offset, message: message)) { try CodeOwnersPattern(pattern) }
+    }
+}
+
+@Suite struct CodeOwnersFileTests {
+    let owners = CodeOwners(
+        text: """
+            # comment line
+            *                       @courier/platform
+
+            /Modules/Payments/      @courier/payments   # trailing comment
+            *.md                    @courier/docs docs@example.com
+            /Modules/Payments/generated/
+            !secret                 @courier/x
+            /Modules/Order/  @courier/order @not/valid/team
+            /Modules/Location/      @courier/location
+            """)
+
+    @Test func lastMatchingLineWinsAndOwnersAreNotMerged() {
+        #expect(owners.ownership(of: "Modules/Payments/A.swift") == .init(owners: ["@courier/payments"], line: 4))
+        #expect(
+            owners.ownership(of: "Modules/Payments/README.md")
+                == .init(owners: ["@courier/docs", "docs@example.com"], line: 5))
+        #expect(owners.ownership(of: "Package.swift") == .init(owners: ["@courier/platform"], line: 2))
+    }
+
+    @Test func aLineWithoutOwnersUnownsWhichDiffersFromNoMatch() {
+        #expect(owners.ownership(of: "Modules/Payments/generated/X.swift") == .init(owners: [], line: 6))
+        #expect(CodeOwners(text: "/a/ @x").ownership(of: "b/c") == .init(owners: [], line: nil))
+    }
+
+    @Test func invalidLinesAreReportedWithLineAndColumnAndSkipped() {
+        #expect(
+            owners.issues == [
+                .init(line: 7, column: 1, message: "'!' negation is not supported by GitHub"),
+                .init(
+                    line: 8, column: 33, message: "'@not/valid/team' is not an owner (use @user, @org/team or an email)"
+                ),
+            ])
+        #expect(
+            owners.ownership(of: "Modules/Order/X.swift").owners == ["@courier/platform"], "the invalid line is skipped"
+        )
+        #expect(
+            owners.ownership(of: "Modules/Location/X.swift").owners == ["@courier/location"], "the rest still applies")
+    }
+
+    @Test(arguments: ["@user", "@org/team-name", "@a-b/c_d.e", "dev@example.com"])
+    func validOwners(owner: String) { #expect(CodeOwners.isValidOwner(owner)) }
+
+    @Test(arguments: ["user", "@", "@org/", "@a/b/c", "a@b", "@us er", "x@@y.z"])
+    func invalidOwners(owner: String) { #expect(!CodeOwners.isValidOwner(owner)) }
+
+    @Test func garbageInputNeverCrashes() {
+        let garbage = [
+            "\u{0}\u{1}", String(repeating: "*", count: 500), "\\", "# only", "   ", "[[[", "a b c d \\", "\r\n\r\n",
+        ]
+        let parsed = CodeOwners(text: garbage.joined(separator: "\n"))
+        #expect(parsed.rules.count + parsed.issues.count <= garbage.count + 2)
+        #expect(parsed.ownership(of: "x").line == nil || parsed.ownership(of: "x").line != nil)
+    }
+}

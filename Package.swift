@@ -11,6 +11,11 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Payments", ["Core"]),
     ("Order", ["Core"]),
     ("Location", ["Core"]),
+    ("Login", ["Core"]),
+    ("Tabs", ["Core"]),
+    ("Profile", ["Core", "Login", "Tabs"]),
+    ("Feed", ["Core", "Login", "Tabs"]),
+    ("Storage", ["Core", "Login"]),
     // squad:new-module (squad new inserts above this line)
 ]
 

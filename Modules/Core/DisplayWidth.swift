@@ -40,6 +40,7 @@ public enum DisplayWidth {
     /// Splits `text` into lines of at most `width` columns, at spaces where possible.
     public static func wrap(_ text: String, to width: Int) -> [String] {
         guard width > 0 else { return [] }
+        if of(text) <= width { return [text] }
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {

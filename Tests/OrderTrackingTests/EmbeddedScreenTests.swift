@@ -14,7 +14,7 @@ import Testing
         ("7777", Golden.order7777, 0, ""),
         (
             "3333", Golden.order3333, 0,
-            "skipping 'loyalty' from orders/3333/screen.json: unknown component 'loyalty'; known: order, eta, delivery, payment\n"
+            "skipping 'loyalty' from orders/3333/screen.json: unknown component 'loyalty'; known: order, eta, delivery, payment, tabs, account\n"
         ),
     ])
     func demoOrderScreens(order: String, golden: String, status: Int32, stderr: String) throws {
@@ -42,8 +42,9 @@ import Testing
         #expect(complete["status"] as? String == "complete")
         #expect(complete["elapsed_ms"] is Int)
         let entries = complete["components"] as? [[String: Any]] ?? []
-        #expect(entries.map { $0["id"] as? String } == ["order", "eta", "delivery", "payment"])
-        #expect(entries.map { $0["module"] as? String } == ["Order", "Location", "Location", "Payments"])
+        #expect(entries.map { $0["id"] as? String } == ["tabs", "order", "eta", "delivery", "payment", "account"])
+        #expect(
+            entries.map { $0["module"] as? String } == ["Tabs", "Order", "Location", "Location", "Payments", "Login"])
         #expect(entries.allSatisfy { $0["state"] as? String == "info" && $0["hidden"] as? Bool == false })
         #expect(entries.allSatisfy { $0["reason"] is NSNull && $0["elapsed_ms"] is Int && $0["info"] is [String: Any] })
 
@@ -64,7 +65,7 @@ import Testing
         let elapsed = Dictionary(uniqueKeysWithValues: entries.map { ($0["id"] as! String, $0["elapsed_ms"] as! Int) })
         let slow = try #require(elapsed["delivery"])
         #expect(slow >= 1500)
-        for fast in ["order", "eta", "payment"] {
+        for fast in ["tabs", "order", "eta", "payment", "account"] {
             #expect(try #require(elapsed[fast]) < 1000, "\(fast) waited for delivery")
         }
         let total = try #require((try CLI.json(run.stdout))["elapsed_ms"] as? Int)

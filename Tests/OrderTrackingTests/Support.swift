@@ -5,8 +5,12 @@ import Foundation
 enum CLI {
     static let environment = [
         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "COURIER_NOW": "2027-01-15T08:00:00Z",
-        "COLUMNS": "60", "HOME": NSTemporaryDirectory(),
+        "COLUMNS": "60", "HOME": NSTemporaryDirectory(), "XDG_DATA_HOME": dataHome.path,
     ]
+
+    /// A data directory nobody signs in to, so the account card reads "Not signed in".
+    static let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "courier-tests-\(UUID().uuidString)")
 
     static var binary: String { ProcessRunner.productsDirectory.appendingPathComponent("order-tracking").path }
 

@@ -62,7 +62,7 @@ struct TerminalTests {
         #expect(done.contains("EXIT=0"))
         #expect(done.contains("Omar · motorbike"))
         #expect(!done.contains("░"))
-        #expect(done.components(separatedBy: "╭─").count == 5, "four cards, each drawn once (redrawn in place)")
+        #expect(done.components(separatedBy: "╭─").count == 7, "six cards, each drawn once (redrawn in place)")
         #expect(!done.contains("[?25") && !done.contains("\u{1B}"), "no escape codes left as text")
         #expect(try session.cursorVisible())
     }
@@ -74,9 +74,11 @@ struct TerminalTests {
         try session.tmux(["send-keys", "-t", session.name, "C-c"])
         let after = try session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=130"))
+        #expect(
+            after.contains("interrupted\n"), "the goodbye is the last thing written, not overwritten by a late paint")
         #expect(try session.cursorVisible())
         let tops = after.components(separatedBy: "╭─").count
         let bottoms = after.components(separatedBy: "╰─").count
-        #expect(tops == bottoms, "no half-drawn card left behind")
+        #expect(tops == bottoms, "no half-drawn card left behind:\n\(after)")
     }
 }

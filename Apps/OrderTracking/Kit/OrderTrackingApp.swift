@@ -63,6 +63,38 @@ public enum OrderTrackingApp {
             return await withInterruptHandling(host.terminal) {
                 await CancelCommand(order: order, host: host, timeout: (try? timeout(parsed)) ?? .seconds(5)).run()
             }
+        case "login":
+            let parsed = try ArgumentParser(
+                options: common + [
+                    OptionSpec("--password", .required("P")), OptionSpec("--data-dir", .required("DIR")),
+                ]
+            ).parse(rest)
+            if parsed.has("--help") { return say(Help.login) }
+            guard parsed.positionals.count == 1 else { throw UsageError(message: "login needs exactly one USER-ID") }
+            let user = try validateID(parsed.positionals[0], kind: "user")
+            let host = try makeHost(parsed, environment)
+            return await withInterruptHandling(host.terminal) {
+                await LoginCommand(userID: user, password: parsed.options["--password"], host: host).run()
+            }
+        case "logout":
+            let parsed = try ArgumentParser(options: [OptionSpec("--data-dir", .required("DIR")), common[3]]).parse(
+                rest)
+            if parsed.has("--help") { return say(Help.login) }
+            guard parsed.positionals.isEmpty else { throw UsageError(message: "logout takes no arguments") }
+            return LogoutCommand(host: try makeHost(parsed, environment)).run()
+        case "tabs":
+            let parsed = try ArgumentParser(
+                options: common + [OptionSpec("--select", .required("ID")), OptionSpec("--data-dir", .required("DIR"))]
+            ).parse(rest)
+            if parsed.has("--help") { return say(Help.tabs) }
+            guard parsed.positionals.isEmpty else {
+                throw UsageError(message: "tabs takes no arguments; use --select ID")
+            }
+            let host = try makeHost(parsed, environment)
+            let selected = parsed.options["--select"] ?? TrackingTab.tabID
+            return await withInterruptHandling(host.terminal) {
+                await TabsCommand(selected: selected, host: host).run()
+            }
         case "preview":
             let parsed = try ArgumentParser(options: preview).parse(rest)
             if parsed.has("--help") { return say(Help.preview) }
@@ -146,7 +178,7 @@ public enum OrderTrackingApp {
     {
         try HostEnvironment.make(
             api: parsed.options["--api"], timeout: try timeout(parsed), noColor: parsed.has("--no-color"),
-            environment: environment)
+            environment: environment, dataDir: parsed.options["--data-dir"])
     }
 
     static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Duration {

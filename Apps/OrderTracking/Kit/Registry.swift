@@ -1,7 +1,10 @@
 import Core
 import Location
+import Login
 import Order
 import Payments
+import Storage
+import Tabs
 
 /// The composition root's one list of components: adding a module to the screen is one line here.
 enum HostRegistry {
@@ -13,9 +16,16 @@ enum HostRegistry {
         // squad:new-registration (squad new inserts above this line)
     ]
 
-    static func make() -> ComponentRegistry {
+    /// The registry for one run: the static lines plus the Login and Tabs cards, which need the run's
+    /// session store and tab container.
+    static func make(store: UserStore, tabs: TabContainer) -> ComponentRegistry {
         var registry = ComponentRegistry()
-        for line in lines {
+        let session = { @Sendable in TabSession(userID: (try? store.storedSession())?.userID) }
+        let dynamic = [
+            TabsModule.registration(container: tabs, selected: TrackingTab.tabID, session: session),
+            LoginModule.registration(sessions: store),
+        ]
+        for line in lines + dynamic {
             do { try registry.register(line) } catch { preconditionFailure("host registry is inconsistent: \(error)") }
         }
         return registry

@@ -2,7 +2,7 @@
 enum Help {
     static let version = "order-tracking 0.1.0"
 
-    static let commands = ["track", "preview", "components", "cancel", "help"]
+    static let commands = ["track", "preview", "components", "cancel", "login", "logout", "tabs", "help"]
 
     static let main = """
         order-tracking: a live order-tracking screen composed from squad-owned components.
@@ -12,6 +12,9 @@ enum Help {
           order-tracking preview COMPONENT [...]  show one component alone, with any payload or fault
           order-tracking components [--format json]
           order-tracking cancel ORDER-ID          ask every validating component whether the order may be cancelled
+          order-tracking login USER-ID [--password P] [--data-dir DIR]   sign in and run the login hooks
+          order-tracking logout [--data-dir DIR]  clear the stored user
+          order-tracking tabs [--select ID]       the tab bar and the selected tab's screen
           order-tracking help COMMAND | --help | --version
 
         OPTIONS
@@ -55,7 +58,26 @@ enum Help {
 
     static let track = main
 
+    static let login = """
+        order-tracking login USER-ID [--password P] [--data-dir DIR] [--api URL]
+        order-tracking logout [--data-dir DIR]
+
+        Signs in (demo user 1234) and runs every module's login hooks: Profile and Feed fetch, Storage keeps the
+        user in DIR (default $XDG_DATA_HOME/courier or ~/.local/share/courier). A failed login clears it.
+        Exit 0 signed in, 2 signed in but a hook failed, 1 login failed.
+        """
+
+    static let tabs = """
+        order-tracking tabs [--select tracking|profile|feed] [--data-dir DIR]
+
+        Prints the tab bar and the selected tab's screen. Profile and Feed appear once a user is signed in.
+        """
+
     static func text(for command: String) -> String? {
-        ["track": track, "preview": preview, "components": components, "cancel": cancel, "help": main][command]
+        [
+            "track": track, "preview": preview, "components": components, "cancel": cancel, "login": login,
+            "logout": login,
+            "tabs": tabs, "help": main,
+        ][command]
     }
 }

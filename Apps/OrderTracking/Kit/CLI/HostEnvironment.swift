@@ -1,5 +1,10 @@
 import Core
+import Feed
 import Foundation
+import Login
+import Profile
+import Storage
+import Tabs
 
 /// What every command needs from the outside world: the backend, the clock and the terminal.
 struct HostEnvironment: Sendable {
@@ -8,11 +13,14 @@ struct HostEnvironment: Sendable {
     let terminal: Terminal
     let registry: ComponentRegistry
     let environment: [String: String]
+    let store: UserStore
+    let login: LoginContainer
+    let tabs: TabContainer
 
     /// Builds the backend from `--api` (or the embedded fixtures) and the clock (pinned by `COURIER_NOW`).
-    static func make(api: String?, timeout: Duration, noColor: Bool, environment: [String: String]) throws(UsageError)
-        -> HostEnvironment
-    {
+    static func make(
+        api: String?, timeout: Duration, noColor: Bool, environment: [String: String], dataDir: String? = nil
+    ) throws(UsageError) -> HostEnvironment {
         var clock: any CourierClock = SystemClock()
         if let pinned = environment["COURIER_NOW"] {
             guard let date = ISO8601DateFormatter().date(from: pinned) else {
@@ -29,9 +37,23 @@ struct HostEnvironment: Sendable {
         } else {
             backend = FileBackend(root: embeddedFixtures, clock: clock)
         }
+        let store = UserStore(directory: UserStore.defaultDirectory(dataDir: dataDir, environment: environment))
+        let login = LoginContainer()
+        let tabs = TabContainer()
+        let feedBadge = TabBadge()
+        do {
+            // One line per plugin: the host is the only place that knows which modules plug in.
+            try login.register(success: ProfilePlugin(backend: backend), id: "Profile")
+            try login.register(success: FeedPlugin(backend: backend, badge: feedBadge), id: "Feed")
+            try StoragePlugin.register(into: login, store: store)
+            try tabs.register(TrackingTab())
+            try tabs.register(ProfileTab(backend: backend))
+            try tabs.register(FeedTab(backend: backend, badge: feedBadge))
+        } catch { preconditionFailure("host plugin registration is inconsistent: \(error)") }
         return HostEnvironment(
             backend: backend, clock: clock, terminal: Terminal(environment: environment, noColorFlag: noColor),
-            registry: HostRegistry.make(), environment: environment)
+            registry: HostRegistry.make(store: store, tabs: tabs), environment: environment, store: store,
+            login: login, tabs: tabs)
     }
 
     /// The fixture tree shipped inside the app.

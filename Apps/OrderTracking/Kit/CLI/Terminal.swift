@@ -12,7 +12,8 @@ final class Terminal: Sendable {
     let isTTY: Bool
     let width: Int
     let styler: TextStyler
-    private let lock = Mutex(false)
+    /// Whether the cursor is hidden, and whether the terminal was handed back (after Ctrl-C nothing more is drawn).
+    private let lock = Mutex((hidden: false, closed: false))
 
     init(environment: [String: String], noColorFlag: Bool) {
         isTTY = isatty(STDOUT_FILENO) == 1
@@ -28,23 +29,35 @@ final class Terminal: Sendable {
     /// Card width: the terminal's, capped so cards stay readable on wide screens.
     var cardWidth: Int { min(max(width, CardRenderer.minimumWidth), 64) }
 
-    func out(_ text: String) { lock.withLock { _ in Terminal.write(STDOUT_FILENO, text) } }
+    func out(_ text: String) { lock.withLock { if !$0.closed { Terminal.write(STDOUT_FILENO, text) } } }
 
-    func err(_ text: String) { lock.withLock { _ in Terminal.write(STDERR_FILENO, text + "\n") } }
+    func err(_ text: String) { lock.withLock { if !$0.closed { Terminal.write(STDERR_FILENO, text + "\n") } } }
 
     /// Marks the cursor hidden; ``restore()`` shows it again.
     func hideCursor() {
-        lock.withLock { hidden in
-            hidden = true
+        lock.withLock { state in
+            guard !state.closed else { return }
+            state.hidden = true
             Terminal.write(STDOUT_FILENO, "\u{1B}[?25l")
         }
     }
 
     /// Shows the cursor if it was hidden; safe to call from a signal handler's queue.
     func restore() {
-        lock.withLock { hidden in
-            if hidden { Terminal.write(STDOUT_FILENO, "\u{1B}[?25h") }
-            hidden = false
+        lock.withLock { state in
+            if state.hidden { Terminal.write(STDOUT_FILENO, "\u{1B}[?25h") }
+            state.hidden = false
+        }
+    }
+
+    /// Restores the terminal, writes `farewell` to stderr and refuses every later write, so a paint still in
+    /// flight on another thread cannot land after the process said goodbye.
+    func handBack(farewell: String) {
+        lock.withLock { state in
+            if state.hidden { Terminal.write(STDOUT_FILENO, "\u{1B}[?25h") }
+            if isTTY { Terminal.write(STDOUT_FILENO, "\n") }
+            Terminal.write(STDERR_FILENO, farewell + "\n")
+            state = (false, true)
         }
     }
 
@@ -73,9 +86,7 @@ func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () 
     let work = Task { await body() }
     source.setEventHandler {
         work.cancel()
-        terminal.restore()
-        if terminal.isTTY { terminal.out("\n") }
-        terminal.err("interrupted")
+        terminal.handBack(farewell: "interrupted")
         exit(ExitCode.interrupted.rawValue)
     }
     source.resume()

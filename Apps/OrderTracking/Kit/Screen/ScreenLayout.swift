@@ -11,7 +11,7 @@ struct ScreenLayout: Equatable {
     let entries: [Entry]
 
     /// The host's order when the layout names no components.
-    static let defaultOrder: [ComponentID] = ["order", "eta", "delivery", "payment"]
+    static let defaultOrder: [ComponentID] = ["tabs", "order", "eta", "delivery", "payment", "account"]
 
     /// Decodes `{"components": ["order", {"id": "eta", "payload": {…}}]}`; a missing list means the default order.
     static func decode(_ data: Data) throws -> ScreenLayout {

@@ -1,0 +1,104 @@
+import Core
+import Foundation
+
+/// Authenticates a user against `users/<id>/account.json`, then resolves and runs the success or failure
+/// hooks in registration order, each under its own deadline: one hook that throws or hangs is reported and
+/// never stops the others.
+public struct Authenticator: Sendable {
+    /// What a login run produced.
+    public struct Outcome: Sendable, Equatable {
+        /// The session, when the login succeeded.
+        public let session: LoginSession?
+        /// The error, when it failed.
+        public let error: LoginError?
+        /// Hooks that threw or missed their deadline, with why.
+        public let hookProblems: [String]
+    }
+
+    private let backend: any Backend
+    private let container: LoginContainer
+    private let clock: any CourierClock
+    private let hookDeadline: Duration
+    private let say: @Sendable (String) -> Void
+
+    /// Creates an authenticator; `say` receives each line as it happens.
+    public init(
+        backend: any Backend, container: LoginContainer, clock: any CourierClock = SystemClock(),
+        hookDeadline: Duration = .seconds(5), say: @escaping @Sendable (String) -> Void
+    ) {
+        self.backend = backend
+        self.container = container
+        self.clock = clock
+        self.hookDeadline = hookDeadline
+        self.say = say
+    }
+
+    /// Logs `userID` in (with `password` when the account has one) and runs the hooks.
+    public func logIn(userID: String, password: String?) async -> Outcome {
+        say("Logging in...")
+        switch await authenticate(userID: userID, password: password) {
+        case .success(let session):
+            say("Logged in successfully...")
+            var findings: [String] = []
+            var problems: [String] = []
+            for hook in container.successHooks() {
+                say(hook.plugin.announcement(for: session))
+                switch await runHook(hook.id, { try await hook.plugin.didLogIn(session) }) {
+                case .success(let line): findings.append(line)
+                case .failure(let problem): problems.append(problem.message)
+                }
+            }
+            findings.forEach(say)
+            problems.forEach(say)
+            return Outcome(session: session, error: nil, hookProblems: problems)
+        case .failure(let error):
+            say("Logged in unsuccessfully...")
+            var problems: [String] = []
+            for hook in container.failureHooks() {
+                switch await runHook(hook.id, { try await hook.plugin.didFailLogIn(userID: userID, error: error) }) {
+                case .success(let line): say(line)
+                case .failure(let problem): problems.append(problem.message)
+                }
+            }
+            problems.forEach(say)
+            return Outcome(session: nil, error: error, hookProblems: problems)
+        }
+    }
+
+    private func authenticate(userID: String, password: String?) async -> Result<LoginSession, LoginError> {
+        struct Account: Decodable {
+            let name: String
+            let password: String?
+        }
+        do {
+            let endpoint = try Endpoint("users", userID, "account.json")
+            let backend = backend
+            let data = try await withDeadline(hookDeadline, on: clock) { try await backend.fetch(endpoint) }
+            let account = try JSONDecoder().decode(Account.self, from: data)
+            if let expected = account.password, expected != password { return .failure(.invalidCredentials) }
+            return .success(LoginSession(userID: userID, name: account.name))
+        } catch BackendError.notFound {
+            return .failure(.userNotFound)
+        } catch {
+            return .failure(.backendUnavailable(Failure(describing: error).reason))
+        }
+    }
+
+    private func runHook(_ id: String, _ body: @escaping @Sendable () async throws -> String) async -> Result<
+        String, HookProblem
+    > {
+        do {
+            return .success(try await withDeadline(hookDeadline, on: clock, body))
+        } catch is DeadlineExceeded {
+            return .failure(
+                HookProblem(
+                    message: "Hook '\(id)' did not finish within \(String(format: "%g", hookDeadline.seconds))s"))
+        } catch {
+            return .failure(HookProblem(message: "Hook '\(id)' failed: \(Failure(describing: error).reason)"))
+        }
+    }
+}
+
+private struct HookProblem: Error {
+    let message: String
+}

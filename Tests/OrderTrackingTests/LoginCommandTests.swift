@@ -1,0 +1,85 @@
+import CoreTesting
+import Foundation
+import Testing
+
+@Suite struct LoginCommandTests {
+    func dataDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("login-\(UUID().uuidString)")
+    }
+
+    @Test func theDemoUserPrintsTheReferenceLinesThenWhatTheHooksFound() throws {
+        let directory = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try CLI.run(["login", "1234", "--data-dir", directory.path])
+        #expect(run.status == 0)
+        #expect(
+            run.stdout == """
+                Logging in...
+                Logged in successfully...
+                Fetching user profile with id 1234...
+                Fetching user feed with id 1234...
+                Storing user with id 1234...
+                Profile: Sara Al-Harbi, Riyadh
+                Feed: 3 items
+                Stored user at \(directory.path)/user.json
+
+                """)
+        let tabs = try CLI.run(["tabs", "--data-dir", directory.path, "--select", "feed"])
+        #expect(tabs.stdout.hasPrefix("Tracking   Profile   ▸ Feed (3)\n"))
+        let logout = try CLI.run(["logout", "--data-dir", directory.path])
+        #expect(logout.stdout == "Logged out: removed \(directory.path)/user.json\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("user.json").path))
+        #expect(try CLI.run(["logout", "--data-dir", directory.path]).stdout == "Not logged in; nothing to clear\n")
+    }
+
+    @Test func anUnknownUserPrintsExactlyTheFailureLinesAndClearsStoredData() throws {
+        let directory = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.run(["login", "1234", "--data-dir", directory.path])
+        let run = try CLI.run(["login", "9999", "--data-dir", directory.path])
+        #expect(run.status == 1)
+        #expect(run.stdout == "Logging in...\nLogged in unsuccessfully...\nClear data because of error userNotFound\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("user.json").path))
+        let wrong = try CLI.run(["login", "5555", "--password", "nope", "--data-dir", directory.path])
+        #expect(wrong.stdout.hasSuffix("Clear data because of error invalidCredentials\n"))
+    }
+
+    @Test func theTrackingScreenShowsWhoIsSignedIn() throws {
+        let directory = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.run(["login", "1234", "--data-dir", directory.path])
+        let run = try CLI.run(["1234"], extra: ["XDG_DATA_HOME": directory.deletingLastPathComponent().path])
+        #expect(run.status == 0)
+        let tabs = try CLI.run(["tabs", "--select", "profile", "--data-dir", "/nonexistent-courier"])
+        #expect(tabs.status == 64)
+        #expect(tabs.stderr.contains("tab 'profile' is not available now; available: tracking"))
+    }
+
+    /// SIGKILL at random moments during login (and so during the Storage write) must never leave a torn record.
+    @Test func killingTheWriterNeverLeavesATornFile() throws {
+        let directory = dataDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = directory.appendingPathComponent("user.json")
+        var killed = 0
+        for round in 0..<100 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = ["login", "1234", "--data-dir", directory.path]
+            process.environment = CLI.environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: Double(round % 25) / 1000)
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killed += 1
+            }
+            process.waitUntilExit()
+            if let data = FileManager.default.contents(atPath: record.path) {
+                let object = try JSONSerialization.jsonObject(with: data) as? [String: String]
+                #expect(object == ["userID": "1234", "name": "Sara Al-Harbi"], "round \(round): torn record \(data)")
+            }
+        }
+        #expect(killed > 20, "many rounds should kill a running writer (killed \(killed))")
+    }
+}

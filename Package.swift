@@ -28,6 +28,7 @@ let testSupport: [(name: String, dependencies: [String])] = [
 let apps: [(name: String, executable: String, dependencies: [String])] = [
     ("OrderTracking", "order-tracking", modules.map(\.name) + ["SquadKit"]),
     ("Squad", "squad", ["Core"]),
+    ("Benchmarks", "courier-bench", ["Core", "CoreTesting", "SquadKit"]),
 ]
 
 var targets: [Target] = []

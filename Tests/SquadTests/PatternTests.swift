@@ -114,3 +114,27 @@ import Testing
         #expect(parsed.ownership(of: "x").line == nil || parsed.ownership(of: "x").line != nil)
     }
 }
+
+@Suite struct OwnershipIndexTests {
+    /// The first-segment index must never change an answer: compare against trying every rule, newest first.
+    @Test func indexedLookupAgreesWithTheNaiveScan() throws {
+        let patterns = [
+            "*", "/a/", "a/", "/a/*", "/a/**/c", "*.md", "/b/*.md", "b/c/", "/c/d/e", "**/d", "/a/b/", "?/x", "/a/b/**",
+            "/b/", "c",
+        ]
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<50 {
+            let lines = (0..<8).map { _ in "\(patterns[next(patterns.count)]) @t\(next(5))" }
+            let owners = CodeOwners(text: lines.joined(separator: "\n"))
+            for _ in 0..<40 {
+                let path = (0..<(1 + next(4))).map { _ in ["a", "b", "c", "d", "x", "r.md"][next(6)] }.joined(separator: "/")
+                let naive = owners.rules.last { $0.pattern.matches(path) }
+                #expect(owners.ownership(of: path) == .init(owners: naive?.owners ?? [], line: naive?.line), "\(lines) \(path)")
+            }
+        }
+    }
+}

@@ -49,6 +49,9 @@ public struct CodeOwners: Sendable {
     public let rules: [Rule]
     /// Refused lines.
     public let issues: [Issue]
+    /// Rule indices by the literal first segment of anchored patterns; every other rule is in `unindexed`.
+    private let byHead: [String: [Int]]
+    private let unindexed: [Int]
 
     /// Where GitHub looks, in order; the first that exists is used.
     public static let searchPaths = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"]
@@ -66,6 +69,13 @@ public struct CodeOwners: Sendable {
         }
         self.rules = rules
         self.issues = issues
+        var byHead: [String: [Int]] = [:]
+        var unindexed: [Int] = []
+        for (index, rule) in rules.enumerated() {
+            if let head = rule.pattern.anchoredLiteralHead { byHead[head, default: []].append(index) } else { unindexed.append(index) }
+        }
+        self.byHead = byHead
+        self.unindexed = unindexed
     }
 
     /// The file GitHub would use below `root`, or nil.
@@ -75,11 +85,25 @@ public struct CodeOwners: Sendable {
 
     /// The ownership of `path`: the last matching line wins; earlier owners are not merged.
     public func ownership(of path: String) -> Ownership {
-        let path = CodeOwners.normalize(path)
-        guard let rule = rules.last(where: { $0.pattern.matches(path) }) else {
+        let segments = CodeOwnersPattern.split(CodeOwners.normalize(path))
+        guard let head = segments.first.map({ String(String.UnicodeScalarView($0)) }) else {
             return Ownership(owners: [], line: nil)
         }
-        return Ownership(owners: rule.owners, line: rule.line)
+        // Only rules that can match are tried, newest first: those anchored at this first segment, and the rest.
+        var indexed = byHead[head] ?? []
+        var other = unindexed
+        while indexed.last != nil || other.last != nil {
+            let candidate: Int
+            if let a = indexed.last, a > (other.last ?? -1) {
+                candidate = indexed.removeLast()
+            } else {
+                candidate = other.removeLast()
+            }
+            if rules[candidate].pattern.matches(segments: segments) {
+                return Ownership(owners: rules[candidate].owners, line: rules[candidate].line)
+            }
+        }
+        return Ownership(owners: [], line: nil)
     }
 
     /// "./a//b" → "a/b"; paths are compared as GitHub sees them (relative, case-sensitive).

@@ -4,13 +4,14 @@
 /// `**` spans zero or more directories, but a trailing `/**` needs at least one more segment.
 public struct CodeOwnersPattern: Sendable, Equatable {
     enum Token: Sendable, Equatable {
-        case literal(Character)
+        case literal(Unicode.Scalar)
         case star
         case question
     }
     enum Segment: Sendable, Equatable {
         case anyDirectories
-        case glob([Token])
+        /// A one-segment glob, with the literal run it must end with (a cheap early reject).
+        case glob([Token], suffix: [Unicode.Scalar])
     }
 
     /// The pattern as written.
@@ -25,10 +26,10 @@ public struct CodeOwnersPattern: Sendable, Equatable {
         self.text = text
         guard !text.isEmpty else { throw PatternError(offset: 0, message: "empty pattern") }
         if text.hasPrefix("!") { throw PatternError(offset: 0, message: "'!' negation is not supported by GitHub") }
-        var raw = Array(text)
+        var raw = Array(text.unicodeScalars)
         var offsets = Array(raw.indices)
         // Walk once to find unescaped specials and the unescaped slashes.
-        var tokens: [(character: Character, escaped: Bool, offset: Int)] = []
+        var tokens: [(character: Unicode.Scalar, escaped: Bool, offset: Int)] = []
         var index = 0
         while index < raw.count {
             if raw[index] == "\\" {
@@ -57,14 +58,14 @@ public struct CodeOwnersPattern: Sendable, Equatable {
         if starRun, let first = tokens.firstIndex(where: { $0.character == "*" && !$0.escaped }) {
             throw PatternError(offset: tokens[first].offset, message: "'***' is not a valid pattern")
         }
-        let isSlash = { (token: (character: Character, escaped: Bool, offset: Int)) in
+        let isSlash = { (token: (character: Unicode.Scalar, escaped: Bool, offset: Int)) in
             token.character == "/" && !token.escaped
         }
         directoryOnly = tokens.last.map(isSlash) ?? false
         if directoryOnly { tokens.removeLast() }
         let anchored = tokens.contains(where: isSlash)
         if tokens.first.map(isSlash) == true { tokens.removeFirst() }
-        var parts: [[(character: Character, escaped: Bool, offset: Int)]] = [[]]
+        var parts: [[(character: Unicode.Scalar, escaped: Bool, offset: Int)]] = [[]]
         for token in tokens {
             if isSlash(token) { parts.append([]) } else { parts[parts.count - 1].append(token) }
         }
@@ -77,58 +78,99 @@ public struct CodeOwnersPattern: Sendable, Equatable {
                 segments.append(.anyDirectories)
                 continue
             }
-            segments.append(
-                .glob(
-                    part.map {
-                        $0.escaped
-                            ? .literal($0.character)
-                            : $0.character == "*" ? .star : $0.character == "?" ? .question : .literal($0.character)
-                    }))
+            let tokens: [Token] = part.map {
+                $0.escaped
+                    ? .literal($0.character)
+                    : $0.character == "*" ? .star : $0.character == "?" ? .question : .literal($0.character)
+            }
+            var suffix: [Unicode.Scalar] = []
+            for token in tokens.reversed() {
+                guard case .literal(let scalar) = token else { break }
+                suffix.insert(scalar, at: 0)
+            }
+            segments.append(.glob(tokens, suffix: suffix))
         }
         self.segments = segments
-        lastIsLoneStar = segments.last == .glob([.star])
+        lastIsLoneStar = segments.last == .glob([.star], suffix: [])
         trailingDoubleStar = anchored && segments.last == .anyDirectories
     }
 
     /// Whether this pattern owns `path` (a repository-relative file path, `/`-separated). Case-sensitive.
-    public func matches(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(Array.init)
-        guard !parts.isEmpty else { return false }
-        return ends(0, 0, parts).contains { end in
-            if end == parts.count { return !directoryOnly }
-            return end > 0 && (directoryOnly || !lastIsLoneStar)
-        }
+    public func matches(_ path: String) -> Bool { matches(segments: CodeOwnersPattern.split(path)) }
+
+    /// `path` as segments of scalars: split once, then matched against many patterns.
+    static func split(_ path: String) -> [[Unicode.Scalar]] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.unicodeScalars) }
     }
 
-    private func ends(_ segment: Int, _ start: Int, _ path: [[Character]]) -> Set<Int> {
-        guard segment < segments.count else { return [start] }
+    /// The literal first segment of an anchored pattern ("Modules" for `/Modules/*/x`), for indexing.
+    var anchoredLiteralHead: String? {
+        guard case .glob(let tokens, _)? = segments.first else { return nil }
+        var text = String.UnicodeScalarView()
+        for token in tokens {
+            guard case .literal(let scalar) = token else { return nil }
+            text.append(scalar)
+        }
+        return String(text)
+    }
+
+    func matches(segments path: [[Unicode.Scalar]]) -> Bool {
+        guard !path.isEmpty else { return false }
+        return match(0, 0, path)
+    }
+
+    /// Whether pattern segments from `segment` on can consume path segments from `start` and end acceptably.
+    private func match(_ segment: Int, _ start: Int, _ path: [[Unicode.Scalar]]) -> Bool {
+        guard segment < segments.count else {
+            if start == path.count { return !directoryOnly }
+            return start > 0 && (directoryOnly || !lastIsLoneStar)
+        }
         switch segments[segment] {
         case .anyDirectories:
             let minimum = (segment == segments.count - 1 && trailingDoubleStar) ? 1 : 0
-            guard start + minimum <= path.count else { return [] }
-            var result = Set<Int>()
-            for end in (start + minimum)...path.count { result.formUnion(ends(segment + 1, end, path)) }
-            return result
-        case .glob(let tokens):
-            guard start < path.count, CodeOwnersPattern.glob(tokens[...], path[start][...]) else { return [] }
-            return ends(segment + 1, start + 1, path)
+            guard start + minimum <= path.count else { return false }
+            for end in (start + minimum)...path.count where match(segment + 1, end, path) { return true }
+            return false
+        case .glob(let tokens, let suffix):
+            guard start < path.count, path[start].count >= suffix.count, path[start].suffix(suffix.count).elementsEqual(suffix),
+                CodeOwnersPattern.glob(tokens, path[start])
+            else { return false }
+            return match(segment + 1, start + 1, path)
         }
     }
 
-    private static func glob(_ pattern: ArraySlice<Token>, _ name: ArraySlice<Character>) -> Bool {
-        guard let first = pattern.first else { return name.isEmpty }
-        switch first {
-        case .star:
-            var rest = name
-            while true {
-                if glob(pattern.dropFirst(), rest) { return true }
-                guard !rest.isEmpty else { return false }
-                rest = rest.dropFirst()
+    /// Glob match of one segment: `*` any run, `?` one scalar, literals exact (iterative, with backtracking).
+    private static func glob(_ pattern: [Token], _ name: [Unicode.Scalar]) -> Bool {
+        var p = 0
+        var n = 0
+        var starP = -1
+        var starN = 0
+        while n < name.count {
+            if p < pattern.count {
+                switch pattern[p] {
+                case .star:
+                    starP = p
+                    starN = n
+                    p += 1
+                    continue
+                case .question:
+                    p += 1
+                    n += 1
+                    continue
+                case .literal(let scalar) where scalar == name[n]:
+                    p += 1
+                    n += 1
+                    continue
+                case .literal: break
+                }
             }
-        case .question: return !name.isEmpty && glob(pattern.dropFirst(), name.dropFirst())
-        case .literal(let character):
-            return name.first == character && glob(pattern.dropFirst(), name.dropFirst())
+            guard starP >= 0 else { return false }
+            p = starP + 1
+            starN += 1
+            n = starN
         }
+        while p < pattern.count, pattern[p] == .star { p += 1 }
+        return p == pattern.count
     }
 }
 

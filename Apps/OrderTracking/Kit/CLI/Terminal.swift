@@ -33,8 +33,9 @@ final class Terminal: Sendable {
 
     func err(_ text: String) { lock.withLock { if !$0.closed { Terminal.write(STDERR_FILENO, text + "\n") } } }
 
-    /// Marks the cursor hidden; ``restore()`` shows it again.
-    func hideCursor() {
+    /// Hides the cursor for live drawing; ``restore()`` shows it again.
+    func hideCursorIf(_ live: Bool) {
+        guard live else { return }
         lock.withLock { state in
             guard !state.closed else { return }
             state.hidden = true

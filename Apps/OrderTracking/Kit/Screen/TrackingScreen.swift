@@ -50,18 +50,23 @@ final class TrackingScreen: Sendable {
             }
         }
         let live = host.terminal.isTTY && !options.plain && !options.json
-        let painter = ScreenPainter(
-            terminal: host.terminal, live: live, header: [host.terminal.styler.apply(.bold, "Order \(options.order)")],
-            slots: components.map { SlotView(id: $0.registration.id, module: $0.registration.module) })
+        let terminal = host.terminal
+        var painter = FramePainter(
+            width: terminal.cardWidth, styler: terminal.styler, live: live,
+            header: [terminal.styler.apply(.bold, "Order \(options.order)")],
+            slots: components.map { SlotView(id: $0.registration.id) }
+        ) { terminal.out($0) }
         for (index, entry) in components.enumerated() {
             entry.component.present()
             painter.update(index, block: .some(entry.component.snapshot.block))
         }
+        terminal.hideCursorIf(live)
         painter.paintFirstFrame()
         let loaded = components.map(\.component)
-        let consumer = Task {
-            await self.consume(stream, painter: painter, components: loaded)
-            return self.finish(painter, components: components)
+        let consumer = Task { [painter] in
+            var painter = painter
+            await self.consume(stream, painter: &painter, components: loaded)
+            return self.finish(&painter, components: components)
         }
         await loadAll(loaded)
         if let interval = options.watch { await watch(loaded, every: interval) }
@@ -100,7 +105,7 @@ final class TrackingScreen: Sendable {
     }
 
     private func consume(
-        _ stream: AsyncStream<(Int, SlotUpdate)>, painter: ScreenPainter, components: [any LoadableComponent]
+        _ stream: AsyncStream<(Int, SlotUpdate)>, painter: inout FramePainter, components: [any LoadableComponent]
     )
         async
     {
@@ -130,7 +135,7 @@ final class TrackingScreen: Sendable {
     }
 
     private func finish(
-        _ painter: ScreenPainter, components: [(registration: ComponentRegistration, component: any LoadableComponent)]
+        _ painter: inout FramePainter, components: [(registration: ComponentRegistration, component: any LoadableComponent)]
     )
         -> ExitCode
     {

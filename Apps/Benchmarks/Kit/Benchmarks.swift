@@ -1,0 +1,101 @@
+import Core
+import Foundation
+
+/// `courier-bench`: every performance figure measured side by side in one run and printed as ratios (these
+/// machines are noisy; no figure is ever asserted in a unit test).
+public enum Benchmarks {
+    /// Every figure of one run.
+    public struct Report: Sendable {
+        var concurrency: (n4: Sample, n200: Sample, sequentialN4: Sample)
+        var firstPaint: (skeleton: Double, whole: Double)?
+        var scale: (n1000: Double, n10000: Double, peakMB: Double)
+        var repaint: Double
+        var resolvesPerSecond: Double
+        var ownersPathsPerSecond: Double
+
+        /// The stable JSON shape documented in the README.
+        public var json: JSONValue {
+            func number(_ value: Double, _ digits: Double = 1000) -> JSONValue { .number((value * digits).rounded() / digits) }
+            var paint: [String: JSONValue] = ["skeleton_ratio": .null, "whole_run_ratio": .null]
+            if let firstPaint { paint = ["skeleton_ratio": number(firstPaint.skeleton), "whole_run_ratio": number(firstPaint.whole)] }
+            return .object([
+                "concurrency": .object([
+                    "n4": number(concurrency.n4.median), "n4_min": number(concurrency.n4.min), "n4_max": number(concurrency.n4.max),
+                    "n200": number(concurrency.n200.median), "n200_min": number(concurrency.n200.min),
+                    "n200_max": number(concurrency.n200.max), "sequential_n4": number(concurrency.sequentialN4.median),
+                ]),
+                "first_paint": .object(paint),
+                "scale": .object([
+                    "n1000_s": number(scale.n1000, 10000), "n10000_s": number(scale.n10000, 10000),
+                    "ratio": number(scale.n10000 / scale.n1000, 100), "peak_mb": number(scale.peakMB, 10),
+                ]),
+                "repaint": .object(["ratio": number(repaint, 10000)]),
+                "plugin_point": .object(["resolves_per_s": .number(resolvesPerSecond.rounded())]),
+                "owners": .object(["paths_per_s": .number(ownersPathsPerSecond.rounded())]),
+            ])
+        }
+
+        /// The human-readable table, with each target beside its figure.
+        public var table: String {
+            let paint = firstPaint.map { String(format: "%.3f / %.3f", $0.skeleton, $0.whole) } ?? "skipped"
+            let rows: [(String, String, String)] = [
+                ("concurrency N=4 (wall ÷ max latency)", format(concurrency.n4), "≤ 1.05"),
+                ("concurrency N=200 (wall ÷ max latency)", format(concurrency.n200), "≤ 1.05"),
+                ("sequential N=4 (wall ÷ sum latency)", String(format: "%.3f", concurrency.sequentialN4.median), "contrast"),
+                ("first paint: skeleton / whole run ÷ hello", paint, "whole ≤ 1.5"),
+                ("scale 1k cards (s)", String(format: "%.4f", scale.n1000), "report"),
+                ("scale 10k cards (s)", String(format: "%.4f", scale.n10000), "≤ 1 s"),
+                ("scale 10k ÷ 1k", String(format: "%.2f", scale.n10000 / scale.n1000), "≤ 12"),
+                ("peak memory (MB)", String(format: "%.1f", scale.peakMB), "≤ 150"),
+                ("repaint bytes ÷ full frame (50 cards)", String(format: "%.4f", repaint), "≪ 1"),
+                ("plugin point resolves/s (10 plugins)", String(format: "%.0f", resolvesPerSecond), "report"),
+                ("squad owners paths/s (1,000 rules)", String(format: "%.0f", ownersPathsPerSecond), "report"),
+            ]
+            let width = rows.map(\.0.count).max() ?? 0
+            return rows.map { "\($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1.padding(toLength: 22, withPad: " ", startingAt: 0))  target \($0.2)" }
+                .joined(separator: "\n")
+        }
+
+        private func format(_ sample: Sample) -> String {
+            String(format: "%.3f (%.3f–%.3f)", sample.median, sample.min, sample.max)
+        }
+    }
+
+    /// Runs everything; `quick` uses fewer repetitions and a smaller CODEOWNERS workload (for CI).
+    public static func run(quick: Bool, orderTracking: URL?, log: @Sendable (String) -> Void) async throws -> Report {
+        let repeats = quick ? 1 : 5
+        log("concurrency…")
+        let four: [Duration] = [.milliseconds(40), .milliseconds(80), .milliseconds(120), .milliseconds(160)]
+        let many: [Duration] = (0..<200).map { .milliseconds(20 + ($0 * 37) % 180) }
+        var n4: [Double] = []
+        var n200: [Double] = []
+        var sequential: [Double] = []
+        for _ in 0..<repeats {
+            n4.append(try await KernelBenchmarks.concurrencyRatio(four))
+            n200.append(try await KernelBenchmarks.concurrencyRatio(many))
+            sequential.append(try await KernelBenchmarks.concurrencyRatio(four, sequential: true))
+        }
+        log("scale…")
+        var small: [Double] = []
+        var large: [Double] = []
+        for _ in 0..<repeats {
+            small.append(try await KernelBenchmarks.scale(1000))
+            large.append(try await KernelBenchmarks.scale(10000))
+        }
+        let peak = peakMemoryMB()
+        log("repaint, plugin point, owners…")
+        let repaint = KernelBenchmarks.repaintRatio()
+        let resolves = try KernelBenchmarks.pluginResolvesPerSecond(duration: quick ? 0.1 : 0.5)
+        let owners = ToolBenchmarks.ownersPathsPerSecond(rules: quick ? 100 : 1000, paths: quick ? 5000 : 100_000)
+        var firstPaint: (Double, Double)?
+        if let orderTracking {
+            log("first paint…")
+            let paint = try ToolBenchmarks.firstPaint(orderTracking: orderTracking, runs: quick ? 1 : 7)
+            firstPaint = (paint.skeleton.median / paint.hello.median, paint.whole.median / paint.hello.median)
+        }
+        return Report(
+            concurrency: (Sample(n4), Sample(n200), Sample(sequential)), firstPaint: firstPaint,
+            scale: (Sample(small).median, Sample(large).median, peak), repaint: repaint, resolvesPerSecond: resolves,
+            ownersPathsPerSecond: owners)
+    }
+}

@@ -1,0 +1,87 @@
+import Core
+import CoreTesting
+import Foundation
+
+/// The kernel under load: a screen of synthetic cards, built through the real registry, run by the real
+/// containers (state machine, deadlines), and drawn by the real painter.
+enum KernelBenchmarks {
+    /// Builds `count` running cards over `backend`.
+    static func screen(_ count: Int, backend: any Backend) throws -> [any LoadableComponent] {
+        var registry = ComponentRegistry()
+        try registry.register(SyntheticCard.registration)
+        let registration = try registry.registration(for: SyntheticCard.id)
+        return (0..<count).map { index in
+            let context = ComponentContext(ids: ["card": "\(index)"], backend: backend, timeout: .seconds(30))
+            return registration.instantiate(in: Slot(id: SyntheticCard.id) { _ in }, context: context)
+        }
+    }
+
+    /// Loads every card concurrently (as the host does), returning the wall time in seconds.
+    static func loadConcurrently(_ cards: [any LoadableComponent]) async -> Double {
+        await seconds {
+            await withTaskGroup(of: Void.self) { group in
+                for card in cards { group.addTask { await card.load() } }
+            }
+        }
+    }
+
+    /// Wall time ÷ the slowest latency (concurrent) or ÷ the sum (sequential).
+    static func concurrencyRatio(_ latencies: [Duration], sequential: Bool = false) async throws -> Double {
+        let cards = try screen(latencies.count, backend: LatencyBackend(latencies: latencies))
+        cards.forEach { $0.present() }
+        let wall: Double
+        if sequential {
+            wall = await seconds { for card in cards { await card.load() } }
+            return wall / latencies.reduce(Duration.zero, +).seconds
+        }
+        wall = await loadConcurrently(cards)
+        return wall / (latencies.max() ?? .zero).seconds
+    }
+
+    /// One screen of `count` cards: load all, then paint the whole frame into a buffer. Seconds.
+    static func scale(_ count: Int) async throws -> Double {
+        try await seconds {
+            let cards = try screen(count, backend: LatencyBackend(latencies: []))
+            cards.forEach { $0.present() }
+            _ = await loadConcurrently(cards)
+            var painter = FramePainter(
+                width: 60, styler: TextStyler(colors: false), live: false, header: ["Order"],
+                slots: cards.map { SlotView(id: $0.id, block: $0.snapshot.block) }) { _ in }
+            painter.update(0, block: .some(cards[0].snapshot.block))
+            let frame = painter.frame()
+            guard frame.utf8.count > count * 100 else { throw BenchmarkError(message: "frame too small: \(frame.utf8.count)") }
+        }
+    }
+
+    /// Bytes written for one card's change on a live 50-card screen ÷ bytes of the full first frame.
+    static func repaintRatio() -> Double {
+        let skeleton = Block.skeleton(title: "Card", lines: 1)
+        var painter = FramePainter(
+            width: 60, styler: TextStyler(colors: true), live: true, header: ["Order"],
+            slots: (0..<50).map { _ in SlotView(id: SyntheticCard.id, block: skeleton) }) { _ in }
+        painter.paintFirstFrame()
+        let full = painter.bytesWritten
+        painter.update(25, block: .some(Block(title: "Card 25", rows: [Row("Synthetic", value: "#25")])))
+        return Double(painter.bytesWritten - full) / Double(full)
+    }
+
+    /// Resolves per second on a point with 10 plugins.
+    static func pluginResolvesPerSecond(duration: Double) throws -> Double {
+        let (point, resolver) = PluginPoint<Int>.make(name: "bench")
+        for index in 0..<10 { try point.register(index, id: "p\(index)") }
+        var count = 0
+        var total = 0
+        let start = ContinuousClock.now
+        while (ContinuousClock.now - start).seconds < duration {
+            for _ in 0..<1000 { total &+= resolver.resolve().count }
+            count += 1000
+        }
+        guard total == count * 10 else { throw BenchmarkError(message: "plugin point lost plugins") }
+        return Double(count) / (ContinuousClock.now - start).seconds
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

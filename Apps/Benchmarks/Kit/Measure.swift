@@ -1,0 +1,37 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Wall time of `body`, in seconds.
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    return (ContinuousClock.now - start).seconds
+}
+
+/// Median, min and max of several samples.
+struct Sample: Sendable {
+    let median: Double
+    let min: Double
+    let max: Double
+
+    init(_ values: [Double]) {
+        let sorted = values.sorted()
+        median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        min = sorted.first ?? 0
+        max = sorted.last ?? 0
+    }
+}
+
+/// The process's peak resident memory so far, in MiB.
+func peakMemoryMB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+extension Duration {
+    var milliseconds: Double { seconds * 1000 }
+}

@@ -34,6 +34,13 @@ public struct ComponentContext: Sendable {
         return value
     }
 
+    /// A copy of this context for another subject: `context.with("order", "1234")`.
+    public func with(_ kind: String, _ id: String) -> ComponentContext {
+        var context = self
+        context.ids[kind] = id
+        return context
+    }
+
     /// The inline payload if the layout carried one, else the endpoint's body: the usual first line of `load`.
     public func payloadOrFetch(_ endpoint: Endpoint) async throws -> Data {
         if let payload { return payload }

@@ -24,7 +24,9 @@ public struct SyntheticCard: Component {
     /// Fetches `synthetic/<card>`; the body is the card's number.
     public func load(_ context: ComponentContext) async throws -> Info {
         let data = try await context.backend.fetch(try Endpoint("synthetic", try context.id("card")))
-        guard let index = Int(String(decoding: data, as: UTF8.self)) else { throw Failure("synthetic body is not a number") }
+        guard let index = Int(String(decoding: data, as: UTF8.self)) else {
+            throw Failure("synthetic body is not a number")
+        }
         return Info(index: index)
     }
 
@@ -53,7 +55,9 @@ public struct LatencyBackend: Backend {
     public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
         let card = endpoint.segments.last ?? ""
         if let index = Int(card), index < latencies.count, latencies[index] > .zero {
-            do { try await clock.sleep(for: latencies[index]) } catch { throw .transport("cancelled", path: endpoint.path) }
+            do { try await clock.sleep(for: latencies[index]) } catch {
+                throw .transport("cancelled", path: endpoint.path)
+            }
         }
         return Data(card.utf8)
     }

@@ -16,14 +16,14 @@ public enum LocationModule {
     public static func renderDelivery(order: String, into slot: Slot, context: ComponentContext) async
         -> LocationOutput<DeliveryInfo>
     {
-        LocationOutput(await DeliveryComponent().render(into: slot, context: context.with(order: order)))
+        LocationOutput(await DeliveryComponent().render(into: slot, context: context.with("order", order)))
     }
 
     /// Renders the arrival card for `order` into `slot` and reports what happened.
     public static func renderETA(order: String, into slot: Slot, context: ComponentContext) async -> LocationOutput<
         ETAInfo
     > {
-        LocationOutput(await ETAComponent().render(into: slot, context: context.with(order: order)))
+        LocationOutput(await ETAComponent().render(into: slot, context: context.with("order", order)))
     }
 }
 
@@ -40,13 +40,5 @@ public enum LocationOutput<Info: Sendable & Equatable>: Sendable, Equatable {
         case .failed(let failure): self = .hide(failure)
         case .loading: self = .hide(Failure("did not finish loading"))
         }
-    }
-}
-
-extension ComponentContext {
-    fileprivate func with(order: String) -> ComponentContext {
-        var context = self
-        context.ids["order"] = order
-        return context
     }
 }

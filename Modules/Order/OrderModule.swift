@@ -9,9 +9,7 @@ public enum OrderModule {
 
     /// Renders the order card for `order` into `slot` and reports what happened.
     public static func render(order: String, into slot: Slot, context: ComponentContext) async -> OrderOutput {
-        var context = context
-        context.ids["order"] = order
-        switch await OrderComponent().render(into: slot, context: context) {
+        switch await OrderComponent().render(into: slot, context: context.with("order", order)) {
         case .info(let info): return .shown(info, statusChanged: info.status)
         case .failed(let failure): return .hide(failure)
         case .loading: return .hide(Failure("order did not finish loading"))

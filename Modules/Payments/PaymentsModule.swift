@@ -9,9 +9,7 @@ public enum PaymentsModule {
 
     /// Renders the payment card for `order` into `slot` and reports what happened.
     public static func render(order: String, into slot: Slot, context: ComponentContext) async -> PaymentOutput {
-        var context = context
-        context.ids["order"] = order
-        switch await PaymentComponent().render(into: slot, context: context) {
+        switch await PaymentComponent().render(into: slot, context: context.with("order", order)) {
         case .info(let info): return .shown(info)
         case .failed(let failure): return .hide(failure)
         case .loading: return .hide(Failure("payment did not finish loading"))

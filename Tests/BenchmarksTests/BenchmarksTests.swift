@@ -13,13 +13,16 @@ import Testing
         #expect(Set(root.keys) == ["concurrency", "first_paint", "scale", "repaint", "plugin_point", "owners"])
         let expected: [String: Set<String>] = [
             "concurrency": ["n4", "n200", "sequential_n4"], "first_paint": ["skeleton_ratio", "whole_run_ratio"],
-            "scale": ["n1000_s", "n10000_s", "ratio", "peak_mb"], "repaint": ["ratio"], "plugin_point": ["resolves_per_s"],
+            "scale": ["n1000_s", "n10000_s", "ratio", "peak_mb"], "repaint": ["ratio"],
+            "plugin_point": ["resolves_per_s"],
             "owners": ["paths_per_s"],
         ]
         for (group, keys) in expected {
             guard case .object(let figures)? = root[group] else { Issue.record("missing \(group)"); continue }
             for key in keys {
-                guard case .number(let value)? = figures[key] else { Issue.record("\(group).\(key) is not a number"); continue }
+                guard case .number(let value)? = figures[key] else {
+                    Issue.record("\(group).\(key) is not a number"); continue
+                }
                 #expect(value > 0, "\(group).\(key)")
             }
         }

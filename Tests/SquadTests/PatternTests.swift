@@ -131,9 +131,12 @@ import Testing
             let lines = (0..<8).map { _ in "\(patterns[next(patterns.count)]) @t\(next(5))" }
             let owners = CodeOwners(text: lines.joined(separator: "\n"))
             for _ in 0..<40 {
-                let path = (0..<(1 + next(4))).map { _ in ["a", "b", "c", "d", "x", "r.md"][next(6)] }.joined(separator: "/")
+                let path = (0..<(1 + next(4))).map { _ in ["a", "b", "c", "d", "x", "r.md"][next(6)] }.joined(
+                    separator: "/")
                 let naive = owners.rules.last { $0.pattern.matches(path) }
-                #expect(owners.ownership(of: path) == .init(owners: naive?.owners ?? [], line: naive?.line), "\(lines) \(path)")
+                #expect(
+                    owners.ownership(of: path) == .init(owners: naive?.owners ?? [], line: naive?.line),
+                    "\(lines) \(path)")
             }
         }
     }

@@ -15,12 +15,17 @@ public enum Benchmarks {
 
         /// The stable JSON shape documented in the README.
         public var json: JSONValue {
-            func number(_ value: Double, _ digits: Double = 1000) -> JSONValue { .number((value * digits).rounded() / digits) }
+            func number(_ value: Double, _ digits: Double = 1000) -> JSONValue {
+                .number((value * digits).rounded() / digits)
+            }
             var paint: [String: JSONValue] = ["skeleton_ratio": .null, "whole_run_ratio": .null]
-            if let firstPaint { paint = ["skeleton_ratio": number(firstPaint.skeleton), "whole_run_ratio": number(firstPaint.whole)] }
+            if let firstPaint {
+                paint = ["skeleton_ratio": number(firstPaint.skeleton), "whole_run_ratio": number(firstPaint.whole)]
+            }
             return .object([
                 "concurrency": .object([
-                    "n4": number(concurrency.n4.median), "n4_min": number(concurrency.n4.min), "n4_max": number(concurrency.n4.max),
+                    "n4": number(concurrency.n4.median), "n4_min": number(concurrency.n4.min),
+                    "n4_max": number(concurrency.n4.max),
                     "n200": number(concurrency.n200.median), "n200_min": number(concurrency.n200.min),
                     "n200_max": number(concurrency.n200.max), "sequential_n4": number(concurrency.sequentialN4.median),
                 ]),
@@ -41,7 +46,10 @@ public enum Benchmarks {
             let rows: [(String, String, String)] = [
                 ("concurrency N=4 (wall ÷ max latency)", format(concurrency.n4), "≤ 1.05"),
                 ("concurrency N=200 (wall ÷ max latency)", format(concurrency.n200), "≤ 1.05"),
-                ("sequential N=4 (wall ÷ sum latency)", String(format: "%.3f", concurrency.sequentialN4.median), "contrast"),
+                (
+                    "sequential N=4 (wall ÷ sum latency)", String(format: "%.3f", concurrency.sequentialN4.median),
+                    "contrast"
+                ),
                 ("first paint: skeleton / whole run ÷ hello", paint, "whole ≤ 1.5"),
                 ("scale 1k cards (s)", String(format: "%.4f", scale.n1000), "report"),
                 ("scale 10k cards (s)", String(format: "%.4f", scale.n10000), "≤ 1 s"),
@@ -52,8 +60,10 @@ public enum Benchmarks {
                 ("squad owners paths/s (1,000 rules)", String(format: "%.0f", ownersPathsPerSecond), "report"),
             ]
             let width = rows.map(\.0.count).max() ?? 0
-            return rows.map { "\($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1.padding(toLength: 22, withPad: " ", startingAt: 0))  target \($0.2)" }
-                .joined(separator: "\n")
+            return rows.map {
+                "\($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1.padding(toLength: 22, withPad: " ", startingAt: 0))  target \($0.2)"
+            }
+            .joined(separator: "\n")
         }
 
         private func format(_ sample: Sample) -> String {

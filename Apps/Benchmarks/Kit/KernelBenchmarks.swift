@@ -46,10 +46,13 @@ enum KernelBenchmarks {
             _ = await loadConcurrently(cards)
             var painter = FramePainter(
                 width: 60, styler: TextStyler(colors: false), live: false, header: ["Order"],
-                slots: cards.map { SlotView(id: $0.id, block: $0.snapshot.block) }) { _ in }
+                slots: cards.map { SlotView(id: $0.id, block: $0.snapshot.block) }
+            ) { _ in }
             painter.update(0, block: .some(cards[0].snapshot.block))
             let frame = painter.frame()
-            guard frame.utf8.count > count * 100 else { throw BenchmarkError(message: "frame too small: \(frame.utf8.count)") }
+            guard frame.utf8.count > count * 100 else {
+                throw BenchmarkError(message: "frame too small: \(frame.utf8.count)")
+            }
         }
     }
 
@@ -58,7 +61,8 @@ enum KernelBenchmarks {
         let skeleton = Block.skeleton(title: "Card", lines: 1)
         var painter = FramePainter(
             width: 60, styler: TextStyler(colors: true), live: true, header: ["Order"],
-            slots: (0..<50).map { _ in SlotView(id: SyntheticCard.id, block: skeleton) }) { _ in }
+            slots: (0..<50).map { _ in SlotView(id: SyntheticCard.id, block: skeleton) }
+        ) { _ in }
         painter.paintFirstFrame()
         let full = painter.bytesWritten
         painter.update(25, block: .some(Block(title: "Card 25", rows: [Row("Synthetic", value: "#25")])))

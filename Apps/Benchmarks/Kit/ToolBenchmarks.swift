@@ -44,7 +44,8 @@ enum ToolBenchmarks {
         for _ in 0..<runs {
             helloTimes.append(try timeProcess(hello, [], until: nil))
             wholeTimes.append(try timeProcess(orderTracking, ["1234", "--plain"], until: nil))
-            skeletonTimes.append(try timeProcess(orderTracking, ["9012", "--plain", "--trace"], until: "account: start → loading"))
+            skeletonTimes.append(
+                try timeProcess(orderTracking, ["9012", "--plain", "--trace"], until: "account: start → loading"))
         }
         return (Sample(skeletonTimes), Sample(wholeTimes), Sample(helloTimes))
     }
@@ -96,7 +97,9 @@ enum ToolBenchmarks {
         #endif
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchmarkError(message: "cannot build hello world with swiftc") }
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError(message: "cannot build hello world with swiftc")
+        }
         return binary
     }
 }

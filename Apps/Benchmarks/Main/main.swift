@@ -11,7 +11,8 @@ if arguments.contains("--help") || !unknown.isEmpty {
 let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 var orderTracking: URL? = folder.appendingPathComponent("order-tracking")
 if !FileManager.default.isExecutableFile(atPath: orderTracking!.path) {
-    FileHandle.standardError.write(Data("first paint skipped: build order-tracking beside courier-bench (swift build -c release)\n".utf8))
+    FileHandle.standardError.write(
+        Data("first paint skipped: build order-tracking beside courier-bench (swift build -c release)\n".utf8))
     orderTracking = nil
 }
 do {

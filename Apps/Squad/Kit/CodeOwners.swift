@@ -72,7 +72,11 @@ public struct CodeOwners: Sendable {
         var byHead: [String: [Int]] = [:]
         var unindexed: [Int] = []
         for (index, rule) in rules.enumerated() {
-            if let head = rule.pattern.anchoredLiteralHead { byHead[head, default: []].append(index) } else { unindexed.append(index) }
+            if let head = rule.pattern.anchoredLiteralHead {
+                byHead[head, default: []].append(index)
+            } else {
+                unindexed.append(index)
+            }
         }
         self.byHead = byHead
         self.unindexed = unindexed

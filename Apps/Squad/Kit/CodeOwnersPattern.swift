@@ -132,7 +132,8 @@ public struct CodeOwnersPattern: Sendable, Equatable {
             for end in (start + minimum)...path.count where match(segment + 1, end, path) { return true }
             return false
         case .glob(let tokens, let suffix):
-            guard start < path.count, path[start].count >= suffix.count, path[start].suffix(suffix.count).elementsEqual(suffix),
+            guard start < path.count, path[start].count >= suffix.count,
+                path[start].suffix(suffix.count).elementsEqual(suffix),
                 CodeOwnersPattern.glob(tokens, path[start])
             else { return false }
             return match(segment + 1, start + 1, path)

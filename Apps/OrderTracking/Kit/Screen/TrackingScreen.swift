@@ -135,7 +135,8 @@ final class TrackingScreen: Sendable {
     }
 
     private func finish(
-        _ painter: inout FramePainter, components: [(registration: ComponentRegistration, component: any LoadableComponent)]
+        _ painter: inout FramePainter,
+        components: [(registration: ComponentRegistration, component: any LoadableComponent)]
     )
         -> ExitCode
     {

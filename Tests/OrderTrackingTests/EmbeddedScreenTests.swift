@@ -181,3 +181,26 @@ import Testing
         #expect(try CLI.run(["cancel", "9999"]).status == 1)
     }
 }
+
+@Suite struct ProcessFaultTests {
+    /// A reader that is already gone (`| head -1` that finished) must not kill the process with SIGPIPE or
+    /// print an error: the output is simply not wanted any more.
+    @Test(arguments: [["1234"], ["5678", "--format", "json"], ["components"], ["--help"]])
+    func aClosedPipeEndsQuietly(arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = arguments
+        process.environment = CLI.environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try output.fileHandleForReading.close()
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
+        #expect([0, 2].contains(process.terminationStatus))
+        #expect(!stderr.contains("Fatal error") && !stderr.contains("Broken pipe"), "\(stderr)")
+    }
+}

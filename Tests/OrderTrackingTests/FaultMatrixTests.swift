@@ -5,7 +5,9 @@ import Testing
 /// Every card endpoint × every HTTP fault, over a real server (Scripts/fault-server): the faulty card fails and
 /// hides with a reason, every other card shows, the exit status is 2, and the run ends near the deadline.
 @Suite(.serialized) struct FaultMatrixTests {
-    static let endpoints = [("payment", "payment.json"), ("order", "details.json"), ("delivery", "delivery.json"), ("eta", "eta.json")]
+    static let endpoints = [
+        ("payment", "payment.json"), ("order", "details.json"), ("delivery", "delivery.json"), ("eta", "eta.json"),
+    ]
     static let faults: [(String, String)] = [
         ("404", #"{"status": 404}"#), ("500", #"{"status": 500}"#), ("timeout", #"{"delay_ms": 60000}"#),
         ("slow past the deadline", #"{"delay_ms": 1500}"#), ("malformed JSON", #"{"body": "garbage"}"#),
@@ -19,7 +21,8 @@ import Testing
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scripts/fault-server").path
         return try TestServer(
-            arguments: [script, "--root", CLI.fixtures.path, "--rules", rules, "--lifetime", "60"], portPattern: "port ")
+            arguments: [script, "--root", CLI.fixtures.path, "--rules", rules, "--lifetime", "60"], portPattern: "port "
+        )
     }
 
     @Test(arguments: cases.indices)

@@ -27,6 +27,8 @@ public enum OrderTrackingApp {
 
     /// Runs the command line and returns the exit status.
     public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
+        // A reader that went away (`| head -1`) is not an error: writes fail quietly instead of killing us.
+        signal(SIGPIPE, SIG_IGN)
         let stderr = Terminal(environment: environment, noColorFlag: true)
         do {
             return try await run(arguments, environment: environment).rawValue

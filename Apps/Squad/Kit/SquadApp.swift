@@ -25,8 +25,10 @@ public enum SquadApp {
         let status = run(
             arguments, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), stdin: stdin,
             output: &output, errors: &errors)
-        FileHandle.standardOutput.write(Data(output.utf8))
-        FileHandle.standardError.write(Data(errors.utf8))
+        // A reader that went away (`| head -1`) is not an error: drop the output instead of dying on SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        try? FileHandle.standardOutput.write(contentsOf: Data(output.utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(errors.utf8))
         return status
     }
 

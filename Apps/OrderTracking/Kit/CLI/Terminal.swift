@@ -82,7 +82,6 @@ final class Terminal: Sendable {
 /// Runs `body` until it finishes or Ctrl-C arrives; on Ctrl-C the terminal is restored and the status is 130.
 func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () async -> ExitCode) async -> ExitCode {
     signal(SIGINT, SIG_IGN)
-    signal(SIGPIPE, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     let work = Task { await body() }
     source.setEventHandler {

@@ -1,0 +1,16 @@
+/// libFuzzer entry: the CODEOWNERS parser and matcher on arbitrary files; the first line is also used as paths.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let owners = CodeOwners(text: text)
+    let paths =
+        ["a", "docs/a.md", "Modules/Core/X.swift", "a/b/c/d"] + text.split(separator: "\n").prefix(3).map(String.init)
+    for path in paths {
+        let ownership = owners.ownership(of: path)
+        if let line = ownership.line, !owners.rules.contains(where: { $0.line == line }) {
+            fatalError("line \(line) is no rule")
+        }
+    }
+    for issue in owners.issues where issue.line < 1 || issue.column < 1 { fatalError("bad position \(issue)") }
+    return 0
+}

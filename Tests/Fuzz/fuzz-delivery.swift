@@ -1,0 +1,6 @@
+/// libFuzzer entry: the delivery component's decoding and card on arbitrary payloads.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzzComponent(DeliveryComponent(), UnsafeBufferPointer(start: data, count: size))
+    return 0
+}

@@ -1,0 +1,6 @@
+/// libFuzzer entry: the order component's decoding and card on arbitrary payloads.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzzComponent(OrderComponent(), UnsafeBufferPointer(start: data, count: size))
+    return 0
+}

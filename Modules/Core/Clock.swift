@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Time as components and containers see it, injected so deadlines and "minutes ago" are testable without sleeping.
 public protocol CourierClock: Sendable {
@@ -32,7 +31,7 @@ public final class VirtualClock: CourierClock {
         var sleepers: [Sleeper] = []
     }
     private let start: Date
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Starts the clock at `start`.
     public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { self.start = start }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The type-erased face of a running component: the input interface a host drives and the snapshot it reads.
 public protocol LoadableComponent: Sendable {
@@ -57,7 +56,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     private let component: C
     private let slot: Slot
     private let context: ComponentContext
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a container; nothing is drawn until ``present()`` or ``load()``.
     public init(_ component: C, slot: Slot, context: ComponentContext) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs `operation` and gives up after `limit` on `clock`, without waiting for an operation that ignores
 /// cancellation: the caller is resumed at the deadline and the straggler is cancelled and left to finish alone.
 public func withDeadline<Value: Sendable>(
@@ -28,7 +26,7 @@ private final class DeadlineRace<Value: Sendable>: Sendable {
         var finished = false
         var tasks: [Task<Void, Never>] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func begin(_ continuation: CheckedContinuation<Value, any Error>) {
         let finishedEarly = state.withLock { state in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Why a plugin could not be registered.
 public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A plugin with this id is already registered at this point.
@@ -17,7 +15,7 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
 /// matching ``PluginResolver`` (the point's owner, who keeps it non-public) may read the plugins back.
 public final class PluginPoint<Plugin: Sendable>: Sendable {
     private let name: String
-    private let entries = Mutex<[(id: String, plugin: Plugin)]>([])
+    private let entries = Locked<[(id: String, plugin: Plugin)]>([])
 
     private init(name: String) { self.name = name }
 

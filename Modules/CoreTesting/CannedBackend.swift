@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Synchronization
 
 /// A canned answer for one endpoint path.
 public enum CannedAnswer: Sendable {
@@ -20,7 +19,7 @@ public enum CannedAnswer: Sendable {
 public final class CannedBackend: Backend {
     private let answers: [String: CannedAnswer]
     private let clock: VirtualClock
-    private let state = Mutex<(requests: [String], sleeping: Int)>(([], 0))
+    private let state = Locked<(requests: [String], sleeping: Int)>(([], 0))
 
     /// Answers `answers[path]`; any other path is `notFound`.
     public init(_ answers: [String: CannedAnswer], clock: VirtualClock) {

@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Synchronization
 
 /// A wrong expectation: what was checked, what was expected and what happened.
 public struct HarnessMismatch: Error, CustomStringConvertible, Equatable {
@@ -137,7 +136,7 @@ public final class ComponentHarness<C: Component>: Sendable {
 
 /// A thread-safe append-only list of slot updates.
 final class UpdateLog: Sendable {
-    private let updates = Mutex<[SlotUpdate]>([])
+    private let updates = Locked<[SlotUpdate]>([])
     func append(_ update: SlotUpdate) { updates.withLock { $0.append(update) } }
     var all: [SlotUpdate] { updates.withLock { $0 } }
 }

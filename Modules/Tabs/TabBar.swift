@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 /// One tab as the bar draws it.
 public struct TabItem: Sendable, Equatable, Encodable {
@@ -28,7 +27,7 @@ public final class TabContainer: Sendable {
 /// tab's badge, and re-renders when any of them changes.
 public final class TabBar: Sendable {
     private let container: TabContainer
-    private let observations = Mutex<[(TabBadge, Int)]>([])
+    private let observations = Locked<[(TabBadge, Int)]>([])
 
     /// A bar over `container`'s tabs.
     public init(container: TabContainer) { self.container = container }

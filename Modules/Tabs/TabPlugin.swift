@@ -1,5 +1,5 @@
+import Core
 import Foundation
-import Synchronization
 
 /// What a tab may look at to decide whether it applies: who is signed in.
 public struct TabSession: Sendable, Equatable {
@@ -12,7 +12,8 @@ public struct TabSession: Sendable, Equatable {
 
 /// A badge that changes over time ("3" new items); the bar observes every tab's badge and re-renders.
 public final class TabBadge: Sendable {
-    private let state = Mutex<(value: String?, observers: [Int: @Sendable (String?) -> Void], next: Int)>((nil, [:], 0))
+    private let state = Locked<(value: String?, observers: [Int: @Sendable (String?) -> Void], next: Int)>(
+        (nil, [:], 0))
 
     /// A badge with no value.
     public init() {}

@@ -2,12 +2,11 @@ import Core
 import CoreTesting
 import Foundation
 import Login
-import Synchronization
 import Testing
 
 /// Records what hooks did, in order.
 final class Journal: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func add(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }

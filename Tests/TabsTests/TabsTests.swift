@@ -1,6 +1,5 @@
 import Core
 import CoreTesting
-import Synchronization
 import Tabs
 import Testing
 
@@ -15,7 +14,7 @@ struct FakeTab: TabPlugin {
 }
 
 final class Renders: Sendable {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
 }
 
 @Suite struct TabsTests {

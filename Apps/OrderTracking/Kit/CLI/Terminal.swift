@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +12,7 @@ final class Terminal: Sendable {
     let width: Int
     let styler: TextStyler
     /// Whether the cursor is hidden, and whether the terminal was handed back (after Ctrl-C nothing more is drawn).
-    private let lock = Mutex((hidden: false, closed: false))
+    private let lock = Locked((hidden: false, closed: false))
 
     init(environment: [String: String], noColorFlag: Bool) {
         isTTY = isatty(STDOUT_FILENO) == 1

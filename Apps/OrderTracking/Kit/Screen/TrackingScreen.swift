@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Synchronization
 
 /// What `order-tracking [ORDER-ID]` was asked to do.
 struct TrackingOptions {
@@ -18,8 +17,8 @@ final class TrackingScreen: Sendable {
     private let options: TrackingOptions
     private let host: HostEnvironment
     private let started = ContinuousClock.now
-    private let elapsed = Mutex<[ComponentID: Int]>([:])
-    private let delivered = Mutex(false)
+    private let elapsed = Locked<[ComponentID: Int]>([:])
+    private let delivered = Locked(false)
 
     init(options: TrackingOptions, host: HostEnvironment) {
         self.options = options

@@ -82,14 +82,17 @@ final class Terminal: Sendable {
 func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () async -> ExitCode) async -> ExitCode {
     signal(SIGINT, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    let interrupted = Locked(false)
     let work = Task { await body() }
     source.setEventHandler {
-        work.cancel()
+        // Mark first, so a run that is unwinding at the same moment reports 130, not its own status.
+        interrupted.withLock { $0 = true }
         terminal.handBack(farewell: "interrupted")
+        work.cancel()
         exit(ExitCode.interrupted.rawValue)
     }
     source.resume()
     let code = await work.value
     source.cancel()
-    return code
+    return interrupted.withLock { $0 } ? .interrupted : code
 }

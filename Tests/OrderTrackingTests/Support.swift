@@ -3,10 +3,15 @@ import Foundation
 
 /// The built `order-tracking` binary, run the way a user or a script runs it.
 enum CLI {
-    static let environment = [
+    static let environment = sanitizerOptions.merging([
         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "COURIER_NOW": "2027-01-15T08:00:00Z",
         "COLUMNS": "60", "HOME": NSTemporaryDirectory(), "XDG_DATA_HOME": dataHome.path,
-    ]
+    ]) { $1 }
+
+    /// Sanitizer settings (suppressions, exit codes) reach the child processes too.
+    static let sanitizerOptions = ProcessInfo.processInfo.environment.filter {
+        ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
+    }
 
     /// A data directory nobody signs in to, so the account card reads "Not signed in".
     static let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent(

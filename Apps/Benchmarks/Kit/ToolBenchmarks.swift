@@ -55,7 +55,9 @@ enum ToolBenchmarks {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "COLUMNS": "60", "HOME": NSTemporaryDirectory()]
+        let sanitizerOptions = ProcessInfo.processInfo.environment.filter { $0.key.hasSuffix("SAN_OPTIONS") }
+        process.environment = sanitizerOptions.merging(
+            ["PATH": "/usr/bin:/bin", "COLUMNS": "60", "HOME": NSTemporaryDirectory()]) { $1 }
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors

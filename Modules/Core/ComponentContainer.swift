@@ -127,7 +127,9 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         let generation: Int? = state.withLock { state in
             startIfNeeded(&state)
             if let transition {
-                guard apply(transition, .loading, &state) else { return nil }
+                // A refresh keeps the current card on screen until the new answer arrives: no skeleton flicker
+                // on every `--watch` round. A retry after a failure shows the skeleton again.
+                guard apply(transition, .loading, &state, redraw: transition != .refresh) else { return nil }
             } else if state.state.phase != .loading {
                 slot.post(.diagnostic("load() called in '\(state.state.phase.rawValue)'; use refresh() or retry()"))
                 return nil
@@ -164,7 +166,9 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     }
 
     @discardableResult
-    private func apply(_ transition: Transition, _ next: ComponentState<C.Info>, _ state: inout State) -> Bool {
+    private func apply(
+        _ transition: Transition, _ next: ComponentState<C.Info>, _ state: inout State, redraw: Bool = true
+    ) -> Bool {
         let from = state.state.phase
         switch StateMachine.next(after: from, on: transition) {
         case .failure(let illegal):
@@ -174,7 +178,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
             precondition(phase == next.phase, "transition table and requested state disagree")
             state.state = next
             slot.post(.transition(from: from, to: phase))
-            draw(&state)
+            if redraw { draw(&state) }
             return true
         }
     }

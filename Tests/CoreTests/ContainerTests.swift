@@ -70,6 +70,15 @@ import Testing
         try harness.expectPhases([.loading])
     }
 
+    @Test func refreshKeepsTheCardUntilTheNewAnswerArrives() async throws {
+        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
+        await harness.load()
+        await harness.refresh()
+        try harness.expectPhases([.loading, .info, .loading, .info])
+        #expect(harness.blocks.map { $0?.isSkeleton } == [true, false, false], "no skeleton flash on refresh")
+        #expect(harness.backend.requests.count == 2)
+    }
+
     @Test func retryAfterFailureLoadsAgain() async throws {
         let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: [:])
         await harness.load()

@@ -60,8 +60,10 @@ public struct CodeOwners: Sendable {
     public init(text: String) {
         var rules: [Rule] = []
         var issues: [Issue] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            switch CodeOwners.parse(line: String(line.hasSuffix("\r") ? line.dropLast() : line), number: number + 1) {
+        // Split on any newline: in Swift "\r\n" is one Character, so splitting on "\n" alone would read a
+        // Windows-edited CODEOWNERS as a single line.
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            switch CodeOwners.parse(line: String(line), number: number + 1) {
             case .success(let rule?): rules.append(rule)
             case .success(nil): break
             case .failure(let issue): issues.append(issue)

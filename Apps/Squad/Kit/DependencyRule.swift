@@ -60,7 +60,7 @@ public struct DependencyRule: Sendable {
         guard let target = moduleTargets.first(where: { $0.name == module }) else { return [] }
         let targetNames = Set(graph.targets.map(\.name))
         var problems: [String] = []
-        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ").map(String.init)
             guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
                 words[..<index].allSatisfy({

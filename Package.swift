@@ -8,6 +8,7 @@ import PackageDescription
 /// Squad modules under Modules/<Name>, each with the modules it may import.
 let modules: [(name: String, dependencies: [String])] = [
     ("Core", []),
+    ("CoreHTTP", ["Core", "LazyCurl"]),
     ("Payments", ["Core"]),
     ("Order", ["Core"]),
     ("Location", ["Core"]),
@@ -44,6 +45,20 @@ for module in modules + testSupport {
         ))
     products.append(.library(name: module.name, targets: [module.name]))
 }
+
+// FoundationNetworking's libcurl, bound on first use (C; see Modules/LazyCurl/README.md). LinkStubs holds an
+// empty libcurl.a that answers `-lcurl` in static links, so they need no libcurl -dev package.
+targets.append(
+    .target(
+        name: "LazyCurl",
+        path: "Modules/LazyCurl",
+        exclude: ["README.md", "LinkStubs"],
+        cSettings: [.define("COURIER_LAZY_CURL", .when(platforms: [.linux]))],
+        linkerSettings: [
+            .linkedLibrary("dl", .when(platforms: [.linux])),
+            .unsafeFlags(["-L", Context.packageDirectory + "/Modules/LazyCurl/LinkStubs"], .when(platforms: [.linux])),
+        ]
+    ))
 
 for module in modules {
     targets.append(

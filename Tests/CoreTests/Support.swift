@@ -36,18 +36,3 @@ extension Greeting: EventConsuming {
 }
 
 let greetingAnswers: [String: CannedAnswer] = ["users/1/greeting.json": .json(#"{"name": "Ada"}"#)]
-
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func write(_ text: String, to path: String) throws {
-        let file = url.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}

@@ -67,7 +67,9 @@ import Testing
             .init(name: "Order", kind: "regular", path: "Modules/Order", dependencies: ["Core"]),
             .init(name: "Login", kind: "regular", path: "Modules/Login", dependencies: ["Core"]),
             .init(name: "Profile", kind: "regular", path: "Modules/Profile", dependencies: ["Core", "Login"]),
-            .init(name: "HostKit", kind: "regular", path: "Apps/Host/Kit", dependencies: ["Payments"]),
+            .init(name: "HostKit", kind: "regular", path: "Apps/Host/Kit", dependencies: ["Payments", "CoreHTTP"]),
+            .init(name: "CoreHTTP", kind: "regular", path: "Modules/CoreHTTP", dependencies: ["Core", "LazyCurl"]),
+            .init(name: "LazyCurl", kind: "regular", path: "Modules/LazyCurl", dependencies: []),
         ]))
 
     @Test func manifestEdgesAreChecked() {
@@ -88,6 +90,21 @@ import Testing
         #expect(
             rule.importViolations(module: "Core", file: "C.swift", source: "import Order")
                 == ["C.swift:1: Core must not depend on Order: Core depends on the toolchain only"])
+    }
+
+    @Test func adaptersAreForAppsOnly() {
+        #expect(rule.violation("CoreHTTP", dependsOn: "LazyCurl") == nil)
+        #expect(
+            rule.violation("CoreHTTP", dependsOn: "Order") == "CoreHTTP may depend on Core, LazyCurl only, not Order")
+        #expect(
+            rule.violation("LazyCurl", dependsOn: "Core")
+                == "LazyCurl must not depend on Core: it uses system libraries only")
+        #expect(
+            rule.importViolations(module: "Payments", file: "P.swift", source: "import CoreHTTP")
+                == [
+                    "P.swift:1: Payments must not depend on CoreHTTP: squad modules get a Backend from the host; only apps build one"
+                ])
+        #expect(rule.manifestViolations().count == 1)
     }
 
     @Test func lintFindsCoverageDuplicatesShadowsAndDeadPatterns() {

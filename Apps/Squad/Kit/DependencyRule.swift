@@ -1,7 +1,8 @@
 import Foundation
 
 /// DESIGN §2 as code: Core depends on nothing; a plugin point (Login, Tabs) and every domain module depend on
-/// Core and plugin points only; test support on Core only; no module on an app; no cycles. `squad lint` checks
+/// Core and plugin points only; test support on Core only; platform adapters (CoreHTTP) only on what they list and
+/// only apps on them; no module on an app; no cycles. `squad lint` checks
 /// the manifest's edges and every `import` line against it.
 public struct DependencyRule: Sendable {
     /// The kernel.
@@ -10,6 +11,9 @@ public struct DependencyRule: Sendable {
     public static let pluginPoints: Set<String> = ["Login", "Tabs"]
     /// Modules only tests use.
     public static let testSupport: Set<String> = ["CoreTesting"]
+    /// Platform adapters beside the kernel and exactly what each may use. Only apps import them: a squad module
+    /// gets its `Backend` from the host and never builds one.
+    public static let adapters: [String: Set<String>] = ["CoreHTTP": ["Core", "LazyCurl"], "LazyCurl": []]
 
     let graph: PackageGraph
 
@@ -31,6 +35,15 @@ public struct DependencyRule: Sendable {
             return "Core must not depend on \(dependency): Core depends on the toolchain only"
         }
         if dependency == module { return nil }
+        if let allowed = DependencyRule.adapters[module] {
+            if allowed.contains(dependency) { return nil }
+            if allowed.isEmpty { return "\(module) must not depend on \(dependency): it uses system libraries only" }
+            return "\(module) may depend on \(allowed.sorted().joined(separator: ", ")) only, not \(dependency)"
+        }
+        if DependencyRule.adapters[dependency] != nil {
+            return
+                "\(module) must not depend on \(dependency): squad modules get a Backend from the host; only apps build one"
+        }
         if DependencyRule.testSupport.contains(dependency) {
             return "\(module) must not depend on test support \(dependency)"
         }

@@ -1,4 +1,5 @@
 import Core
+import CoreHTTP
 import Feed
 import Foundation
 import Login

@@ -1,4 +1,6 @@
+import Core
 import Foundation
+import LazyCurl
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -8,7 +10,7 @@ import Foundation
 public struct HTTPBackend: Backend {
     private let base: URL
     private let timeout: Duration
-    private let session: URLSession
+    private let session: Result<URLSession, BackendError.Unavailable>
 
     /// Talks to `base` (e.g. http://127.0.0.1:8080), giving each request `timeout` to answer.
     public init(base: URL, timeout: Duration) {
@@ -21,7 +23,12 @@ public struct HTTPBackend: Backend {
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration)
+        // libcurl is loaded here, not at process start (Modules/LazyCurl); without it every fetch explains why.
+        if let reason = Self.unavailableReason() {
+            self.session = .failure(.init(reason: reason))
+        } else {
+            self.session = .success(URLSession(configuration: configuration))
+        }
     }
 
     /// The endpoint's URL: the base plus every segment percent-encoded.
@@ -33,9 +40,23 @@ public struct HTTPBackend: Backend {
         return URL(string: trimmed + "/" + encoded.joined(separator: "/"))!
     }
 
+    /// Why this process cannot speak HTTP (libcurl is loaded on first use and may be missing), or nil when it can.
+    /// Hosts ask before building an `HTTPBackend`, so a missing library is a clear message, not a crash.
+    public static func unavailableReason() -> String? {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard lazy_curl_available(&reason, reason.count) == 0 else { return nil }
+        return String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// GETs the endpoint; maps 404, other statuses, timeouts and transport faults to ``BackendError``.
     public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
         let path = endpoint.path
+        let session: URLSession
+        switch self.session {
+        case .success(let ready): session = ready
+        case .failure(let missing):
+            throw .transport("HTTP needs libcurl (\(missing.reason)); install libcurl4", path: path)
+        }
         var request = URLRequest(url: url(for: endpoint))
         request.timeoutInterval = session.configuration.timeoutIntervalForRequest
         let data: Data
@@ -48,5 +69,13 @@ public struct HTTPBackend: Backend {
         if status == 404 { throw .notFound(path: path) }
         guard (200..<300).contains(status) else { throw .httpStatus(status, path: path) }
         return data
+    }
+}
+
+extension BackendError {
+    /// Why a backend cannot work in this process at all (a shared library it needs is missing).
+    public struct Unavailable: Error, Sendable {
+        /// What the loader said, e.g. "libcurl.so.4: cannot open shared object file".
+        public let reason: String
     }
 }

@@ -1,0 +1,23 @@
+import Foundation
+
+/// A scratch directory for tests that need real files (fixture trees, served folders); removed on release, so
+/// no test leaves anything behind.
+public final class TemporaryDirectory: @unchecked Sendable {
+    /// The directory, under the system's temporary folder.
+    public let url: URL
+
+    /// Creates a fresh, empty directory with a unique name.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` to `path` (relative, folders created as needed).
+    public func write(_ text: String, to path: String) throws {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

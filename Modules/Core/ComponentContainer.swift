@@ -22,8 +22,14 @@ public protocol LoadableComponent: Sendable {
     var validates: Bool { get }
     /// The component's verdict on `action`, or nil if it does not validate or has no info yet.
     func validate(_ action: UserAction) -> Verdict?
-    /// The current state, for JSON output and tests.
-    var snapshot: ComponentSnapshot { get }
+    /// The current state; `includingInfo` encodes the info as JSON, which only JSON output needs (the encoder's
+    /// first use is a large share of a text screen's start-up).
+    func snapshot(includingInfo: Bool) -> ComponentSnapshot
+}
+
+extension LoadableComponent {
+    /// The current state with its info, for JSON output and tests.
+    public var snapshot: ComponentSnapshot { snapshot(includingInfo: true) }
 }
 
 /// A component's state as plain data.
@@ -34,7 +40,7 @@ public struct ComponentSnapshot: Sendable, Equatable {
     public var phase: Phase
     /// Why it failed, when it did.
     public var reason: String?
-    /// Its info encoded as JSON, when it has some.
+    /// Its info encoded as JSON, when it has some and it was asked for.
     public var info: JSONValue?
     /// What it last drew.
     public var block: Block?
@@ -73,7 +79,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
 
     /// Event names the component consumes.
     public var consumedEvents: Set<String> {
-        (component as? any EventConsuming).map { type(of: $0).consumedEvents } ?? []
+        C._consumedEvents
     }
 
     /// Draws the skeleton once.
@@ -105,20 +111,20 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     }
 
     /// Whether the component validates actions.
-    public var validates: Bool { component is any Validatable }
+    public var validates: Bool { C._validates }
 
     /// Asks a validating component about `action`.
     public func validate(_ action: UserAction) -> Verdict? {
-        guard let validator = component as? any Validatable, let info = current.info else { return nil }
-        return validator.validateErased(action, info: info)
+        guard let info = current.info else { return nil }
+        return component._validate(action, info: info)
     }
 
     /// The state as plain data.
-    public var snapshot: ComponentSnapshot {
+    public func snapshot(includingInfo: Bool) -> ComponentSnapshot {
         state.withLock { state in
             var reason: String?
             if case .failed(let failure) = state.state { reason = failure.reason }
-            let info = state.state.info.flatMap { try? JSONValue(encoding: $0) }
+            let info = includingInfo ? state.state.info.flatMap { try? JSONValue(encoding: $0) } : nil
             return ComponentSnapshot(id: C.id, phase: state.state.phase, reason: reason, info: info, block: state.block)
         }
     }
@@ -190,15 +196,11 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     }
 
     private func consumeAll(into info: C.Info, _ state: State) -> C.Info {
-        guard let consumer = component as? any EventConsuming else { return info }
-        return state.received.reduce(info) { info, event in
-            (consumer.consumeErased(event, into: info) as? C.Info) ?? info
-        }
+        state.received.reduce(info) { info, event in component._consume(event, into: info) }
     }
 
     private func newEvents(for info: C.Info, _ state: inout State) -> [DomainEvent] {
-        guard let publisher = component as? any EventPublishing else { return [] }
-        let events = publisher.eventsErased(for: info).filter { !state.published.contains($0) }
+        let events = component._events(for: info).filter { !state.published.contains($0) }
         state.published.formUnion(events)
         return events
     }

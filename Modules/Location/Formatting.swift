@@ -28,6 +28,7 @@ enum LocationFormat {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return twoDigits(parts.hour ?? 0) + ":" + twoDigits(parts.minute ?? 0)
     }
 }

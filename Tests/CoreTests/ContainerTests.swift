@@ -110,6 +110,9 @@ import Testing
         let snapshot = harness.container.snapshot
         #expect(snapshot.phase == .info)
         #expect(snapshot.info == .object(["name": .string("Ada"), "delivered": .bool(false)]))
+        let withoutInfo = harness.container.snapshot(includingInfo: false)
+        #expect(withoutInfo.info == nil)
+        #expect(withoutInfo.phase == .info && withoutInfo.block == snapshot.block)
     }
 }
 

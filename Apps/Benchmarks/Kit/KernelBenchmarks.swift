@@ -46,9 +46,9 @@ enum KernelBenchmarks {
             _ = await loadConcurrently(cards)
             var painter = FramePainter(
                 width: 60, styler: TextStyler(colors: false), live: false, header: ["Order"],
-                slots: cards.map { SlotView(id: $0.id, block: $0.snapshot.block) }
+                slots: cards.map { SlotView(id: $0.id, block: $0.snapshot(includingInfo: false).block) }
             ) { _ in }
-            painter.update(0, block: .some(cards[0].snapshot.block))
+            painter.update(0, block: .some(cards[0].snapshot(includingInfo: false).block))
             let frame = painter.frame()
             guard frame.utf8.count > count * 100 else {
                 throw BenchmarkError(message: "frame too small: \(frame.utf8.count)")

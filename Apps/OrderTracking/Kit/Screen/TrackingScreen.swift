@@ -57,7 +57,7 @@ final class TrackingScreen: Sendable {
         ) { terminal.out($0) }
         for (index, entry) in components.enumerated() {
             entry.component.present()
-            painter.update(index, block: .some(entry.component.snapshot.block))
+            painter.update(index, block: .some(entry.component.snapshot(includingInfo: false).block))
         }
         terminal.hideCursorIf(live)
         painter.paintFirstFrame()
@@ -92,7 +92,7 @@ final class TrackingScreen: Sendable {
             await withTaskGroup(of: Void.self) { group in
                 for component in components {
                     group.addTask {
-                        if component.snapshot.phase == .failed {
+                        if component.snapshot(includingInfo: false).phase == .failed {
                             await component.retry()
                         } else {
                             await component.refresh()
@@ -139,7 +139,7 @@ final class TrackingScreen: Sendable {
     )
         -> ExitCode
     {
-        let snapshots = components.map(\.component.snapshot)
+        let snapshots = components.map { $0.component.snapshot(includingInfo: options.json) }
         for (index, snapshot) in snapshots.enumerated() {
             painter.update(index, block: .some(snapshot.block), hidden: snapshot.phase == .failed)
         }
@@ -163,6 +163,7 @@ final class TrackingScreen: Sendable {
     private func trace(_ message: String) {
         guard options.trace else { return }
         let ms = Int((ContinuousClock.now - started).seconds * 1000)
-        host.terminal.err(String(format: "[%6dms] ", ms) + message)
+        let stamp = String(ms)
+        host.terminal.err("[" + String(repeating: " ", count: max(0, 6 - stamp.count)) + stamp + "ms] " + message)
     }
 }

@@ -69,6 +69,12 @@ for module in modules {
         ))
 }
 
+/// order-tracking's release build is position-dependent: a static Swift binary has ~75,000 pointers for the
+/// loader to relocate at every start, a fifth of a text screen's start-up (Apps/OrderTracking/README.md).
+let fixedAddressInRelease: [LinkerSetting] = [
+    .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))
+]
+
 for app in apps {
     let kit = "\(app.name)Kit"
     targets.append(
@@ -82,7 +88,8 @@ for app in apps {
         .executableTarget(
             name: app.name,
             dependencies: [.target(name: kit)],
-            path: "Apps/\(app.name)/Main"
+            path: "Apps/\(app.name)/Main",
+            linkerSettings: app.name == "OrderTracking" ? fixedAddressInRelease : []
         ))
     targets.append(
         .testTarget(

@@ -11,6 +11,7 @@ public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         let value = first.value
+        if value >= 0x20 && value < 0x7F { return 1 }
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
         if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark {
             return 0
@@ -20,7 +21,11 @@ public enum DisplayWidth {
     }
 
     /// Columns a string occupies.
-    public static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
+    public static func of(_ text: String) -> Int {
+        // Printable ASCII is one column a byte; only other text needs graphemes and Unicode properties.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + of($1) }
+    }
 
     /// The longest prefix of `text` that fits in `width` columns, ending in "…" when something was cut.
     public static func truncate(_ text: String, to width: Int) -> String {

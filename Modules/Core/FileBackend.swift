@@ -11,25 +11,34 @@ public struct FileBackend: Backend {
         var body: String?
     }
 
-    private let root: URL
+    private let root: String
     private let clock: any CourierClock
 
     /// Serves files below `root`; delays run on `clock`.
     public init(root: URL, clock: any CourierClock = SystemClock()) {
-        self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+        self.init(rootPath: root.standardizedFileURL.path, clock: clock)
+    }
+
+    /// Serves files below the folder at `rootPath`; delays run on `clock`. Hosts on a start-up budget use this
+    /// one: the first `URL` operation in a process costs more than serving a file.
+    public init(rootPath: String, clock: any CourierClock = SystemClock()) {
+        root = FileBackend.realPath(rootPath) ?? rootPath
         self.clock = clock
     }
 
-    /// Reads the endpoint's file after applying its declared fault.
+    /// Reads the endpoint's file after applying its declared fault. Paths are plain strings: URL arithmetic
+    /// costs more than the read itself, and endpoint segments are already checked (no `..`, `/` or dot files).
     public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
         let path = endpoint.path
         guard !endpoint.segments.contains(where: { $0.hasPrefix("_") }) else { throw .notFound(path: path) }
-        let file = endpoint.segments.reduce(root) { $0.appendingPathComponent($1) }
-        let resolved = file.standardizedFileURL.resolvingSymlinksInPath().path
-        guard resolved.hasPrefix(root.path + "/") else {
+        let name = endpoint.segments.last ?? ""
+        let folder = ([root] + endpoint.segments.dropLast()).joined(separator: "/")
+        // Where the file really is: a symlink on the way (or the file itself) may point out of the tree.
+        let resolved = FileBackend.realPath(folder + "/" + name) ?? FileBackend.realPath(folder).map { $0 + "/" + name }
+        if let resolved, !resolved.hasPrefix(root + "/") {
             throw .invalidRequest("\(path) resolves outside the served directory")
         }
-        let fault = try faults(beside: file)[file.lastPathComponent]
+        let fault = try faults(in: folder, for: path)[name]
         if let delay = fault?.delay_ms { try await sleep(.milliseconds(delay), path: path) }
         if fault?.hang == true { try await sleep(.seconds(86_400), path: path) }
         if let status = fault?.status, !(200..<300).contains(status) {
@@ -37,24 +46,30 @@ public struct FileBackend: Backend {
         }
         if let body = fault?.body { return Data(body.utf8) }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw .notFound(path: path)
+        guard let resolved, FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory),
+            !isDirectory.boolValue
+        else { throw .notFound(path: path) }
+        guard let data = FileManager.default.contents(atPath: resolved) else {
+            throw .transport("cannot read fixture \(resolved); check its permissions", path: path)
         }
-        do { return try Data(contentsOf: URL(fileURLWithPath: resolved)) } catch {
-            throw .transport("cannot read fixture: \(error.localizedDescription)", path: path)
-        }
+        return data
     }
 
     private func sleep(_ duration: Duration, path: String) async throws(BackendError) {
         do { try await clock.sleep(for: duration) } catch { throw .transport("cancelled", path: path) }
     }
 
-    private func faults(beside file: URL) throws(BackendError) -> [String: Fault] {
-        let sidecar = file.deletingLastPathComponent().appendingPathComponent("_faults.json")
-        guard let data = FileManager.default.contents(atPath: sidecar.path) else { return [:] }
+    private func faults(in folder: String, for path: String) throws(BackendError) -> [String: Fault] {
+        guard let data = FileManager.default.contents(atPath: folder + "/_faults.json") else { return [:] }
         do { return try JSONDecoder().decode([String: Fault].self, from: data) } catch {
-            throw .transport(
-                "fixture tree is broken: \(sidecar.lastPathComponent) is not valid: \(error)", path: file.path)
+            throw .transport("fixture tree is broken: _faults.json beside it is not valid: \(error)", path: path)
         }
+    }
+
+    /// The canonical path (symlinks, `.` and `..` resolved), or nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -23,12 +23,12 @@ enum LocationFormat {
         }
     }
 
-    /// "14:05" in `zone`, 24-hour as in the Gulf and most of Europe.
+    /// "14:05" in `zone`, 24-hour as in the Gulf and most of Europe. The zone's offset at that instant (daylight
+    /// saving included) is all a wall-clock time needs; a Calendar would cost more than the whole card.
     static func clockTime(_ date: Date, in zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)
+        let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
         func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return twoDigits(parts.hour ?? 0) + ":" + twoDigits(parts.minute ?? 0)
+        return twoDigits(minuteOfDay / 60) + ":" + twoDigits(minuteOfDay % 60)
     }
 }

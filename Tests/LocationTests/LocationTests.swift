@@ -1,7 +1,9 @@
 import Core
 import CoreTesting
-import Location
+import Foundation
 import Testing
+
+@testable import Location
 
 let deliveryPath = "orders/1234/delivery.json"
 let etaPath = "orders/1234/eta.json"
@@ -120,5 +122,21 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
         let hanging = etaHarness(.hang)
         await hanging.load()
         try hanging.expectHidden(because: "no answer within 5s")
+    }
+}
+
+@Suite struct ClockTimeTests {
+    func time(_ iso: String, _ zone: String) throws -> String {
+        let date = try #require(ISO8601DateFormatter().date(from: iso))
+        return LocationFormat.clockTime(date, in: try #require(TimeZone(identifier: zone)))
+    }
+
+    @Test func wallClockFollowsTheZoneAndDaylightSaving() throws {
+        #expect(try time("2027-01-15T08:00:00Z", "Asia/Riyadh") == "11:00")
+        #expect(try time("2027-01-15T08:05:00Z", "Europe/Berlin") == "09:05")
+        #expect(try time("2027-07-15T08:05:00Z", "Europe/Berlin") == "10:05")
+        #expect(try time("2027-01-15T02:30:00Z", "America/New_York") == "21:30")
+        #expect(try time("1969-12-31T23:59:00Z", "UTC") == "23:59")
+        #expect(try time("2027-01-15T08:00:00Z", "Asia/Kolkata") == "13:30")
     }
 }

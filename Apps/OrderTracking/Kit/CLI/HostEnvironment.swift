@@ -36,7 +36,7 @@ struct HostEnvironment: Sendable {
             }
             backend = HTTPBackend(base: url, timeout: timeout)
         } else {
-            backend = FileBackend(root: embeddedFixtures, clock: clock)
+            backend = FileBackend(rootPath: embeddedFixtures, clock: clock)
         }
         let store = UserStore(directory: UserStore.defaultDirectory(dataDir: dataDir, environment: environment))
         let login = LoginContainer()
@@ -57,8 +57,15 @@ struct HostEnvironment: Sendable {
             login: login, tabs: tabs)
     }
 
-    /// The fixture tree shipped inside the app.
-    static var embeddedFixtures: URL { Bundle.module.resourceURL!.appendingPathComponent("Fixtures/api") }
+    /// The fixture tree shipped inside the app. SwiftPM copies it beside the executable; looking there first
+    /// skips `Bundle.module` (CFBundle setup, a tenth of a text screen's start-up), which stays the fallback.
+    static var embeddedFixtures: String {
+        let executable = CommandLine.arguments[0]
+        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        let beside = folder + "/Courier_OrderTrackingKit.resources/Fixtures/api"
+        if access(beside, F_OK) == 0 { return beside }
+        return Bundle.module.resourceURL!.appendingPathComponent("Fixtures/api").path
+    }
 }
 
 /// A clock whose "now" is fixed (for reproducible screens) but whose sleeps are real.

@@ -56,7 +56,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         var started = false
         var block: Block?
         var received: [DomainEvent] = []
-        var published: Set<DomainEvent> = []
+        var published: [DomainEvent] = []
     }
 
     private let component: C
@@ -201,7 +201,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
 
     private func newEvents(for info: C.Info, _ state: inout State) -> [DomainEvent] {
         let events = component._events(for: info).filter { !state.published.contains($0) }
-        state.published.formUnion(events)
+        state.published.append(contentsOf: events)
         return events
     }
 }
@@ -215,6 +215,7 @@ extension Failure {
         case let deadline as DeadlineExceeded:
             self.init("no answer within \(String(format: "%g", deadline.limit.seconds))s")
         case is CancellationError: self.init("cancelled")
+        case let payload as PayloadError: self.init("unexpected payload: \(payload.summary)")
         case let decoding as DecodingError: self.init("unexpected payload: \(decoding.summary)")
         default: self.init("\(error)")
         }

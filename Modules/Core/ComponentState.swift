@@ -76,18 +76,19 @@ public struct IllegalTransition: Error, Equatable, Sendable, CustomStringConvert
 
 /// DESIGN §4 as data: the single source of truth for which transitions are legal.
 public enum StateMachine {
-    /// (phase, transition) → next phase. Anything missing is illegal.
-    public static let table: [Phase: [Transition: Phase]] = [
-        .loading: [.receive: .info, .fail: .failed],
-        .info: [.receive: .info, .refresh: .loading, .fail: .failed],
-        .failed: [.retry: .loading],
+    /// (phase, transition) → next phase, one row per legal transition. Anything missing is illegal. Rows rather
+    /// than a dictionary: six entries, and no hashing machinery to set up at start-up.
+    public static let table: [(from: Phase, on: Transition, to: Phase)] = [
+        (.loading, .receive, .info), (.loading, .fail, .failed),
+        (.info, .receive, .info), (.info, .refresh, .loading), (.info, .fail, .failed),
+        (.failed, .retry, .loading),
     ]
 
     /// The phase after `transition`, or the reason it is illegal.
     public static func next(after phase: Phase, on transition: Transition) -> Result<Phase, IllegalTransition> {
-        guard let next = table[phase]?[transition] else {
+        guard let row = table.first(where: { $0.from == phase && $0.on == transition }) else {
             return .failure(IllegalTransition(from: phase, transition: transition))
         }
-        return .success(next)
+        return .success(row.to)
     }
 }

@@ -4,11 +4,18 @@ import Foundation
 /// a `_faults.json` beside the files maps a file name to `{"delay_ms": 1500, "status": 500, "hang": true, "body": "…"}`.
 public struct FileBackend: Backend {
     /// One declared fault; every field is optional.
-    struct Fault: Decodable {
+    struct Fault {
         var delay_ms: Int?
         var status: Int?
         var hang: Bool?
         var body: String?
+
+        init(json: JSONFields) throws(PayloadError) {
+            delay_ms = try json.intIfPresent("delay_ms")
+            status = try json.intIfPresent("status")
+            hang = try json.boolIfPresent("hang")
+            body = try json.stringIfPresent("body")
+        }
     }
 
     private let root: String
@@ -33,11 +40,7 @@ public struct FileBackend: Backend {
         guard !endpoint.segments.contains(where: { $0.hasPrefix("_") }) else { throw .notFound(path: path) }
         let name = endpoint.segments.last ?? ""
         let folder = ([root] + endpoint.segments.dropLast()).joined(separator: "/")
-        // Where the file really is: a symlink on the way (or the file itself) may point out of the tree.
-        let resolved = FileBackend.realPath(folder + "/" + name) ?? FileBackend.realPath(folder).map { $0 + "/" + name }
-        if let resolved, !resolved.hasPrefix(root + "/") {
-            throw .invalidRequest("\(path) resolves outside the served directory")
-        }
+        let resolved = try locate(endpoint)
         let fault = try faults(in: folder, for: path)[name]
         if let delay = fault?.delay_ms { try await sleep(.milliseconds(delay), path: path) }
         if fault?.hang == true { try await sleep(.seconds(86_400), path: path) }
@@ -45,14 +48,34 @@ public struct FileBackend: Backend {
             throw status == 404 ? .notFound(path: path) : .httpStatus(status, path: path)
         }
         if let body = fault?.body { return Data(body.utf8) }
+        guard let resolved else { throw .notFound(path: path) }
+        if let data = FileManager.default.contents(atPath: resolved) { return data }
         var isDirectory: ObjCBool = false
-        guard let resolved, FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory),
-            !isDirectory.boolValue
-        else { throw .notFound(path: path) }
-        guard let data = FileManager.default.contents(atPath: resolved) else {
-            throw .transport("cannot read fixture \(resolved); check its permissions", path: path)
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .notFound(path: path)
         }
-        return data
+        throw .transport("cannot read fixture \(resolved); check its permissions", path: path)
+    }
+
+    /// Where the endpoint's file really is, or nil when it does not exist. Each segment below the root is looked
+    /// at once (`lstat`), and only a symlink is resolved, so no link on the way can lead out of the tree.
+    private func locate(_ endpoint: Endpoint) throws(BackendError) -> String? {
+        var current = root
+        for segment in endpoint.segments {
+            let next = current + "/" + segment
+            var info = stat()
+            guard lstat(next, &info) == 0 else { return nil }
+            guard info.st_mode & S_IFMT == S_IFLNK else {
+                current = next
+                continue
+            }
+            guard let target = FileBackend.realPath(next) else { return nil }
+            guard target.hasPrefix(root + "/") else {
+                throw .invalidRequest("\(endpoint.path) resolves outside the served directory")
+            }
+            current = target
+        }
+        return current
     }
 
     private func sleep(_ duration: Duration, path: String) async throws(BackendError) {
@@ -61,7 +84,12 @@ public struct FileBackend: Backend {
 
     private func faults(in folder: String, for path: String) throws(BackendError) -> [String: Fault] {
         guard let data = FileManager.default.contents(atPath: folder + "/_faults.json") else { return [:] }
-        do { return try JSONDecoder().decode([String: Fault].self, from: data) } catch {
+        do {
+            let sidecar = try JSONFields(parsing: data)
+            var faults: [String: Fault] = [:]
+            for name in sidecar.keys { faults[name] = try Fault(json: sidecar.object(name)) }
+            return faults
+        } catch {
             throw .transport("fixture tree is broken: _faults.json beside it is not valid: \(error)", path: path)
         }
     }

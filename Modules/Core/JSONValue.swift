@@ -57,10 +57,66 @@ public enum JSONValue: Sendable, Hashable, Codable {
         self = try JSONDecoder().decode(JSONValue.self, from: data)
     }
 
-    /// The value as compact JSON bytes with sorted keys.
-    public func data() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+    /// The value as compact JSON bytes with sorted keys (written by hand, like the parser, to keep Codable off
+    /// a screen's start-up path). Non-finite numbers, which JSON cannot carry, are written as null.
+    public func data() -> Data { Data(text.utf8) }
+
+    /// The value as compact JSON text with sorted keys.
+    public var text: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    private func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let bool): output += bool ? "true" : "false"
+        case .number(let number):
+            if !number.isFinite {
+                output += "null"
+            } else if number.rounded() == number, abs(number) < 1e15 {
+                output += String(Int64(number))
+            } else {
+                output += "\(number)"
+            }
+        case .string(let string): JSONValue.writeString(string, to: &output)
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                item.write(to: &output)
+            }
+            output += "]"
+        case .object(let fields):
+            output += "{"
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { output += "," }
+                JSONValue.writeString(key, to: &output)
+                output += ":"
+                fields[key]!.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func writeString(_ string: String, to output: inout String) {
+        output += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
     }
 }

@@ -36,6 +36,16 @@ public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
         self = money
     }
 
+    /// Reads `{"minor": 4550, "currency": "SAR"}`, rejecting unknown currencies and negative amounts.
+    public init(json: JSONFields) throws(PayloadError) {
+        let minor = try json.int("minor")
+        let currency = try json.string("currency")
+        guard let money = Money(minorUnits: minor, currency: currency) else {
+            throw json.invalid("currency", "unknown currency or negative amount")
+        }
+        self = money
+    }
+
     /// "SAR 1,234.50", "KWD 3.250", "JPY 1,200".
     public var description: String {
         let digits = Money.decimals[currency] ?? 2

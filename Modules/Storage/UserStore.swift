@@ -8,24 +8,34 @@ import Login
 /// Keeps the signed-in user on disk as one small JSON file. Writes are atomic (temp file, fsync, rename in the
 /// same directory), so a crash or SIGKILL leaves either the old record or the new one, never a torn file.
 public struct UserStore: SessionReading {
-    /// The folder holding `user.json`.
-    public let directory: URL
+    /// The folder holding `user.json`, as a path: reading the record on every screen must not pay for `URL`.
+    public let path: String
 
     /// Uses `directory` for the record.
-    public init(directory: URL) { self.directory = directory }
+    public init(directory: URL) { path = directory.path }
+
+    /// Uses the folder at `path` for the record.
+    public init(path: String) { self.path = path }
+
+    /// The folder holding `user.json`.
+    public var directory: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
     /// `--data-dir`, else `$XDG_DATA_HOME/courier`, else `~/.local/share/courier`.
     public static func defaultDirectory(dataDir: String?, environment: [String: String]) -> URL {
-        if let dataDir { return URL(fileURLWithPath: dataDir) }
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("courier")
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/courier")
+        URL(fileURLWithPath: defaultPath(dataDir: dataDir, environment: environment), isDirectory: true)
+    }
+
+    /// ``defaultDirectory(dataDir:environment:)`` as a path.
+    public static func defaultPath(dataDir: String?, environment: [String: String]) -> String {
+        if let dataDir { return dataDir }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/courier" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/courier"
     }
 
     /// Where the record lives.
-    public var file: URL { directory.appendingPathComponent("user.json") }
+    public var file: URL { URL(fileURLWithPath: filePath) }
+
+    private var filePath: String { path + "/user.json" }
 
     /// Writes `session` atomically; returns the file's path.
     @discardableResult
@@ -54,9 +64,9 @@ public struct UserStore: SessionReading {
 
     /// The stored session, nil when none; a record that does not decode is an error naming the file.
     public func storedSession() throws -> LoginSession? {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: filePath) else { return nil }
         do { return try JSONDecoder().decode(LoginSession.self, from: data) } catch {
-            throw StoreError(message: "\(file.path) is not a valid user record; run 'order-tracking logout'")
+            throw StoreError(message: "\(filePath) is not a valid user record; run 'order-tracking logout'")
         }
     }
 

@@ -35,7 +35,7 @@ do {
     let report = try await Benchmarks.run(quick: arguments.contains("--quick"), orderTracking: orderTracking) {
         FileHandle.standardError.write(Data("bench: \($0)\n".utf8))
     }
-    print(arguments.contains("--json") ? String(decoding: try report.json.data(), as: UTF8.self) : report.table)
+    print(arguments.contains("--json") ? report.json.text : report.table)
 } catch {
     FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
     exit(1)

@@ -97,7 +97,7 @@ public enum SquadApp {
                     "affected": .array(result.affected.map(JSONValue.string)),
                     "tests": .array(result.tests.map(JSONValue.string)),
                 ])
-                output += String(decoding: try object.data(), as: UTF8.self) + "\n"
+                output += object.text + "\n"
             } else {
                 output += "changed targets: \(result.changed.joined(separator: " "))\n"
                 output += "affected targets: \(result.affected.joined(separator: " "))\n"
@@ -126,7 +126,7 @@ public enum SquadApp {
                     "line": ownership.line.map { .number(Double($0)) } ?? .null,
                 ])
             }
-            output += String(decoding: (try? JSONValue.array(rows).data()) ?? Data(), as: UTF8.self) + "\n"
+            output += JSONValue.array(rows).text + "\n"
         } else {
             for (path, ownership) in results {
                 output += "\(path)\t\(ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " "))\n"

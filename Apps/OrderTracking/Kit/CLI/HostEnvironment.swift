@@ -38,7 +38,7 @@ struct HostEnvironment: Sendable {
         } else {
             backend = FileBackend(rootPath: embeddedFixtures, clock: clock)
         }
-        let store = UserStore(directory: UserStore.defaultDirectory(dataDir: dataDir, environment: environment))
+        let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment))
         let login = LoginContainer()
         let tabs = TabContainer()
         let feedBadge = TabBadge()

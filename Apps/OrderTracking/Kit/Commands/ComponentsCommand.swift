@@ -22,7 +22,7 @@ struct ComponentsCommand {
                     "endpoint": .string($0.endpoint),
                 ])
             }
-            host.terminal.out(String(decoding: (try? JSONValue.array(objects).data()) ?? Data(), as: UTF8.self) + "\n")
+            host.terminal.out(JSONValue.array(objects).text + "\n")
             return .ok
         }
         let header = ("ID", "MODULE", "OWNER", "ENDPOINT")

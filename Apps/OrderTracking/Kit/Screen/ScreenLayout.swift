@@ -15,7 +15,7 @@ struct ScreenLayout: Equatable {
 
     /// Decodes `{"components": ["order", {"id": "eta", "payload": {…}}]}`; a missing list means the default order.
     static func decode(_ data: Data) throws -> ScreenLayout {
-        guard case .object(let root) = try JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard case .object(let root) = try JSONValue(parsing: data) else {
             throw Failure("screen.json must be a JSON object")
         }
         guard let list = root["components"] else {
@@ -30,7 +30,7 @@ struct ScreenLayout: Equatable {
                     guard case .string(let id)? = fields["id"] else {
                         throw Failure("screen.json: components[\(index)] has no string 'id'")
                     }
-                    return Entry(id: ComponentID(id), payload: try fields["payload"].map { try $0.data() })
+                    return Entry(id: ComponentID(id), payload: fields["payload"].map { $0.data() })
                 default: throw Failure("screen.json: components[\(index)] must be an id or {\"id\": …}")
                 }
             })

@@ -104,7 +104,9 @@ public struct JSONFields: Sendable {
         guard let value = fields[key] else { throw missing(key) }
         guard case .array(let items) = value else { throw mismatch("Array", key) }
         var result: [JSONFields] = []
-        for (index, item) in items.enumerated() { result.append(try JSONFields(item, path: path + [key, "[\(index)]"])) }
+        for (index, item) in items.enumerated() {
+            result.append(try JSONFields(item, path: path + [key, "[\(index)]"]))
+        }
         return result
     }
 

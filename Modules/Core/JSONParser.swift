@@ -104,7 +104,9 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let text = String(validating: utf8, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
+                guard let text = String(validating: utf8, as: UTF8.self) else {
+                    throw fail("invalid UTF-8 in a string")
+                }
                 return text
             case UInt8(ascii: "\\"):
                 index += 1

@@ -76,7 +76,9 @@ struct JSONParser {
             let key = try string()
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw fail("expected ':' after an object key") }
-            fields[key] = try value()
+            let parsed = try value()
+            // A repeated key keeps its first value, as JSONDecoder does.
+            if fields[key] == nil { fields[key] = parsed }
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
         guard consume(UInt8(ascii: "}")) else { throw fail("expected ',' or '}' in an object") }

@@ -88,7 +88,9 @@ import Testing
         #expect(try items[0].int("q") == 1)
         #expect(throws: PayloadError("expected Int at items.[1].q")) { try items[1].int("q") }
         #expect(fields.invalid("age", "too old") == PayloadError("too old at age"))
-        #expect(throws: PayloadError("expected an object at inner.n")) { try JSONFields(.string("x"), path: ["inner", "n"]) }
+        #expect(throws: PayloadError("expected an object at inner.n")) {
+            try JSONFields(.string("x"), path: ["inner", "n"])
+        }
         #expect(throws: PayloadError.self) { try JSONFields(parsing: Data("[1]".utf8)) }
         #expect(throws: PayloadError("not valid JSON at byte 1: expected a string key")) {
             try JSONFields(parsing: Data("{".utf8))

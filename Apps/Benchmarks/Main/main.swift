@@ -8,29 +8,41 @@ if arguments.contains("--help") || !unknown.isEmpty {
     FileHandle.standardError.write(Data(((unknown.isEmpty ? "" : "unknown argument '\(unknown[0])'\n") + message).utf8))
     exit(unknown.isEmpty ? 0 : 64)
 }
-let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-var orderTracking: URL? = folder.appendingPathComponent("order-tracking")
-if !FileManager.default.isExecutableFile(atPath: orderTracking!.path) {
-    // `swift run courier-bench` builds only this product; first paint needs order-tracking built the same way.
+/// The order-tracking to time: in release, the shipping build (static Swift runtime, `--static-swift-stdlib`,
+/// in .build/static; see Modules/LazyCurl/README.md), rebuilt if needed; in debug, the debug one beside this tool.
+func orderTrackingBinary() -> URL? {
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     #if DEBUG
-        let configuration = "debug"
+        let beside = folder.appendingPathComponent("order-tracking")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        let arguments = ["swift", "build", "--product", "order-tracking"]
+        let binary = beside
     #else
-        let configuration = "release"
+        let arguments = [
+            "swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "order-tracking",
+            "--scratch-path", ".build/static",
+        ]
+        let binary = URL(fileURLWithPath: ".build/static/release/order-tracking")
     #endif
-    FileHandle.standardError.write(
-        Data("bench: building order-tracking (\(configuration)) for the first-paint figure…\n".utf8))
+    guard FileManager.default.fileExists(atPath: "Package.swift") else {
+        FileHandle.standardError.write(Data("first paint skipped: run courier-bench from the package root\n".utf8))
+        return nil
+    }
+    FileHandle.standardError.write(Data("bench: \(arguments.joined(separator: " "))…\n".utf8))
     let build = Process()
     build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    build.arguments = ["swift", "build", "-c", configuration, "--product", "order-tracking"]
+    build.arguments = arguments + ["-q"]
     build.standardOutput = FileHandle.standardError
     try? build.run()
     build.waitUntilExit()
-    if build.terminationStatus != 0 || !FileManager.default.isExecutableFile(atPath: orderTracking!.path) {
-        FileHandle.standardError.write(
-            Data("first paint skipped: run from the package root, or build order-tracking first\n".utf8))
-        orderTracking = nil
+    guard build.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: binary.path) else {
+        FileHandle.standardError.write(Data("first paint skipped: building order-tracking failed (above)\n".utf8))
+        return nil
     }
+    return binary
 }
+
+let orderTracking = orderTrackingBinary()
 do {
     let report = try await Benchmarks.run(quick: arguments.contains("--quick"), orderTracking: orderTracking) {
         FileHandle.standardError.write(Data("bench: \($0)\n".utf8))

@@ -6,6 +6,30 @@ public protocol CourierClock: Sendable {
     func now() -> Date
     /// Suspends for `duration`; throws `CancellationError` when the task is cancelled.
     func sleep(for duration: Duration) async throws
+    /// Runs `action` once `duration` has passed unless the returned timer is cancelled first. Deadlines use it:
+    /// a timer is cheaper than a sleeping task, which must be woken up just to be told it is no longer needed.
+    func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer
+}
+
+/// A pending ``CourierClock/schedule(after:_:)`` action.
+public struct ScheduledTimer: Sendable {
+    private let stop: @Sendable () -> Void
+
+    /// A timer that `cancel()` stops with `stop`.
+    public init(cancel stop: @escaping @Sendable () -> Void) { self.stop = stop }
+
+    /// Drops the action if it has not run yet.
+    public func cancel() { stop() }
+}
+
+extension CourierClock {
+    /// Any clock can schedule with a task that sleeps on it (virtual clocks rely on this).
+    public func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
+        let task = Task {
+            if (try? await sleep(for: duration)) != nil { action() }
+        }
+        return ScheduledTimer { task.cancel() }
+    }
 }
 
 /// The real clock.
@@ -16,6 +40,14 @@ public struct SystemClock: CourierClock {
     public func now() -> Date { Date() }
     /// Sleeps on the continuous clock.
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+    /// A dispatch timer: no task is created, and cancelling wakes nothing (the timer fires into a no-op).
+    public func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
+        let cancelled = Locked(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + duration.seconds) {
+            if !cancelled.withLock({ $0 }) { action() }
+        }
+        return ScheduledTimer { cancelled.withLock { $0 = true } }
+    }
 }
 
 /// A clock that only moves when a test calls ``advance(by:)``; sleepers wake in deadline order.

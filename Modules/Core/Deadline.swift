@@ -9,10 +9,8 @@ public func withDeadline<Value: Sendable>(
         try await withCheckedThrowingContinuation { continuation in
             race.begin(continuation)
             let work = Task { race.finish(await Result(catching: operation)) }
-            let timer = Task {
-                if (try? await clock.sleep(for: limit)) != nil { race.finish(.failure(DeadlineExceeded(limit: limit))) }
-            }
-            race.track([work, timer])
+            let timer = clock.schedule(after: limit) { race.finish(.failure(DeadlineExceeded(limit: limit))) }
+            race.track([{ work.cancel() }, { timer.cancel() }])
         }
     } onCancel: {
         race.finish(.failure(CancellationError()))
@@ -24,7 +22,7 @@ private final class DeadlineRace<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Value, any Error>?
         var finished = false
-        var tasks: [Task<Void, Never>] = []
+        var cancellers: [@Sendable () -> Void] = []
     }
     private let state = Locked(State())
 
@@ -36,24 +34,24 @@ private final class DeadlineRace<Value: Sendable>: Sendable {
         if finishedEarly { continuation.resume(throwing: CancellationError()) }
     }
 
-    func track(_ tasks: [Task<Void, Never>]) {
+    func track(_ cancellers: [@Sendable () -> Void]) {
         let finished = state.withLock { state in
-            state.tasks = tasks
+            state.cancellers = cancellers
             return state.finished
         }
-        if finished { tasks.forEach { $0.cancel() } }
+        if finished { cancellers.forEach { $0() } }
     }
 
     func finish(_ result: Result<Value, any Error>) {
-        let (continuation, tasks) = state.withLock {
-            state -> (CheckedContinuation<Value, any Error>?, [Task<Void, Never>]) in
+        let (continuation, cancellers) = state.withLock {
+            state -> (CheckedContinuation<Value, any Error>?, [@Sendable () -> Void]) in
             guard !state.finished else { return (nil, []) }
             state.finished = true
             defer { state.continuation = nil }
-            return (state.continuation, state.tasks)
+            return (state.continuation, state.cancellers)
         }
         continuation?.resume(with: result)
-        tasks.forEach { $0.cancel() }
+        cancellers.forEach { $0() }
     }
 }
 

@@ -72,5 +72,8 @@ struct HostEnvironment: Sendable {
 struct PinnedClock: CourierClock {
     let pinned: Date
     func now() -> Date { pinned }
-    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+    func sleep(for duration: Duration) async throws { try await SystemClock().sleep(for: duration) }
+    func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
+        SystemClock().schedule(after: duration, action)
+    }
 }

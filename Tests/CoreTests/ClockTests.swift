@@ -1,0 +1,32 @@
+import Core
+import Foundation
+import Testing
+
+@Suite struct ScheduledTimerTests {
+    @Test func theSystemClockFiresAfterTheDelayAndACancelledTimerNever() async {
+        let clock = SystemClock()
+        let fired = Locked<[String]>([])
+        let started = ContinuousClock.now
+        let cancelled = clock.schedule(after: .milliseconds(10)) { fired.withLock { $0.append("cancelled") } }
+        cancelled.cancel()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            _ = clock.schedule(after: .milliseconds(60)) {
+                fired.withLock { $0.append("kept") }
+                done.resume()
+            }
+        }
+        #expect(ContinuousClock.now - started >= .milliseconds(60))
+        #expect(fired.withLock { $0 } == ["kept"])
+    }
+
+    @Test func aVirtualClockSchedulesOnItsOwnTime() async {
+        let clock = VirtualClock()
+        let fired = Locked(false)
+        _ = clock.schedule(after: .seconds(30)) { fired.withLock { $0 = true } }
+        while clock.sleeperCount == 0 { await Task.yield() }
+        #expect(fired.withLock { $0 } == false)
+        clock.advanceToNextDeadline()
+        while !fired.withLock({ $0 }) { await Task.yield() }
+        #expect(clock.sleeperCount == 0)
+    }
+}

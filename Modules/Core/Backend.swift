@@ -44,7 +44,12 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The relative path, "orders/1234/payment.json".
-    public var path: String { segments.joined(separator: "/") }
+    public var path: String {
+        // A loop, not `joined`: that one is not specialised here and costs a runtime conformance lookup.
+        var path = ""
+        for segment in segments { path += path.isEmpty ? segment : "/" + segment }
+        return path
+    }
     /// The relative path.
     public var description: String { path }
 }

@@ -40,11 +40,12 @@ public struct SystemClock: CourierClock {
     public func now() -> Date { Date() }
     /// Sleeps on the continuous clock.
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
-    /// A dispatch timer: no task is created, and cancelling wakes nothing (the timer fires into a no-op).
+    /// A dispatch timer: no task is created or woken unless it fires. When it does, the action runs as a task,
+    /// on the same pool as the work it guards, so a pool kept busy elsewhere cannot turn into false timeouts.
     public func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
         let cancelled = Locked(false)
         DispatchQueue.global().asyncAfter(deadline: .now() + duration.seconds) {
-            if !cancelled.withLock({ $0 }) { action() }
+            if !cancelled.withLock({ $0 }) { Task { action() } }
         }
         return ScheduledTimer { cancelled.withLock { $0 = true } }
     }

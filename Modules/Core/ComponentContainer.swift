@@ -196,7 +196,9 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     }
 
     private func consumeAll(into info: C.Info, _ state: State) -> C.Info {
-        state.received.reduce(info) { info, event in component._consume(event, into: info) }
+        var info = info
+        for event in state.received { info = component._consume(event, into: info) }
+        return info
     }
 
     private func newEvents(for info: C.Info, _ state: inout State) -> [DomainEvent] {

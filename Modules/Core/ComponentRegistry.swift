@@ -40,7 +40,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// id → factory: the one place a host changes to add a component.
 public struct ComponentRegistry: Sendable {
-    private var entries: [ComponentID: ComponentRegistration] = [:]
+    // Keyed by the id's text: a String-keyed dictionary needs no hashing set-up of its own at start-up.
+    private var entries: [String: ComponentRegistration] = [:]
     private var order: [ComponentID] = []
 
     /// An empty registry.
@@ -48,19 +49,19 @@ public struct ComponentRegistry: Sendable {
 
     /// Adds a registration; a second one for the same id is an error naming both modules.
     public mutating func register(_ registration: ComponentRegistration) throws(RegistryError) {
-        if let existing = entries[registration.id] {
+        if let existing = entries[registration.id.rawValue] {
             throw .duplicate(registration.id, registeredBy: existing.module, alsoClaimedBy: registration.module)
         }
-        entries[registration.id] = registration
+        entries[registration.id.rawValue] = registration
         order.append(registration.id)
     }
 
     /// The registration for `id`, or an error listing the ids that do exist.
     public func registration(for id: ComponentID) throws(RegistryError) -> ComponentRegistration {
-        guard let entry = entries[id] else { throw .unknown(id, known: order) }
+        guard let entry = entries[id.rawValue] else { throw .unknown(id, known: order) }
         return entry
     }
 
     /// Every registration, in registration order.
-    public var registrations: [ComponentRegistration] { order.compactMap { entries[$0] } }
+    public var registrations: [ComponentRegistration] { order.compactMap { entries[$0.rawValue] } }
 }

@@ -39,7 +39,8 @@ public struct FileBackend: Backend {
         let path = endpoint.path
         guard !endpoint.segments.contains(where: { $0.hasPrefix("_") }) else { throw .notFound(path: path) }
         let name = endpoint.segments.last ?? ""
-        let folder = ([root] + endpoint.segments.dropLast()).joined(separator: "/")
+        var folder = root
+        for segment in endpoint.segments.dropLast() { folder += "/" + segment }
         let resolved = try locate(endpoint)
         let fault = try faults(in: folder, for: path)[name]
         if let delay = fault?.delay_ms { try await sleep(.milliseconds(delay), path: path) }

@@ -28,7 +28,7 @@ public final class PluginPoint<Plugin: Sendable>: Sendable {
     /// Adds `plugin` under `id` after those already registered; the same id twice is an error.
     public func register(_ plugin: Plugin, id: String) throws(PluginError) {
         let added = entries.withLock { entries in
-            guard !entries.contains(where: { $0.id == id }) else { return false }
+            for entry in entries where entry.id == id { return false }
             entries.append((id, plugin))
             return true
         }

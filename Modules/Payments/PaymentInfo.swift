@@ -40,7 +40,7 @@ public struct PaymentInfo: Sendable, Equatable, Encodable {
     /// The method as a person reads it: "Visa •••• 4242", "Cash on delivery", "STC Pay wallet".
     public var methodLabel: String {
         switch method {
-        case .card(let brand, let last4): "\(brand.prefix(1).uppercased() + brand.dropFirst()) •••• \(last4)"
+        case .card(let brand, let last4): "\(brand.prefix(1).uppercased())\(brand.dropFirst()) •••• \(last4)"
         case .cash: "Cash on delivery"
         case .wallet(let name): "\(name) wallet"
         }

@@ -17,7 +17,7 @@ final class TrackingScreen: Sendable {
     private let options: TrackingOptions
     private let host: HostEnvironment
     private let started = ContinuousClock.now
-    private let elapsed = Locked<[ComponentID: Int]>([:])
+    private let elapsed = Locked<[String: Int]>([:])
     private let delivered = Locked(false)
 
     init(options: TrackingOptions, host: HostEnvironment) {
@@ -79,7 +79,7 @@ final class TrackingScreen: Sendable {
                 group.addTask {
                     await component.load()
                     let ms = Int((ContinuousClock.now - self.started).seconds * 1000)
-                    self.elapsed.withLock { $0[component.id] = ms }
+                    self.elapsed.withLock { $0[component.id.rawValue] = ms }
                 }
             }
         }
@@ -150,7 +150,8 @@ final class TrackingScreen: Sendable {
                 order: options.order, elapsedMs: Int((ContinuousClock.now - started).seconds * 1000),
                 components: zip(components, snapshots).map { entry, snapshot in
                     JSONReport.Entry(
-                        snapshot, module: entry.registration.module, elapsedMs: elapsed.withLock { $0[snapshot.id] })
+                        snapshot, module: entry.registration.module,
+                        elapsedMs: elapsed.withLock { $0[snapshot.id.rawValue] })
                 })
             host.terminal.out(report.text() + "\n")
         } else if !host.terminal.isTTY || options.plain {

@@ -1,10 +1,11 @@
 /// Terminal column arithmetic: wide (CJK, emoji) characters take two columns, marks and controls none,
 /// so cards stay aligned whatever text a payload carries.
 public enum DisplayWidth {
-    private static let wideRanges: [ClosedRange<UInt32>] = [
-        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
-        0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+    // Pairs rather than ClosedRange: a range of UInt32 needs a runtime conformance lookup at first use.
+    private static let wideRanges: [(first: UInt32, last: UInt32)] = [
+        (0x1100, 0x115F), (0x2E80, 0x303E), (0x3041, 0x33FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA000, 0xA4CF),
+        (0xAC00, 0xD7A3), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFF60), (0xFFE0, 0xFFE6), (0x1F300, 0x1F64F),
+        (0x1F900, 0x1F9FF), (0x20000, 0x3FFFD),
     ]
 
     /// Columns one grapheme occupies.
@@ -12,11 +13,14 @@ public enum DisplayWidth {
         guard let first = character.unicodeScalars.first else { return 0 }
         let value = first.value
         if value >= 0x20 && value < 0x7F { return 1 }
-        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
         if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark {
             return 0
         }
-        if first.properties.isEmojiPresentation || wideRanges.contains(where: { $0.contains(value) }) { return 2 }
+        if first.properties.isEmojiPresentation || wideRanges.contains(where: { $0.first <= value && value <= $0.last })
+        {
+            return 2
+        }
         return 1
     }
 

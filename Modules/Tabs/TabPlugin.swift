@@ -12,8 +12,11 @@ public struct TabSession: Sendable, Equatable {
 
 /// A badge that changes over time ("3" new items); the bar observes every tab's badge and re-renders.
 public final class TabBadge: Sendable {
-    private let state = Locked<(value: String?, observers: [Int: @Sendable (String?) -> Void], next: Int)>(
-        (nil, [:], 0))
+    // Observers in registration order (a handful at most), each with its token.
+    private let state = Locked<
+        (value: String?, observers: [(token: Int, call: @Sendable (String?) -> Void)], next: Int)
+    >(
+        (nil, [], 0))
 
     /// A badge with no value.
     public init() {}
@@ -26,7 +29,7 @@ public final class TabBadge: Sendable {
         let observers = state.withLock { state -> [@Sendable (String?) -> Void] in
             guard state.value != value else { return [] }
             state.value = value
-            return Array(state.observers.values)
+            return state.observers.map(\.call)
         }
         for observer in observers { observer(value) }
     }
@@ -35,13 +38,13 @@ public final class TabBadge: Sendable {
     public func observe(_ observer: @escaping @Sendable (String?) -> Void) -> Int {
         state.withLock { state in
             state.next += 1
-            state.observers[state.next] = observer
+            state.observers.append((state.next, observer))
             return state.next
         }
     }
 
     /// Stops an observation.
-    public func stopObserving(_ token: Int) { state.withLock { _ = $0.observers.removeValue(forKey: token) } }
+    public func stopObserving(_ token: Int) { state.withLock { $0.observers.removeAll { $0.token == token } } }
 }
 
 /// A tab a module offers; the Tabs module only draws the bar and never knows which tabs exist.

@@ -20,16 +20,15 @@ public enum Benchmarks {
             }
             var paint: [String: JSONValue] = ["skeleton_ratio": .null, "whole_run_ratio": .null]
             if let firstPaint {
-                let hello = firstPaint.hello.median
                 paint = [
-                    "skeleton_ratio": number(firstPaint.skeleton.median / hello),
-                    "whole_run_ratio": number(firstPaint.whole.median / hello),
-                    "whole_run_ratio_min": number(firstPaint.whole.min / hello),
-                    "whole_run_ratio_max": number(firstPaint.whole.max / hello),
-                    "whole_run_ratio_vs_static_hello": number(firstPaint.whole.median / firstPaint.staticHello.median),
+                    "skeleton_ratio": number(firstPaint.skeletonRatio.median),
+                    "whole_run_ratio": number(firstPaint.wholeRatio.median),
+                    "whole_run_ratio_min": number(firstPaint.wholeRatio.min),
+                    "whole_run_ratio_max": number(firstPaint.wholeRatio.max),
+                    "whole_run_ratio_vs_static_hello": number(firstPaint.wholeRatioVersusStatic.median),
                     "skeleton_ms": number(firstPaint.skeleton.median * 1000),
                     "whole_run_ms": number(firstPaint.whole.median * 1000),
-                    "hello_ms": number(hello * 1000),
+                    "hello_ms": number(firstPaint.hello.median * 1000),
                     "static_hello_ms": number(firstPaint.staticHello.median * 1000),
                 ]
             }
@@ -55,8 +54,7 @@ public enum Benchmarks {
         public var table: String {
             let paint =
                 firstPaint.map {
-                    String(
-                        format: "%.3f / %.3f", $0.skeleton.median / $0.hello.median, $0.whole.median / $0.hello.median)
+                    String(format: "%.3f / %.3f", $0.skeletonRatio.median, $0.wholeRatio.median)
                 } ?? "skipped"
             let times =
                 firstPaint.map {

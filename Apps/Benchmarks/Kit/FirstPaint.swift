@@ -13,6 +13,11 @@ enum FirstPaint {
         var whole: Sample
         var hello: Sample
         var staticHello: Sample
+        /// Each round's order-tracking time ÷ the same round's hello world. Rounds are a few milliseconds
+        /// apart, so a neighbour's load on this machine moves both sides of a ratio alike.
+        var skeletonRatio: Sample
+        var wholeRatio: Sample
+        var wholeRatioVersusStatic: Sample
     }
 
     static func measure(orderTracking: URL, runs: Int) throws -> Figures {
@@ -30,9 +35,11 @@ enum FirstPaint {
             ]
             if round > 0 { for (index, time) in sample.enumerated() { times[index].append(time) } }
         }
+        func ratios(_ top: Int, _ bottom: Int) -> Sample { Sample(zip(times[top], times[bottom]).map { $0 / $1 }) }
         return Figures(
             skeleton: Sample(times[3]), whole: Sample(times[2]), hello: Sample(times[0]),
-            staticHello: Sample(times[1]))
+            staticHello: Sample(times[1]), skeletonRatio: ratios(3, 0), wholeRatio: ratios(2, 0),
+            wholeRatioVersusStatic: ratios(2, 1))
     }
 
     /// Seconds from `posix_spawn` to exit, or to the first stderr line containing `marker`. Spawned directly

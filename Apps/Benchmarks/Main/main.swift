@@ -8,30 +8,27 @@ if arguments.contains("--help") || !unknown.isEmpty {
     FileHandle.standardError.write(Data(((unknown.isEmpty ? "" : "unknown argument '\(unknown[0])'\n") + message).utf8))
     exit(unknown.isEmpty ? 0 : 64)
 }
-/// The order-tracking to time: in release, the shipping build (static Swift runtime, `--static-swift-stdlib`,
-/// in .build/static; see Modules/LazyCurl/README.md), rebuilt if needed; in debug, the debug one beside this tool.
+/// The order-tracking to time: in release, the shipping build (`Scripts/build-shipping`: static Swift runtime,
+/// Foundation and libstdc++), rebuilt if needed; in debug, the debug one beside this tool.
 func orderTrackingBinary() -> URL? {
     let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     #if DEBUG
         let beside = folder.appendingPathComponent("order-tracking")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        let arguments = ["swift", "build", "--product", "order-tracking"]
+        let command = ["swift", "build", "--product", "order-tracking"]
         let binary = beside
     #else
-        let arguments = [
-            "swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "order-tracking",
-            "--scratch-path", ".build/static",
-        ]
-        let binary = URL(fileURLWithPath: ".build/static/release/order-tracking")
+        let command = ["bash", "Scripts/build-shipping"]
+        let binary = URL(fileURLWithPath: ".build/shipping/release/order-tracking")
     #endif
     guard FileManager.default.fileExists(atPath: "Package.swift") else {
         FileHandle.standardError.write(Data("first paint skipped: run courier-bench from the package root\n".utf8))
         return nil
     }
-    FileHandle.standardError.write(Data("bench: \(arguments.joined(separator: " "))…\n".utf8))
+    FileHandle.standardError.write(Data("bench: \(command.joined(separator: " "))…\n".utf8))
     let build = Process()
     build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    build.arguments = arguments + ["-q"]
+    build.arguments = command
     build.standardOutput = FileHandle.standardError
     try? build.run()
     build.waitUntilExit()

@@ -32,6 +32,13 @@ extension CourierClock {
     }
 }
 
+/// A dispatch timer source shared with the closure that cancels it. Dispatch documents `cancel()` as safe from
+/// any thread; the corelibs overlay just does not mark the type `Sendable`.
+private final class DispatchTimer: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+    init(_ source: any DispatchSourceTimer) { self.source = source }
+}
+
 /// The real clock.
 public struct SystemClock: CourierClock {
     /// Creates the real clock.
@@ -40,14 +47,20 @@ public struct SystemClock: CourierClock {
     public func now() -> Date { Date() }
     /// Sleeps on the continuous clock.
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
-    /// A dispatch timer: no task is created or woken unless it fires. When it does, the action runs as a task,
-    /// on the same pool as the work it guards, so a pool kept busy elsewhere cannot turn into false timeouts.
+    /// A dispatch timer: no task is created or woken unless it fires, and cancelling removes it (with everything
+    /// its action holds) at once. A fired action runs as a task, on the same pool as the work it guards, so a
+    /// pool kept busy elsewhere cannot turn into false timeouts.
     public func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
-        let cancelled = Locked(false)
-        DispatchQueue.global().asyncAfter(deadline: .now() + duration.seconds) {
-            if !cancelled.withLock({ $0 }) { Task { action() } }
+        let timer = DispatchTimer(DispatchSource.makeTimerSource(queue: .global()))
+        timer.source.schedule(deadline: .now() + duration.seconds)
+        // The handler holds the timer until it fires or is cancelled (dispatch then drops the handler), so a
+        // caller may forget the returned value without the timer dying with it.
+        timer.source.setEventHandler {
+            timer.source.cancel()
+            Task { action() }
         }
-        return ScheduledTimer { cancelled.withLock { $0 = true } }
+        timer.source.resume()
+        return ScheduledTimer { timer.source.cancel() }
     }
 }
 

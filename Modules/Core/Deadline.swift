@@ -36,7 +36,7 @@ private final class DeadlineRace<Value: Sendable>: Sendable {
 
     func track(_ cancellers: [@Sendable () -> Void]) {
         let finished = state.withLock { state in
-            state.cancellers = cancellers
+            if !state.finished { state.cancellers = cancellers }
             return state.finished
         }
         if finished { cancellers.forEach { $0() } }
@@ -47,7 +47,11 @@ private final class DeadlineRace<Value: Sendable>: Sendable {
             state -> (CheckedContinuation<Value, any Error>?, [@Sendable () -> Void]) in
             guard !state.finished else { return (nil, []) }
             state.finished = true
-            defer { state.continuation = nil }
+            // Let go of the work task and the timer: a pending timer keeps this race alive until it fires.
+            defer {
+                state.continuation = nil
+                state.cancellers = []
+            }
             return (state.continuation, state.cancellers)
         }
         continuation?.resume(with: result)

@@ -1,4 +1,4 @@
-// Lazy binding of libcurl for the statically linked order-tracking (see the app's README, "Startup").
+// Lazy binding of libcurl for the statically linked order-tracking (see Apps/OrderTracking/README.md, "Start-up").
 //
 // FoundationNetworking's static archive calls the 23 curl functions listed below. Release builds define
 // COURIER_LAZY_CURL: this file then provides them, and each forwards to libcurl.so.4, opened (with all 23

@@ -101,11 +101,10 @@ public struct Scaffold: Sendable {
 
             /// Fetches `orders/<id>/\(id).json` (or decodes the inline slice).
             public func load(_ context: ComponentContext) async throws -> \(name)Info {
-                struct Payload: Decodable { let title: String }
                 let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "\(id).json"))
-                let payload = try JSONDecoder().decode(Payload.self, from: data)
-                guard !payload.title.isEmpty else { throw Failure("\(id).json: title is empty") }
-                return \(name)Info(title: payload.title)
+                let title = try JSONFields(parsing: data).string("title")
+                guard !title.isEmpty else { throw Failure("\(id).json: title is empty") }
+                return \(name)Info(title: title)
             }
 
             /// Skeleton, content, or nothing (the host hides a failed card).

@@ -53,8 +53,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// The JSON form of any `Encodable` value.
     public init(encoding value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        self = try JSONValue(parsing: JSONEncoder().encode(value))
     }
 
     /// The value as compact JSON bytes with sorted keys (written by hand, like the parser, to keep Codable off

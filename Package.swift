@@ -1,79 +1,81 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The dependency rule of DESIGN §2, as data. Every target below is generated from
-// these tables, so adding a module is one line, and `squad lint` checks the rule
-// against this manifest (`swift package dump-package`) and every `import` line.
+// The dependency rule of ARCHITECTURE.md §2, as data. Every target below is generated from these tables, so
+// adding a module is one line, and `squad lint` checks the rule against this manifest
+// (`swift package dump-package`) and every `import` line.
 
 /// Squad modules under Modules/<Name>, each with the modules it may import.
 let modules: [(name: String, dependencies: [String])] = [
     ("Core", []),
-    ("CoreHTTP", ["Core", "LazyCurl"]),
-    ("Payments", ["Core"]),
-    ("Order", ["Core"]),
+    ("Payments", ["Core", "Currency"]),
+    ("Order", ["Core", "Currency"]),
     ("Location", ["Core"]),
     ("Login", ["Core"]),
-    ("Tabs", ["Core"]),
+    ("Tabs", ["Core", "TerminalUI"]),
     ("Profile", ["Core", "Login", "Tabs"]),
     ("Feed", ["Core", "Login", "Tabs"]),
     ("Storage", ["Core", "Login"]),
     // squad:new-module (squad new inserts above this line)
 ]
 
+/// Shared libraries under Modules/<Name>: what several targets need that is not the kernel. Each depends on the
+/// toolchain, Core's vocabulary at most, and other shared libraries.
+let sharedLibraries: [(name: String, dependencies: [String])] = [
+    ("JSON", []),
+    ("ArgumentParsing", []),
+    ("Currency", []),
+    ("CodeOwnership", []),
+    ("TerminalUI", ["Core"]),
+    ("CoreHTTP", ["Core", "CurlBinding"]),
+]
+
 /// Libraries that only tests and tools use, under Modules/<Name>.
 let testSupport: [(name: String, dependencies: [String])] = [
-    ("CoreTesting", ["Core"])
+    ("CoreTesting", ["Core", "TerminalUI"])
 ]
 
 /// Apps under Apps/<Name>: a testable Kit library plus a thin executable. Apps may import any module.
 let apps: [(name: String, executable: String, dependencies: [String])] = [
-    ("OrderTracking", "order-tracking", modules.map(\.name) + ["SquadKit"]),
-    ("Squad", "squad", ["Core"]),
-    ("Benchmarks", "courier-bench", ["Core", "CoreTesting", "SquadKit"]),
+    (
+        "OrderTracking", "order-tracking",
+        modules.map(\.name) + ["JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP"]
+    ),
+    ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership"]),
+    ("Benchmarks", "courier-bench", ["Core", "CoreTesting", "JSON", "TerminalUI", "CodeOwnership", "CoreHTTP"]),
 ]
 
 var targets: [Target] = []
 var products: [Product] = []
 
-for module in modules + testSupport {
+for library in modules + sharedLibraries + testSupport {
     targets.append(
         .target(
-            name: module.name,
-            dependencies: module.dependencies.map { .target(name: $0) },
-            path: "Modules/\(module.name)",
+            name: library.name,
+            dependencies: library.dependencies.map { .target(name: $0) },
+            path: "Modules/\(library.name)",
             exclude: ["README.md"]
         ))
-    products.append(.library(name: module.name, targets: [module.name]))
+    products.append(.library(name: library.name, targets: [library.name]))
 }
 
-// FoundationNetworking's libcurl, bound on first use (C; see Modules/LazyCurl/README.md). LinkStubs holds an
-// empty libcurl.a that answers `-lcurl` in static links, so they need no libcurl -dev package.
+// libcurl's C interface, loaded with dlopen on first use (Linux only; see Modules/CurlBinding/README.md).
 targets.append(
     .target(
-        name: "LazyCurl",
-        path: "Modules/LazyCurl",
-        exclude: ["README.md", "LinkStubs"],
-        cSettings: [.define("COURIER_LAZY_CURL", .when(platforms: [.linux]))],
-        linkerSettings: [
-            .linkedLibrary("dl", .when(platforms: [.linux])),
-            .unsafeFlags(["-L", Context.packageDirectory + "/Modules/LazyCurl/LinkStubs"], .when(platforms: [.linux])),
-        ]
+        name: "CurlBinding",
+        path: "Modules/CurlBinding",
+        exclude: ["README.md"],
+        linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
     ))
 
-for module in modules {
+for library in modules + sharedLibraries + testSupport {
     targets.append(
         .testTarget(
-            name: "\(module.name)Tests",
-            dependencies: [.target(name: module.name), "CoreTesting"],
-            path: "Tests/\(module.name)Tests"
+            name: "\(library.name)Tests",
+            dependencies: [.target(name: library.name)] + (library.name == "CoreTesting" ? [] : ["CoreTesting"]),
+            path: "Tests/\(library.name)Tests"
         ))
 }
-
-/// order-tracking's release build is position-dependent: a static Swift binary has ~75,000 pointers for the
-/// loader to relocate at every start, a fifth of a text screen's start-up (Apps/OrderTracking/README.md).
-let fixedAddressInRelease: [LinkerSetting] = [
-    .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))
-]
 
 for app in apps {
     let kit = "\(app.name)Kit"
@@ -88,8 +90,7 @@ for app in apps {
         .executableTarget(
             name: app.name,
             dependencies: [.target(name: kit)],
-            path: "Apps/\(app.name)/Main",
-            linkerSettings: app.name == "OrderTracking" ? fixedAddressInRelease : []
+            path: "Apps/\(app.name)/Main"
         ))
     targets.append(
         .testTarget(
@@ -102,6 +103,8 @@ for app in apps {
 
 let package = Package(
     name: "Courier",
+    // Synchronization's Mutex and the Duration-based clocks need these releases.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: products,
     targets: targets,
     swiftLanguageModes: [.v6]

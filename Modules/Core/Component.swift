@@ -2,6 +2,7 @@ import Foundation
 
 /// What a squad implements: how to load its info and how to draw each state. The container in Core runs the
 /// state machine, so loading and drawing stay separate and the drawing is a pure, golden-testable function.
+/// Everything else a component can do is opt-in: ``Validatable``, ``EventPublishing``, ``EventConsuming``.
 public protocol Component: Sendable {
     /// The decoded, business-ready data the card shows; `Encodable` so hosts can export it as JSON.
     associatedtype Info: Sendable & Equatable & Encodable
@@ -14,21 +15,6 @@ public protocol Component: Sendable {
 
     /// The card for a state: a skeleton, the content, or nil to draw nothing.
     func card(for state: ComponentState<Info>, context: ComponentContext) -> Block?
-
-    // Hooks the container calls. Never implement these: the opt-in protocols below fill them in, and a plain
-    // component gets the do-nothing defaults. Static dispatch replaces `as? any EventConsuming` casts, each of
-    // which scans every protocol conformance in the binary once per type (a measurable share of start-up).
-
-    /// The event names the container routes to this component (``EventConsuming/consumedEvents``, or none).
-    static var _consumedEvents: Set<String> { get }
-    /// The info after a routed event (``EventConsuming/consume(_:into:)``, or `info` unchanged).
-    func _consume(_ event: DomainEvent, into info: Info) -> Info
-    /// The events `info` implies (``EventPublishing/events(for:)``, or none).
-    func _events(for info: Info) -> [DomainEvent]
-    /// The verdict on an action (``Validatable/validate(_:info:)``, or nil when the component does not validate).
-    func _validate(_ action: UserAction, info: Info) -> Verdict?
-    /// Whether the component is ``Validatable``.
-    static var _validates: Bool { get }
 }
 
 /// Opt-in: a component that can refuse a user action (cancelling an order) with a reason a person understands.
@@ -70,38 +56,4 @@ public enum Verdict: Sendable, Equatable {
     case allow
     /// The component refuses, saying why.
     case veto(String)
-}
-
-extension Component {
-    /// A plain component consumes nothing.
-    public static var _consumedEvents: Set<String> { [] }
-    /// A plain component ignores events.
-    public func _consume(_ event: DomainEvent, into info: Info) -> Info { info }
-    /// A plain component announces nothing.
-    public func _events(for info: Info) -> [DomainEvent] { [] }
-    /// A plain component has no opinion.
-    public func _validate(_ action: UserAction, info: Info) -> Verdict? { nil }
-    /// A plain component does not validate.
-    public static var _validates: Bool { false }
-}
-
-extension EventConsuming {
-    /// Routes exactly the declared events.
-    public static var _consumedEvents: Set<String> { consumedEvents }
-    /// Applies a declared event; any other leaves the info as it is.
-    public func _consume(_ event: DomainEvent, into info: Info) -> Info {
-        Self.consumedEvents.contains(event.name) ? consume(event, into: info) : info
-    }
-}
-
-extension EventPublishing {
-    /// The component's own events.
-    public func _events(for info: Info) -> [DomainEvent] { events(for: info) }
-}
-
-extension Validatable {
-    /// The component's own verdict.
-    public func _validate(_ action: UserAction, info: Info) -> Verdict? { validate(action, info: info) }
-    /// A validating component always answers.
-    public static var _validates: Bool { true }
 }

@@ -40,8 +40,8 @@ public struct ComponentSnapshot: Sendable, Equatable {
     public var phase: Phase
     /// Why it failed, when it did.
     public var reason: String?
-    /// Its info encoded as JSON, when it has some and it was asked for.
-    public var info: JSONValue?
+    /// Its info encoded as JSON (sorted keys), when it has some and it was asked for.
+    public var info: Data?
     /// What it last drew.
     public var block: Block?
 }
@@ -62,13 +62,20 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     private let component: C
     private let slot: Slot
     private let context: ComponentContext
+    private let capabilities: Capabilities<C>
     private let state = Locked(State())
 
     /// Creates a container; nothing is drawn until ``present()`` or ``load()``.
-    public init(_ component: C, slot: Slot, context: ComponentContext) {
+    public convenience init(_ component: C, slot: Slot, context: ComponentContext) {
+        self.init(component, slot: slot, context: context, capabilities: Capabilities())
+    }
+
+    /// Creates a container with capabilities already found (the registry finds them once per type).
+    init(_ component: C, slot: Slot, context: ComponentContext, capabilities: Capabilities<C>) {
         self.component = component
         self.slot = slot
         self.context = context
+        self.capabilities = capabilities
     }
 
     /// The component's id.
@@ -78,9 +85,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     public var current: ComponentState<C.Info> { state.withLock { $0.state } }
 
     /// Event names the component consumes.
-    public var consumedEvents: Set<String> {
-        C._consumedEvents
-    }
+    public var consumedEvents: Set<String> { capabilities.consumedEvents }
 
     /// Draws the skeleton once.
     public func present() { state.withLock { startIfNeeded(&$0) } }
@@ -111,12 +116,12 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     }
 
     /// Whether the component validates actions.
-    public var validates: Bool { C._validates }
+    public var validates: Bool { capabilities.validate != nil }
 
     /// Asks a validating component about `action`.
     public func validate(_ action: UserAction) -> Verdict? {
-        guard let info = current.info else { return nil }
-        return component._validate(action, info: info)
+        guard let validate = capabilities.validate, let info = current.info else { return nil }
+        return validate(component, action, info)
     }
 
     /// The state as plain data.
@@ -124,7 +129,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         state.withLock { state in
             var reason: String?
             if case .failed(let failure) = state.state { reason = failure.reason }
-            let info = includingInfo ? state.state.info.flatMap { try? JSONValue(encoding: $0) } : nil
+            let info = includingInfo ? state.state.info.flatMap { try? ComponentContainer.encoder.encode($0) } : nil
             return ComponentSnapshot(id: C.id, phase: state.state.phase, reason: reason, info: info, block: state.block)
         }
     }
@@ -195,14 +200,21 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         slot.post(.drew(block))
     }
 
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     private func consumeAll(into info: C.Info, _ state: State) -> C.Info {
+        guard let consume = capabilities.consume else { return info }
         var info = info
-        for event in state.received { info = component._consume(event, into: info) }
+        for event in state.received { info = consume(component, event, info) }
         return info
     }
 
     private func newEvents(for info: C.Info, _ state: inout State) -> [DomainEvent] {
-        let events = component._events(for: info).filter { !state.published.contains($0) }
+        let events = (capabilities.events?(component, info) ?? []).filter { !state.published.contains($0) }
         state.published.append(contentsOf: events)
         return events
     }
@@ -217,7 +229,6 @@ extension Failure {
         case let deadline as DeadlineExceeded:
             self.init("no answer within \(String(format: "%g", deadline.limit.seconds))s")
         case is CancellationError: self.init("cancelled")
-        case let payload as PayloadError: self.init("unexpected payload: \(payload.summary)")
         case let decoding as DecodingError: self.init("unexpected payload: \(decoding.summary)")
         default: self.init("\(error)")
         }
@@ -235,7 +246,9 @@ extension DecodingError {
         case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(at(context))"
         case .typeMismatch(let type, let context): return "expected \(type)\(at(context))"
         case .valueNotFound(let type, let context): return "null where \(type) was expected\(at(context))"
-        case .dataCorrupted(let context): return "\(context.debugDescription)\(at(context))"
+        case .dataCorrupted(let context):
+            let detail = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return context.debugDescription + (detail.map { " (\($0))" } ?? "") + at(context)
         @unknown default: return "\(self)"
         }
     }

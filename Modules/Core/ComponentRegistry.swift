@@ -13,7 +13,10 @@ public struct ComponentRegistration: Sendable {
         self.id = C.id
         self.module = module
         self.endpoint = endpoint
-        self.make = { slot, context in ComponentContainer(make(), slot: slot, context: context) }
+        let capabilities = Capabilities<C>()
+        self.make = { slot, context in
+            ComponentContainer(make(), slot: slot, context: context, capabilities: capabilities)
+        }
     }
 
     /// A running component in `slot`, not yet loading.

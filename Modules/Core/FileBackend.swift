@@ -4,18 +4,11 @@ import Foundation
 /// a `_faults.json` beside the files maps a file name to `{"delay_ms": 1500, "status": 500, "hang": true, "body": "…"}`.
 public struct FileBackend: Backend {
     /// One declared fault; every field is optional.
-    struct Fault {
+    struct Fault: Decodable {
         var delay_ms: Int?
         var status: Int?
         var hang: Bool?
         var body: String?
-
-        init(json: JSONFields) throws(PayloadError) {
-            delay_ms = try json.intIfPresent("delay_ms")
-            status = try json.intIfPresent("status")
-            hang = try json.boolIfPresent("hang")
-            body = try json.stringIfPresent("body")
-        }
     }
 
     private let root: String
@@ -85,13 +78,10 @@ public struct FileBackend: Backend {
 
     private func faults(in folder: String, for path: String) throws(BackendError) -> [String: Fault] {
         guard let data = FileManager.default.contents(atPath: folder + "/_faults.json") else { return [:] }
-        do {
-            let sidecar = try JSONFields(parsing: data)
-            var faults: [String: Fault] = [:]
-            for name in sidecar.keys { faults[name] = try Fault(json: sidecar.object(name)) }
-            return faults
-        } catch {
-            throw .transport("fixture tree is broken: _faults.json beside it is not valid: \(error)", path: path)
+        do { return try JSONDecoder().decode([String: Fault].self, from: data) } catch {
+            throw .transport(
+                "fixture tree is broken: _faults.json beside it is not valid: \(Failure(describing: error).reason)",
+                path: path)
         }
     }
 

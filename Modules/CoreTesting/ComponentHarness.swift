@@ -1,5 +1,7 @@
 import Core
 import Foundation
+import TerminalUI
+import Testing
 
 /// A wrong expectation: what was checked, what was expected and what happened.
 public struct HarnessMismatch: Error, CustomStringConvertible, Equatable {
@@ -82,38 +84,64 @@ public final class ComponentHarness<C: Component>: Sendable {
         return CardRenderer.lines(for: block, width: width, styler: TextStyler(colors: false)).joined(separator: "\n")
     }
 
-    /// Fails unless the phases entered are exactly `expected`.
-    public func expectPhases(_ expected: [Phase]) throws(HarnessMismatch) {
+    // Each expectation records a test issue at the caller's line (not inside the harness) and returns the
+    // mismatch, if any, for tests that want to look at it.
+
+    /// Fails the test at the caller unless the phases entered are exactly `expected`.
+    @discardableResult
+    public func expectPhases(
+        _ expected: [Phase], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> HarnessMismatch? {
         let actual = phases
-        guard actual == expected else { throw mismatch("phases", expected.map(\.rawValue), actual.map(\.rawValue)) }
+        guard actual != expected else { return nil }
+        return record(mismatch("phases", expected.map(\.rawValue), actual.map(\.rawValue)), at: sourceLocation)
     }
 
-    /// Fails unless the events sent are exactly `expected`.
-    public func expectEvents(_ expected: [ComponentEvent]) throws(HarnessMismatch) {
+    /// Fails the test at the caller unless the events sent are exactly `expected`.
+    @discardableResult
+    public func expectEvents(
+        _ expected: [ComponentEvent], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> HarnessMismatch? {
         let actual = events
-        guard actual == expected else { throw mismatch("events", expected.map { "\($0)" }, actual.map { "\($0)" }) }
+        guard actual != expected else { return nil }
+        return record(mismatch("events", expected.map { "\($0)" }, actual.map { "\($0)" }), at: sourceLocation)
     }
 
-    /// Fails unless the last card, drawn at `width`, is exactly `golden`.
-    public func expectCard(_ golden: String, width: Int = 44) throws(HarnessMismatch) {
+    /// Fails the test at the caller unless the last card, drawn at `width`, is exactly `golden`.
+    @discardableResult
+    public func expectCard(
+        _ golden: String, width: Int = 44, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> HarnessMismatch? {
         let actual = card(width: width)
-        guard actual == golden else { throw HarnessMismatch(what: "card", expected: golden, actual: actual) }
+        guard actual != golden else { return nil }
+        return record(HarnessMismatch(what: "card", expected: golden, actual: actual), at: sourceLocation)
     }
 
-    /// Fails unless the component failed and asked to hide with a reason containing `fragment`.
-    public func expectHidden(because fragment: String) throws(HarnessMismatch) {
+    /// Fails the test at the caller unless the component failed and asked to hide with a reason containing
+    /// `fragment`.
+    @discardableResult
+    public func expectHidden(
+        because fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> HarnessMismatch? {
         let reasons = events.compactMap {
             if case .hide(let failure) = $0 { return failure.reason } else { return nil }
         }
-        guard container.current.phase == .failed, reasons.contains(where: { $0.contains(fragment) }) else {
-            throw HarnessMismatch(
-                what: "hide", expected: "failed + hide(…\(fragment)…)",
-                actual: "\(container.current.phase.rawValue) + \(reasons)")
+        guard container.current.phase != .failed || !reasons.contains(where: { $0.contains(fragment) }) else {
+            return nil
         }
+        return record(
+            HarnessMismatch(
+                what: "hide", expected: "failed + hide(…\(fragment)…)",
+                actual: "\(container.current.phase.rawValue) + \(reasons)"), at: sourceLocation)
     }
 
     private func mismatch(_ what: String, _ expected: [String], _ actual: [String]) -> HarnessMismatch {
         HarnessMismatch(what: what, expected: expected.joined(separator: ", "), actual: actual.joined(separator: ", "))
+    }
+
+    private func record(_ mismatch: HarnessMismatch, at location: SourceLocation) -> HarnessMismatch {
+        Issue.record(Comment(rawValue: mismatch.description), sourceLocation: location)
+        return mismatch
     }
 
     private func drive(_ operation: @escaping @Sendable () async -> Void) async {

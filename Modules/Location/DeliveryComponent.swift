@@ -30,7 +30,7 @@ public struct DeliveryComponent: Component, EventConsuming {
     /// Fetches `orders/<id>/delivery.json` and formats distance and location age.
     public func load(_ context: ComponentContext) async throws -> DeliveryInfo {
         let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "delivery.json"))
-        let payload = try DeliveryPayload(json: JSONFields(parsing: data))
+        let payload = try JSONDecoder().decode(DeliveryPayload.self, from: data)
         guard payload.distance_m >= 0, payload.location_age_s >= 0 else {
             throw Failure("delivery distance and location age must not be negative")
         }

@@ -26,7 +26,7 @@ public struct ETAComponent: Component, EventConsuming {
     /// Fetches `orders/<id>/eta.json` and turns the window into clock times in the customer's zone.
     public func load(_ context: ComponentContext) async throws -> ETAInfo {
         let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "eta.json"))
-        let payload = try ETAPayload(json: JSONFields(parsing: data))
+        let payload = try JSONDecoder().decode(ETAPayload.self, from: data)
         guard payload.min_minutes >= 0, payload.max_minutes >= payload.min_minutes, payload.max_minutes <= 24 * 60
         else {
             throw Failure("arrival window \(payload.min_minutes)–\(payload.max_minutes) min is not a valid window")

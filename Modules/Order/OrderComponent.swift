@@ -14,7 +14,7 @@ public struct OrderComponent: Component, Validatable, EventPublishing {
     /// Fetches `orders/<id>/details.json` (or decodes the inline slice) and applies the order rules.
     public func load(_ context: ComponentContext) async throws -> OrderInfo {
         let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "details.json"))
-        return try OrderInfo(OrderPayload(json: JSONFields(parsing: data)))
+        return try OrderInfo(JSONDecoder().decode(OrderPayload.self, from: data))
     }
 
     /// Skeleton, the basket and timeline, or nothing.

@@ -1,4 +1,5 @@
 import Core
+import Currency
 
 /// Where an order is in its life; the order of cases is the timeline.
 public enum OrderStatus: String, Sendable, Equatable, Comparable, CaseIterable, Encodable {

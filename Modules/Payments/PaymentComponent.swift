@@ -12,7 +12,7 @@ public struct PaymentComponent: Component, Validatable {
     /// Fetches `orders/<id>/payment.json` (or decodes the inline slice) and applies the payment rules.
     public func load(_ context: ComponentContext) async throws -> PaymentInfo {
         let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "payment.json"))
-        return try PaymentInfo(PaymentPayload(json: JSONFields(parsing: data)))
+        return try PaymentInfo(JSONDecoder().decode(PaymentPayload.self, from: data))
     }
 
     /// Skeleton while loading, the payment when known, nothing when failed (the host hides the slot).

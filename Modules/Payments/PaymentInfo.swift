@@ -1,4 +1,5 @@
 import Core
+import Currency
 
 /// What the payment card shows, after the Payments squad's rules have been applied.
 public struct PaymentInfo: Sendable, Equatable, Encodable {

@@ -1,4 +1,5 @@
 import Core
+import TerminalUI
 
 /// One tab as the bar draws it.
 public struct TabItem: Sendable, Equatable, Encodable {

@@ -7,22 +7,22 @@ import Testing
     @Test func loadingThenInfoDrawsSkeletonThenCard() async throws {
         let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
         await harness.load()
-        try harness.expectPhases([.loading, .info])
+        harness.expectPhases([.loading, .info])
         #expect(harness.blocks.first??.isSkeleton == true)
-        try harness.expectCard(
+        harness.expectCard(
             """
             ╭─ Greeting ─────────────╮
             │ Hello, Ada             │
             ╰────────────────────────╯
             """, width: 26)
-        try harness.expectEvents([])
+        harness.expectEvents([])
     }
 
     @Test func failureHidesWithTheEndpointInTheReason() async throws {
         let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: [:])
         await harness.load()
-        try harness.expectPhases([.loading, .failed])
-        try harness.expectHidden(because: "users/1/greeting.json: not found (404)")
+        harness.expectPhases([.loading, .failed])
+        harness.expectHidden(because: "users/1/greeting.json: not found (404)")
         #expect(harness.card() == "(nothing)")
     }
 
@@ -30,14 +30,14 @@ import Testing
         let harness = ComponentHarness(
             Greeting(), ids: ["user": "1"], answers: ["users/1/greeting.json": .json(#"{"nom": "Ada"}"#)])
         await harness.load()
-        try harness.expectHidden(because: "missing key 'name'")
+        harness.expectHidden(because: "missing key 'name'")
     }
 
     @Test func aHangingEndpointFailsAtTheDeadline() async throws {
         let harness = ComponentHarness(
             Greeting(), ids: ["user": "1"], answers: ["users/1/greeting.json": .hang], timeout: .seconds(3))
         await harness.load()
-        try harness.expectHidden(because: "no answer within 3s")
+        harness.expectHidden(because: "no answer within 3s")
         #expect(harness.clock.now().timeIntervalSince(VirtualClock().now()) == 3)
     }
 
@@ -46,7 +46,7 @@ import Testing
             Greeting(), ids: ["user": "1"], answers: ["users/1/greeting.json": .delayed(.seconds(2), #"{"name":"Bo"}"#)]
         )
         await harness.load()
-        try harness.expectPhases([.loading, .info])
+        harness.expectPhases([.loading, .info])
         #expect(harness.container.current.info?.name == "Bo")
     }
 
@@ -59,7 +59,7 @@ import Testing
         harness.container.cancel()
         harness.clock.advance(by: .seconds(1))
         await load.value
-        try harness.expectPhases([.loading])
+        harness.expectPhases([.loading])
         #expect(harness.updates.contains(.dropped(generation: 1)))
     }
 
@@ -67,14 +67,14 @@ import Testing
         let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
         await harness.refresh()
         #expect(harness.updates.contains(.diagnostic("greeting: illegal transition 'refresh' from 'loading'")))
-        try harness.expectPhases([.loading])
+        harness.expectPhases([.loading])
     }
 
     @Test func refreshKeepsTheCardUntilTheNewAnswerArrives() async throws {
         let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
         await harness.load()
         await harness.refresh()
-        try harness.expectPhases([.loading, .info, .loading, .info])
+        harness.expectPhases([.loading, .info, .loading, .info])
         #expect(harness.blocks.map { $0?.isSkeleton } == [true, false, false], "no skeleton flash on refresh")
         #expect(harness.backend.requests.count == 2)
     }
@@ -83,7 +83,7 @@ import Testing
         let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: [:])
         await harness.load()
         await harness.retry()
-        try harness.expectPhases([.loading, .failed, .loading, .failed])
+        harness.expectPhases([.loading, .failed, .loading, .failed])
         #expect(harness.backend.requests.count == 2)
     }
 
@@ -94,7 +94,7 @@ import Testing
         #expect(harness.container.current.info?.delivered == true)
         _ = harness.container.receive(DomainEvent("order.status", "preparing"))
         #expect(harness.container.current.info?.delivered == false)
-        try harness.expectPhases([.loading, .info, .info])
+        harness.expectPhases([.loading, .info, .info])
     }
 
     @Test func inlinePayloadIsUsedInsteadOfFetching() async throws {
@@ -109,33 +109,9 @@ import Testing
         await harness.load()
         let snapshot = harness.container.snapshot
         #expect(snapshot.phase == .info)
-        #expect(snapshot.info == .object(["name": .string("Ada"), "delivered": .bool(false)]))
+        #expect(snapshot.info.map { String(decoding: $0, as: UTF8.self) } == #"{"delivered":false,"name":"Ada"}"#)
         let withoutInfo = harness.container.snapshot(includingInfo: false)
         #expect(withoutInfo.info == nil)
         #expect(withoutInfo.phase == .info && withoutInfo.block == snapshot.block)
-    }
-}
-
-@Suite struct HarnessReportsWrongExpectations {
-    @Test func wrongPhasesThrow() async throws {
-        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
-        await harness.load()
-        #expect(throws: HarnessMismatch(what: "phases", expected: "loading, failed", actual: "loading, info")) {
-            try harness.expectPhases([.loading, .failed])
-        }
-    }
-
-    @Test func wrongCardThrowsWithBothTexts() async throws {
-        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
-        await harness.load()
-        let error = #expect(throws: HarnessMismatch.self) { try harness.expectCard("nope") }
-        #expect(error?.description.contains("Hello, Ada") == true)
-    }
-
-    @Test func wrongEventsAndHideThrow() async throws {
-        let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
-        await harness.load()
-        #expect(throws: HarnessMismatch.self) { try harness.expectEvents([.refreshRequested]) }
-        #expect(throws: HarnessMismatch.self) { try harness.expectHidden(because: "anything") }
     }
 }

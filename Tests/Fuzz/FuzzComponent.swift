@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TerminalUI
 
 /// A backend that never answers: fuzzed components must decode their inline payload only.
 struct NoBackend: Backend {

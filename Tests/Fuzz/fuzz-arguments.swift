@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// libFuzzer entry: the argument parser, did-you-mean and id validation on arbitrary argument vectors
 /// (NUL-separated).
 @_cdecl("LLVMFuzzerTestOneInput")

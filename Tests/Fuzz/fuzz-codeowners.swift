@@ -1,3 +1,5 @@
+import CodeOwnership
+
 /// libFuzzer entry: the CODEOWNERS parser and matcher on arbitrary files; the first line is also used as paths.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

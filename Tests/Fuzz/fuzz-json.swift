@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// libFuzzer entry: Core's JSON parser on arbitrary bytes. Whatever parses must serialise and parse back to the
 /// same value; anything else must be a JSONSyntaxError, never a crash or a hang.

@@ -25,8 +25,8 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     @Test func loadingThenTheExactCard() async throws {
         let harness = deliveryHarness(.json(goodDelivery))
         await harness.load()
-        try harness.expectPhases([.loading, .info])
-        try harness.expectCard(
+        harness.expectPhases([.loading, .info])
+        harness.expectCard(
             """
             ╭─ Rider ──────────────────────────────────╮
             │ Omar · motorbike             1.3 km away │
@@ -40,7 +40,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
         let harness = deliveryHarness(.json(goodDelivery))
         await harness.load()
         #expect(harness.container.receive(DomainEvent("order.status", "delivered")).isEmpty)
-        try harness.expectCard(
+        harness.expectCard(
             """
             ╭─ Rider ──────────────────────────────────╮
             │ ✓ Delivered by Omar                      │
@@ -48,7 +48,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
             │ Tracking stopped                         │
             ╰──────────────────────────────────────────╯
             """)
-        try harness.expectPhases([.loading, .info, .info])
+        harness.expectPhases([.loading, .info, .info])
     }
 
     @Test(arguments: [(850, false, "850 m"), (1250, false, "1.3 km"), (999, false, "999 m"), (1609, true, "1.0 mi")])
@@ -70,7 +70,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     func badPayloadsHide(old: String, new: String, reason: String) async throws {
         let harness = deliveryHarness(.json(goodDelivery.replacingOccurrences(of: old, with: new)))
         await harness.load()
-        try harness.expectHidden(because: reason)
+        harness.expectHidden(because: reason)
     }
 
     @Test(arguments: [
@@ -79,7 +79,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     func backendFaultsHide(fault: BackendError) async throws {
         let harness = deliveryHarness(.fault(fault))
         await harness.load()
-        try harness.expectEvents([.hide(Failure(fault.description))])
+        harness.expectEvents([.hide(Failure(fault.description))])
     }
 }
 
@@ -88,7 +88,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
         // The virtual clock starts at 2027-01-15 08:00 UTC = 11:00 in Riyadh.
         let harness = etaHarness(.json(goodETA))
         await harness.load()
-        try harness.expectCard(
+        harness.expectCard(
             """
             ╭─ Arrival ────────────────────────────────╮
             │ Arriving in 10–20 min        11:10–11:20 │
@@ -101,7 +101,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
         _ = harness.container.receive(DomainEvent("order.status", "delivered"))
         await harness.load()
         #expect(harness.card().contains("│ ✓ Delivered"))
-        try harness.expectPhases([.loading, .info])
+        harness.expectPhases([.loading, .info])
     }
 
     @Test(arguments: [
@@ -112,16 +112,16 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     func badPayloadsHide(old: String, new: String, reason: String) async throws {
         let harness = etaHarness(.json(goodETA.replacingOccurrences(of: old, with: new)))
         await harness.load()
-        try harness.expectHidden(because: reason)
+        harness.expectHidden(because: reason)
     }
 
     @Test func missingEndpointAndDeadlineHide() async throws {
         let missing = etaHarness(.fault(.notFound(path: etaPath)))
         await missing.load()
-        try missing.expectHidden(because: "orders/1234/eta.json: not found (404)")
+        missing.expectHidden(because: "orders/1234/eta.json: not found (404)")
         let hanging = etaHarness(.hang)
         await hanging.load()
-        try hanging.expectHidden(because: "no answer within 5s")
+        hanging.expectHidden(because: "no answer within 5s")
     }
 }
 

@@ -142,7 +142,7 @@ func authenticator(_ container: LoginContainer, deadline: Duration = .seconds(5)
         let signedIn = ComponentHarness(
             AccountComponent(sessions: Sessions(session: LoginSession(userID: "1234", name: "Sara"))))
         await signedIn.load()
-        try signedIn.expectPhases([.loading, .info])
+        signedIn.expectPhases([.loading, .info])
         #expect(signedIn.card(width: 40).contains("│ Signed in as Sara              #1234 │"))
         let signedOut = ComponentHarness(AccountComponent(sessions: Sessions(session: nil)))
         await signedOut.load()

@@ -23,9 +23,9 @@ func details(status: String) -> CannedAnswer {
     @Test func loadingThenTheExactCardAndAStatusEvent() async throws {
         let harness = orderHarness(.json(goodDetails))
         await harness.load()
-        try harness.expectPhases([.loading, .info])
+        harness.expectPhases([.loading, .info])
         #expect(harness.blocks.first??.isSkeleton == true)
-        try harness.expectCard(
+        harness.expectCard(
             """
             ╭─ Order ──────────────────────────────────╮
             │ Al Baik                                  │
@@ -35,14 +35,14 @@ func details(status: String) -> CannedAnswer {
             │ ●─●─○─○─○                       Accepted │
             ╰──────────────────────────────────────────╯
             """)
-        try harness.expectEvents([.domain(DomainEvent("order.status", "accepted"))])
+        harness.expectEvents([.domain(DomainEvent("order.status", "accepted"))])
     }
 
     @Test func deliveredOrderFillsTheTimeline() async throws {
         let harness = orderHarness(details(status: "delivered"))
         await harness.load()
         #expect(harness.card().contains("│ ●─●─●─●─●                      Delivered │"))
-        try harness.expectEvents([.domain(DomainEvent("order.status", "delivered"))])
+        harness.expectEvents([.domain(DomainEvent("order.status", "delivered"))])
     }
 }
 
@@ -57,16 +57,16 @@ func details(status: String) -> CannedAnswer {
     func everyDecodingOrRuleFailureHides(old: String, new: String, reason: String) async throws {
         let harness = orderHarness(.json(goodDetails.replacingOccurrences(of: old, with: new)))
         await harness.load()
-        try harness.expectPhases([.loading, .failed])
-        try harness.expectHidden(because: reason)
-        try harness.expectEvents([.hide(Failure(harness.container.snapshot.reason ?? ""))])
+        harness.expectPhases([.loading, .failed])
+        harness.expectHidden(because: reason)
+        harness.expectEvents([.hide(Failure(harness.container.snapshot.reason ?? ""))])
     }
 
     @Test func emptyBasketHides() async throws {
         let harness = orderHarness(
             .json(#"{"restaurant": {"name": "X", "logo": "x"}, "items": [], "status": "placed"}"#))
         await harness.load()
-        try harness.expectHidden(because: "order has no items")
+        harness.expectHidden(because: "order has no items")
     }
 
     @Test(arguments: [
@@ -77,13 +77,13 @@ func details(status: String) -> CannedAnswer {
     func backendFaultsHide(fault: BackendError, reason: String) async throws {
         let harness = orderHarness(.fault(fault))
         await harness.load()
-        try harness.expectEvents([.hide(Failure("orders/1234/details.json: \(reason)"))])
+        harness.expectEvents([.hide(Failure("orders/1234/details.json: \(reason)"))])
     }
 
     @Test func aHangingEndpointHidesAtTheDeadline() async throws {
         let harness = orderHarness(.hang)
         await harness.load()
-        try harness.expectHidden(because: "no answer within 5s")
+        harness.expectHidden(because: "no answer within 5s")
     }
 }
 

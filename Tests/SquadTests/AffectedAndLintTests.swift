@@ -1,3 +1,4 @@
+import CodeOwnership
 import Foundation
 import SquadKit
 import Testing
@@ -68,14 +69,16 @@ import Testing
             .init(name: "Login", kind: "regular", path: "Modules/Login", dependencies: ["Core"]),
             .init(name: "Profile", kind: "regular", path: "Modules/Profile", dependencies: ["Core", "Login"]),
             .init(name: "HostKit", kind: "regular", path: "Apps/Host/Kit", dependencies: ["Payments", "CoreHTTP"]),
-            .init(name: "CoreHTTP", kind: "regular", path: "Modules/CoreHTTP", dependencies: ["Core", "LazyCurl"]),
-            .init(name: "LazyCurl", kind: "regular", path: "Modules/LazyCurl", dependencies: []),
+            .init(name: "CoreHTTP", kind: "regular", path: "Modules/CoreHTTP", dependencies: ["Core", "CurlBinding"]),
+            .init(name: "CurlBinding", kind: "regular", path: "Modules/CurlBinding", dependencies: []),
+            .init(name: "Currency", kind: "regular", path: "Modules/Currency", dependencies: []),
+            .init(name: "TerminalUI", kind: "regular", path: "Modules/TerminalUI", dependencies: ["Core"]),
         ]))
 
     @Test func manifestEdgesAreChecked() {
         #expect(
             rule.manifestViolations() == [
-                "Package.swift: Payments must not depend on Order: modules depend on Core and plugin points (Login, Tabs) only"
+                "Package.swift: Payments must not depend on Order: modules depend on Core, shared libraries and plugin points (Login, Tabs) only"
             ])
     }
 
@@ -92,13 +95,25 @@ import Testing
                 == ["C.swift:1: Core must not depend on Order: Core depends on the toolchain only"])
     }
 
+    @Test func sharedLibrariesServeModulesAndDependOnCoreAndEachOtherOnly() {
+        #expect(rule.violation("Payments", dependsOn: "Currency") == nil)
+        #expect(rule.violation("TerminalUI", dependsOn: "Core") == nil)
+        #expect(rule.violation("TerminalUI", dependsOn: "Currency") == nil)
+        #expect(
+            rule.violation("Currency", dependsOn: "Payments")
+                == "Currency must not depend on Payments: shared libraries depend on Core and each other only")
+        #expect(
+            rule.violation("Core", dependsOn: "Currency")
+                == "Core must not depend on Currency: Core depends on the toolchain only")
+    }
+
     @Test func adaptersAreForAppsOnly() {
-        #expect(rule.violation("CoreHTTP", dependsOn: "LazyCurl") == nil)
+        #expect(rule.violation("CoreHTTP", dependsOn: "CurlBinding") == nil)
         #expect(
-            rule.violation("CoreHTTP", dependsOn: "Order") == "CoreHTTP may depend on Core, LazyCurl only, not Order")
+            rule.violation("CoreHTTP", dependsOn: "Order") == "CoreHTTP may depend on Core, CurlBinding only, not Order")
         #expect(
-            rule.violation("LazyCurl", dependsOn: "Core")
-                == "LazyCurl must not depend on Core: it uses system libraries only")
+            rule.violation("CurlBinding", dependsOn: "Core")
+                == "CurlBinding must not depend on Core: it uses system libraries only")
         #expect(
             rule.importViolations(module: "Payments", file: "P.swift", source: "import CoreHTTP")
                 == [

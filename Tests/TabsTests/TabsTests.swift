@@ -65,7 +65,7 @@ final class Renders: Sendable {
         let harness = ComponentHarness(
             TabsComponent(container: try container(), selected: "tracking") { TabSession(userID: "1") })
         await harness.load()
-        try harness.expectPhases([.loading, .info])
+        harness.expectPhases([.loading, .info])
         #expect(harness.blocks.first??.isSkeleton == true)
         #expect(harness.card(width: 40).contains("│ ▸ Tracking   Profile   Feed          │"))
     }

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import JSON
 
 /// `courier-bench`: every performance figure measured side by side in one run and printed as ratios (these
 /// machines are noisy; no figure is ever asserted in a unit test).

@@ -1,6 +1,7 @@
 import Core
 import CoreTesting
 import Foundation
+import TerminalUI
 
 /// The kernel under load: a screen of synthetic cards, built through the real registry, run by the real
 /// containers (state machine, deadlines), and drawn by the real painter.

@@ -1,5 +1,5 @@
+import CodeOwnership
 import Foundation
-import SquadKit
 
 /// The tools under load: `squad owners` logic, and whole-process timings of `order-tracking`.
 enum ToolBenchmarks {

@@ -1,9 +1,9 @@
 import Foundation
 
-/// DESIGN §2 as code: Core depends on nothing; a plugin point (Login, Tabs) and every domain module depend on
-/// Core and plugin points only; test support on Core only; platform adapters (CoreHTTP) only on what they list and
-/// only apps on them; no module on an app; no cycles. `squad lint` checks
-/// the manifest's edges and every `import` line against it.
+/// ARCHITECTURE.md §2 as code: Core depends on nothing; shared libraries on Core and each other; a plugin point
+/// (Login, Tabs) and every domain module on Core, shared libraries and plugin points; test support on Core only;
+/// platform adapters (CoreHTTP, CurlBinding) only on what they list, and only apps on them; no module on an app;
+/// no cycles. `squad lint` checks the manifest's edges and every `import` line against it.
 public struct DependencyRule: Sendable {
     /// The kernel.
     public static let kernel = "Core"
@@ -11,9 +11,11 @@ public struct DependencyRule: Sendable {
     public static let pluginPoints: Set<String> = ["Login", "Tabs"]
     /// Modules only tests use.
     public static let testSupport: Set<String> = ["CoreTesting"]
+    /// What several targets need that is not the kernel; each may use Core and the others.
+    public static let sharedLibraries: Set<String> = ["JSON", "ArgumentParsing", "Currency", "CodeOwnership", "TerminalUI"]
     /// Platform adapters beside the kernel and exactly what each may use. Only apps import them: a squad module
     /// gets its `Backend` from the host and never builds one.
-    public static let adapters: [String: Set<String>] = ["CoreHTTP": ["Core", "LazyCurl"], "LazyCurl": []]
+    public static let adapters: [String: Set<String>] = ["CoreHTTP": ["Core", "CurlBinding"], "CurlBinding": []]
 
     let graph: PackageGraph
 
@@ -44,17 +46,22 @@ public struct DependencyRule: Sendable {
             return
                 "\(module) must not depend on \(dependency): squad modules get a Backend from the host; only apps build one"
         }
+        if DependencyRule.sharedLibraries.contains(module) {
+            if dependency == DependencyRule.kernel || DependencyRule.sharedLibraries.contains(dependency) { return nil }
+            return "\(module) must not depend on \(dependency): shared libraries depend on Core and each other only"
+        }
         if DependencyRule.testSupport.contains(dependency) {
             return "\(module) must not depend on test support \(dependency)"
         }
         if DependencyRule.testSupport.contains(module) {
-            return dependency == DependencyRule.kernel ? nil : "\(module) may depend on Core only, not \(dependency)"
+            if dependency == DependencyRule.kernel || DependencyRule.sharedLibraries.contains(dependency) { return nil }
+            return "\(module) may depend on Core and shared libraries only, not \(dependency)"
         }
-        if dependency == DependencyRule.kernel { return nil }
+        if dependency == DependencyRule.kernel || DependencyRule.sharedLibraries.contains(dependency) { return nil }
         if DependencyRule.pluginPoints.contains(dependency) && !DependencyRule.pluginPoints.contains(module) {
             return nil
         }
-        return "\(module) must not depend on \(dependency): modules depend on Core and plugin points (Login, Tabs) only"
+        return "\(module) must not depend on \(dependency): modules depend on Core, shared libraries and plugin points (Login, Tabs) only"
     }
 
     /// Every violation in the manifest's edges, plus any cycle.

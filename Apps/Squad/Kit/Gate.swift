@@ -1,3 +1,5 @@
+import CodeOwnership
+
 /// The code-owner gate for one pull request: every changed path needs an approval from one of its owners;
 /// unowned paths and CODEOWNERS itself need the platform team; the author's own approval never counts.
 /// Fails closed: anything it cannot decide is blocked.

@@ -1,3 +1,4 @@
+import CodeOwnership
 import Foundation
 
 /// One file a change touches; a rename touches two paths and both count.

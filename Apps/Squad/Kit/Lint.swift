@@ -1,3 +1,5 @@
+import CodeOwnership
+
 /// `squad lint` on CODEOWNERS: syntax, coverage, duplicates, shadowed rules and patterns matching nothing.
 public struct CodeOwnersLint: Sendable {
     let owners: CodeOwners

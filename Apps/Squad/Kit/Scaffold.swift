@@ -1,3 +1,4 @@
+import CodeOwnership
 import Foundation
 
 /// `squad new NAME --owner OWNER`: a module that builds, tests, previews and is owned, in one command.
@@ -154,14 +155,14 @@ public struct Scaffold: Sendable {
                 let harness = ComponentHarness(
                     \(name)Component(), ids: ["order": "1"], answers: ["orders/1/\(id).json": .json(#"{"title": "Hi"}"#)])
                 await harness.load()
-                try harness.expectPhases([.loading, .info])
+                harness.expectPhases([.loading, .info])
                 #expect(harness.card().contains("│ Hi "))
             }
 
             @Test func aMissingEndpointHides() async throws {
                 let harness = ComponentHarness(\(name)Component(), ids: ["order": "1"])
                 await harness.load()
-                try harness.expectHidden(because: "orders/1/\(id).json: not found (404)")
+                harness.expectHidden(because: "orders/1/\(id).json: not found (404)")
             }
         }
 

@@ -1,5 +1,8 @@
+import ArgumentParsing
+import CodeOwnership
 import Core
 import Foundation
+import JSON
 
 /// The `squad` command: owners, lint, gate, affected, new. Exit 0 ok, 1 blocked or findings, 2 error.
 public enum SquadApp {

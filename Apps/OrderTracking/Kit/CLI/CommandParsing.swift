@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Core
 import Foundation
 

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Core
 import CoreHTTP
 import Feed

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import TerminalUI
 
 #if canImport(Glibc)
     import Glibc

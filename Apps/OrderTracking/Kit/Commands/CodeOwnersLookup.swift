@@ -1,5 +1,5 @@
+import CodeOwnership
 import Foundation
-import SquadKit
 
 /// Finds the repository's CODEOWNERS from the working directory upwards, so `components` can say who owns what.
 struct CodeOwnersLookup {

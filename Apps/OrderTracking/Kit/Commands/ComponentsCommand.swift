@@ -1,5 +1,7 @@
 import Core
 import Foundation
+import JSON
+import TerminalUI
 
 /// `components`: every registered component with its module, owning team (from CODEOWNERS) and endpoint.
 struct ComponentsCommand {

@@ -1,6 +1,8 @@
+import ArgumentParsing
 import Core
 import Login
 import Tabs
+import TerminalUI
 
 /// `login USER-ID [--password P] [--data-dir DIR]`: authenticates and runs every module's login hooks.
 struct LoginCommand {

@@ -1,5 +1,7 @@
+import ArgumentParsing
 import Core
 import Foundation
+import TerminalUI
 
 /// `preview COMPONENT`: one component alone (presentation: alone) with a payload file, an injected fault or a
 /// forced state, so a squad can see every state of its card without the rest of the app.

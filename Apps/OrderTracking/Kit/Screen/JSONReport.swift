@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import JSON
 
 /// The stable `--format json` shape (documented in the README): one object per run.
 struct JSONReport: Encodable {
@@ -19,7 +20,7 @@ struct JSONReport: Encodable {
             hidden = snapshot.phase == .failed
             reason = snapshot.reason
             elapsed_ms = elapsedMs
-            info = snapshot.info
+            info = snapshot.info.flatMap { try? JSONValue(parsing: $0) }
         }
 
         func encode(to encoder: any Encoder) throws {

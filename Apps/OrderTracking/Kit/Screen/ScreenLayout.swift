@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import JSON
 
 /// The order's screen as the backend describes it: component ids in order, each optionally with its own raw
 /// payload slice. The host never looks inside a slice; it hands the bytes to that component.
@@ -15,7 +16,11 @@ struct ScreenLayout: Equatable {
 
     /// Decodes `{"components": ["order", {"id": "eta", "payload": {…}}]}`; a missing list means the default order.
     static func decode(_ data: Data) throws -> ScreenLayout {
-        guard case .object(let root) = try JSONValue(parsing: data) else {
+        // Payload slices are kept as the bytes the backend sent: the component decodes exactly those.
+        let (value, slices) = try JSONValue.parse(data) { path in
+            path.count == 3 && path[0] == "components" && path[2] == "payload"
+        }
+        guard case .object(let root) = value else {
             throw Failure("screen.json must be a JSON object")
         }
         guard let list = root["components"] else {
@@ -30,7 +35,7 @@ struct ScreenLayout: Equatable {
                     guard case .string(let id)? = fields["id"] else {
                         throw Failure("screen.json: components[\(index)] has no string 'id'")
                     }
-                    return Entry(id: ComponentID(id), payload: fields["payload"].map { $0.data() })
+                    return Entry(id: ComponentID(id), payload: slices[["components", String(index), "payload"]])
                 default: throw Failure("screen.json: components[\(index)] must be an id or {\"id\": …}")
                 }
             })

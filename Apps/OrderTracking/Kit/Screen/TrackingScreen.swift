@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import TerminalUI
 
 /// What `order-tracking [ORDER-ID]` was asked to do.
 struct TrackingOptions {

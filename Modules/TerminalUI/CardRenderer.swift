@@ -1,3 +1,5 @@
+import Core
+
 /// Draws a ``Block`` as a box of exactly `width` columns: a pure function, so frames are pinned by golden tests.
 public enum CardRenderer {
     /// The narrowest card drawn; narrower terminals get this width and wrap.

@@ -1,3 +1,5 @@
+import Core
+
 /// Turns a ``Style`` into ANSI escapes, or into nothing when colour is off (NO_COLOR, TERM=dumb, not a terminal).
 public struct TextStyler: Sendable {
     /// Whether escapes are written at all.

@@ -1,3 +1,5 @@
+import Core
+
 /// One slot as a screen sees it: what the component last drew and whether the host hid it.
 public struct SlotView: Sendable, Equatable {
     /// The component shown there.

@@ -1,4 +1,5 @@
 import Core
+import TerminalUI
 import Testing
 
 @Suite struct RenderingTests {

@@ -8,17 +8,38 @@ public enum OptionValue: Equatable, Sendable {
     case optionalNumber(String)
 }
 
-/// One option a command accepts.
+/// One option a command accepts, with the line `--help` shows for it: parser and help read the same list.
 public struct OptionSpec: Equatable, Sendable {
     /// The option's name with its dashes: "--format".
     public let name: String
     /// What follows it.
     public let value: OptionValue
+    /// What it does, for `--help` (empty: not listed).
+    public let help: String
 
     /// Declares an option.
-    public init(_ name: String, _ value: OptionValue = .none) {
+    public init(_ name: String, _ value: OptionValue = .none, help: String = "") {
         self.name = name
         self.value = value
+        self.help = help
+    }
+
+    /// "--timeout SECONDS", "--watch [SECONDS]", "--plain": the option as a person types it.
+    public var synopsis: String {
+        switch value {
+        case .none: name
+        case .required(let placeholder): "\(name) \(placeholder)"
+        case .optionalNumber(let placeholder): "\(name) [\(placeholder)]"
+        }
+    }
+
+    /// The OPTIONS section of a help text: one aligned line per documented option, in the order given.
+    public static func helpLines(_ specs: [OptionSpec]) -> String {
+        let documented = specs.filter { !$0.help.isEmpty }
+        let width = (documented.map(\.synopsis.count).max() ?? 0) + 2
+        return documented.map { spec in
+            "  " + spec.synopsis + String(repeating: " ", count: width - spec.synopsis.count) + spec.help
+        }.joined(separator: "\n")
     }
 }
 
@@ -38,7 +59,8 @@ public struct ParsedArguments: Equatable, Sendable {
 /// A small, strict command-line parser shared by the apps: unknown options are usage errors with a
 /// did-you-mean, values are never guessed, and only options listed in `repeatable` may be given twice.
 public struct ArgumentParser: Sendable {
-    private let options: [OptionSpec]
+    /// The options this parser accepts, in the order help lists them.
+    public let options: [OptionSpec]
     private let repeatable: Set<String>
 
     /// A parser for `options`; those named in `repeatable` may appear more than once.

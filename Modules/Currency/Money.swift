@@ -1,5 +1,5 @@
 /// An amount in integer minor units of a currency: never floating point, always the currency's own decimals.
-/// It lives in Core because Payments and Order both show prices and must not import each other.
+/// Its own library because Payments and Order both show prices and must not import each other.
 public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
     /// ISO 4217 minor-unit digits for the currencies Courier serves.
     public static let decimals: [String: Int] = [
@@ -32,16 +32,6 @@ public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
         guard let money = Money(minorUnits: minor, currency: currency) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .currency, in: container, debugDescription: "unknown currency or negative amount")
-        }
-        self = money
-    }
-
-    /// Reads `{"minor": 4550, "currency": "SAR"}`, rejecting unknown currencies and negative amounts.
-    public init(json: JSONFields) throws(PayloadError) {
-        let minor = try json.int("minor")
-        let currency = try json.string("currency")
-        guard let money = Money(minorUnits: minor, currency: currency) else {
-            throw json.invalid("currency", "unknown currency or negative amount")
         }
         self = money
     }

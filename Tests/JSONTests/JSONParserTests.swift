@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import JSON
 import Testing
 
 @Suite struct JSONParserTests {
@@ -60,40 +61,25 @@ import Testing
     }
 }
 
-@Suite struct JSONFieldsTests {
-    let fields = try! JSONFields(
-        parsing: Data(
-            #"{"name": "Ada", "age": 36, "ratio": 0.5, "ok": true, "gone": null, "inner": {"n": "x"},"#
-                .appending(#" "items": [{"q": 1}, {"q": "two"}], "list": 3}"#).utf8))
-
-    @Test func typedFieldsAndTheirAbsence() throws {
-        #expect(try fields.string("name") == "Ada")
-        #expect(try fields.int("age") == 36)
-        #expect(try fields.bool("ok"))
-        #expect(try fields.stringIfPresent("gone") == nil)
-        #expect(try fields.intIfPresent("missing") == nil)
-        #expect(try fields.object("inner").string("n") == "x")
-        #expect(try fields.objectIfPresent("gone") == nil)
-        #expect(fields.keys == ["age", "gone", "inner", "items", "list", "name", "ok", "ratio"])
+@Suite struct RawSliceTests {
+    @Test func slicesAreTheBytesAsSentEvenWhereADoubleWouldRound() throws {
+        let text = #"{"components": ["order", {"id": "eta", "payload": {"n": 9007199254740993, "d": 0.1000000000000000055511}}]}"#
+        let (value, slices) = try JSONValue.parse(Data(text.utf8)) { $0.count == 3 && $0[2] == "payload" }
+        #expect(slices.keys.map { $0 } == [["components", "1", "payload"]])
+        #expect(
+            String(decoding: slices[["components", "1", "payload"]] ?? Data(), as: UTF8.self)
+                == #"{"n": 9007199254740993, "d": 0.1000000000000000055511}"#)
+        guard case .object(let root) = value, case .array(let items)? = root["components"] else {
+            Issue.record("expected the parsed layout, got \(value)")
+            return
+        }
+        #expect(items.count == 2)
     }
 
-    @Test func errorsNameTheKeyAndItsPath() throws {
-        #expect(throws: PayloadError("missing key 'nope'")) { try fields.string("nope") }
-        #expect(throws: PayloadError("expected Int at ratio")) { try fields.int("ratio") }
-        #expect(throws: PayloadError("expected String at age")) { try fields.string("age") }
-        #expect(throws: PayloadError("expected Bool at gone")) { try fields.bool("gone") }
-        #expect(throws: PayloadError("missing key 'm' at inner")) { try fields.object("inner").string("m") }
-        #expect(throws: PayloadError("expected Array at list")) { try fields.objects("list") }
-        let items = try fields.objects("items")
-        #expect(try items[0].int("q") == 1)
-        #expect(throws: PayloadError("expected Int at items.[1].q")) { try items[1].int("q") }
-        #expect(fields.invalid("age", "too old") == PayloadError("too old at age"))
-        #expect(throws: PayloadError("expected an object at inner.n")) {
-            try JSONFields(.string("x"), path: ["inner", "n"])
+    @Test func aSyntaxErrorStillNamesItsByte() {
+        let error = #expect(throws: JSONSyntaxError.self) {
+            try JSONValue.parse(Data(#"{"a": [}"#.utf8)) { _ in true }
         }
-        #expect(throws: PayloadError.self) { try JSONFields(parsing: Data("[1]".utf8)) }
-        #expect(throws: PayloadError("not valid JSON at byte 1: expected a string key")) {
-            try JSONFields(parsing: Data("{".utf8))
-        }
+        #expect(error?.description == "not valid JSON at byte 7: expected a value")
     }
 }

@@ -1,3 +1,4 @@
+import CodeOwnership
 import SquadKit
 import Testing
 

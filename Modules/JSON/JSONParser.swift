@@ -12,11 +12,29 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension JSONValue {
-    /// Parses JSON text (RFC 8259, UTF-8). A hand-written parser rather than `JSONDecoder`: Codable's generic
-    /// machinery costs more at first use than a whole text screen's drawing (issue 7), and payloads are small.
+    /// Parses JSON text (RFC 8259, UTF-8) into a value whose shape is not known in advance (layouts, reports);
+    /// every error names the byte offset, and nesting is capped so hostile input cannot exhaust the stack.
     public init(parsing data: Data) throws(JSONSyntaxError) {
         var parser = JSONParser(bytes: Array(data))
         self = try parser.document()
+    }
+
+    /// Parses like ``init(parsing:)`` and also returns the exact bytes of every value whose path `wanted`
+    /// accepts (paths are keys and array indices: `["components", "2", "payload"]`), so a host can hand a
+    /// slice on without printing it again: big integers and long decimals arrive as they were sent.
+    public static func parse(
+        _ data: Data, keepingBytesWhere wanted: ([String]) -> Bool
+    ) throws(JSONSyntaxError) -> (value: JSONValue, slices: [[String]: Data]) {
+        let bytes = Array(data)
+        var slices: [[String]: Data] = [:]
+        let result = withoutActuallyEscaping(wanted) { wanted in
+            var parser = JSONParser(bytes: bytes)
+            parser.onValue = { path, range in
+                if wanted(path) { slices[path] = Data(bytes[range]) }
+            }
+            return Result { () throws(JSONSyntaxError) in try parser.document() }
+        }
+        return (try result.get(), slices)
     }
 }
 
@@ -27,6 +45,9 @@ struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    /// Called with each value's path and byte range when set; the path is tracked only then.
+    var onValue: (([String], Range<Int>) -> Void)?
+    private var path: [String] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -43,6 +64,21 @@ struct JSONParser {
 
     private mutating func value() throws(JSONSyntaxError) -> JSONValue {
         skipWhitespace()
+        guard let onValue else { return try bareValue() }
+        let start = index
+        let value = try bareValue()
+        onValue(path, start..<index)
+        return value
+    }
+
+    private mutating func member(_ name: String) throws(JSONSyntaxError) -> JSONValue {
+        guard onValue != nil else { return try value() }
+        path.append(name)
+        defer { path.removeLast() }
+        return try value()
+    }
+
+    private mutating func bareValue() throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else { throw fail("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try nested { (parser) throws(JSONSyntaxError) in try parser.object() }
@@ -76,7 +112,7 @@ struct JSONParser {
             let key = try string()
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw fail("expected ':' after an object key") }
-            let parsed = try value()
+            let parsed = try member(key)
             // A repeated key keeps its first value, as JSONDecoder does.
             if fields[key] == nil { fields[key] = parsed }
             skipWhitespace()
@@ -91,7 +127,7 @@ struct JSONParser {
         skipWhitespace()
         if consume(UInt8(ascii: "]")) { return .array(items) }
         repeat {
-            items.append(try value())
+            items.append(try member(String(items.count)))
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
         guard consume(UInt8(ascii: "]")) else { throw fail("expected ',' or ']' in an array") }

@@ -1,0 +1,95 @@
+#if os(Linux)
+    import Core
+    import CurlBinding
+    import Foundation
+
+    /// One GET on one easy handle: its options, the body as it arrives, and the one continuation it resumes.
+    /// Only the transport's loop thread touches it after it is queued (`@unchecked` for that reason).
+    final class CurlTransfer: @unchecked Sendable {
+        let easy: UnsafeMutableRawPointer
+        let path: String
+        var continuation: CheckedContinuation<Result<(status: Int, body: Data), BackendError>, Never>?
+        var cancelled = false
+        private let limit: Int
+        private let redirects: Int
+        private let timeout: Duration
+        private var body = Data()
+        private var overflowed = false
+        private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+
+        // curl.h's option and info numbers (type base + index).
+        private static let url: Int32 = 10002, writeData: Int32 = 10001, errorBuffer: Int32 = 10010
+        private static let followLocation: Int32 = 52, maxRedirects: Int32 = 68, noSignal: Int32 = 99
+        private static let timeoutMs: Int32 = 155, connectTimeoutMs: Int32 = 156, caInfo: Int32 = 10065
+        private static let protocols: Int32 = 181, redirectProtocols: Int32 = 182, userAgent: Int32 = 10018
+        private static let responseCode: Int32 = 0x20_0002
+        private static let httpAndHTTPS = 3
+
+        init(url: String, path: String, options: CurlTransport.Options) throws(BackendError) {
+            guard let easy = courier_curl_easy_init() else { throw .transport("curl_easy_init failed", path: path) }
+            self.easy = easy
+            self.path = path
+            self.limit = options.maximumBodyBytes
+            self.redirects = options.maximumRedirects
+            self.timeout = options.timeout
+            errors.initialize(to: 0)
+            let milliseconds = max(1, Int(options.timeout.seconds * 1000))
+            _ = courier_curl_easy_setopt_pointer(easy, Self.url, url)
+            _ = courier_curl_easy_setopt_pointer(easy, Self.userAgent, "courier")
+            _ = courier_curl_easy_setopt_pointer(easy, Self.errorBuffer, errors)
+            _ = courier_curl_easy_setopt_long(easy, Self.noSignal, 1)
+            _ = courier_curl_easy_setopt_long(easy, Self.timeoutMs, milliseconds)
+            _ = courier_curl_easy_setopt_long(easy, Self.connectTimeoutMs, milliseconds)
+            _ = courier_curl_easy_setopt_long(easy, Self.followLocation, 1)
+            _ = courier_curl_easy_setopt_long(easy, Self.maxRedirects, options.maximumRedirects)
+            _ = courier_curl_easy_setopt_long(easy, Self.protocols, Self.httpAndHTTPS)
+            _ = courier_curl_easy_setopt_long(easy, Self.redirectProtocols, Self.httpAndHTTPS)
+            if let caFile = options.caFile { _ = courier_curl_easy_setopt_pointer(easy, Self.caInfo, caFile) }
+            _ = courier_curl_easy_setopt_pointer(easy, Self.writeData, Unmanaged.passUnretained(self).toOpaque())
+            _ = courier_curl_easy_setopt_write_callback(easy) { data, size, count, context in
+                guard let data, let context else { return 0 }
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                return transfer.append(UnsafeRawBufferPointer(start: data, count: size * count))
+            }
+        }
+
+        deinit {
+            courier_curl_easy_cleanup(easy)
+            errors.deallocate()
+        }
+
+        /// Keeps the bytes; past the limit it stops the transfer (curl reports a write error).
+        private func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+            guard body.count + bytes.count <= limit else {
+                overflowed = true
+                return 0
+            }
+            body.append(contentsOf: bytes)
+            return bytes.count
+        }
+
+        /// What a finished transfer means for the caller.
+        func outcome(code: Int32) -> Result<(status: Int, body: Data), BackendError> {
+            switch code {
+            case 0:
+                var status = 0
+                _ = courier_curl_easy_getinfo_long(easy, Self.responseCode, &status)
+                return .success((status, body))
+            case 28: return .failure(.timeout(path: path))
+            case 23 where overflowed:
+                return .failure(.transport("the answer is larger than \(limit >> 20) MB", path: path))
+            case 47: return .failure(.transport("more than \(redirects) redirects", path: path))
+            default:
+                let summary = String(cString: courier_curl_easy_strerror(code))
+                let detail = String(cString: errors)
+                return .failure(.transport(detail.isEmpty ? summary : "\(summary) (\(detail))", path: path))
+            }
+        }
+
+        /// Resumes the waiting request exactly once.
+        func finish(_ result: Result<(status: Int, body: Data), BackendError>) {
+            continuation?.resume(returning: result)
+            continuation = nil
+        }
+    }
+#endif

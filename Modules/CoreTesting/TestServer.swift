@@ -22,6 +22,24 @@ public final class TestServer: @unchecked Sendable {
         return try TestServer(arguments: ["-u", "-c", script, directory.path], portPattern: "port ")
     }
 
+    /// The project's own `Scripts/fault-server` serving `root` with per-path fault `rules` (JSON); HTTPS when a
+    /// certificate and key are given.
+    public static func faults(
+        root: URL, rules: String = "{}", certificate: (cert: String, key: String)? = nil
+    ) throws -> TestServer {
+        let tls = certificate.map { ["--cert", $0.cert, "--key", $0.key] } ?? []
+        return try TestServer(
+            arguments: [repositoryRoot.appendingPathComponent("Scripts/fault-server").path, "--root", root.path]
+                + ["--rules", rules, "--lifetime", "120"] + tls,
+            portPattern: "port ")
+    }
+
+    /// The repository this harness was built from (Scripts/ and the fixtures live there).
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
     /// A listener that accepts connections and never answers: every request to it times out.
     public static func silent() throws -> TestServer {
         let script = """

@@ -30,17 +30,108 @@ import Testing
         #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(5))
     }
 
+    @Test func aSubSecondTimeoutIsNotRoundedUpToASecond() async throws {
+        let server = try TestServer.silent()
+        defer { server.stop() }
+        let backend = HTTPBackend(base: server.baseURL, timeout: .milliseconds(300))
+        let started = ContinuousClock.now
+        await #expect(throws: BackendError.timeout(path: "x.json")) { try await backend.fetch(try Endpoint("x.json")) }
+        // A transport that rounds to whole seconds would wait 1 s.
+        #expect(ContinuousClock.now - started < .milliseconds(950))
+    }
+
     @Test func idsArePercentEncoded() throws {
         let backend = HTTPBackend(base: URL(string: "http://127.0.0.1:1/api/")!, timeout: .seconds(1))
         let url = backend.url(for: try Endpoint("orders", "a b?#%", "x.json"))
         #expect(url.absoluteString == "http://127.0.0.1:1/api/orders/a%20b%3F%23%25/x.json")
     }
 
-    @Test func aRefusedConnectionIsATransportError() async throws {
+    @Test func aRefusedConnectionIsATransportErrorThatSaysSo() async throws {
         let backend = HTTPBackend(base: URL(string: "http://127.0.0.1:9")!, timeout: .seconds(2))
         let error = await #expect(throws: BackendError.self) { try await backend.fetch(try Endpoint("x.json")) }
-        guard case .transport = error else {
-            Issue.record("expected transport, got \(String(describing: error))"); return
+        guard case .transport(let message, let path) = error else {
+            Issue.record("expected transport, got \(String(describing: error))")
+            return
         }
+        #expect(path == "x.json" && message.contains("Couldn't connect to server"))
+    }
+
+    @Test func oneConnectionServesAWholeScreensRequests() async throws {
+        let tree = try TemporaryDirectory()
+        for name in ["a", "b", "c", "d", "e"] { try tree.write("{}", to: "orders/1/\(name).json") }
+        let server = try TestServer.faults(root: tree.url)
+        defer { server.stop() }
+        let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(5))
+        for name in ["a", "b", "c", "d", "e"] { _ = try await backend.fetch(try Endpoint("orders", "1", "\(name).json")) }
+        let connections = try await backend.fetch(try Endpoint("_connections"))
+        #expect(String(decoding: connections, as: UTF8.self) == "1")
+    }
+
+    @Test func redirectsAreFollowedUpToALimit() async throws {
+        let tree = try TemporaryDirectory()
+        try tree.write(#"{"moved":true}"#, to: "new.json")
+        let rules = #"{"old.json": {"redirect": "/new.json"}, "loop.json": {"redirect": "/loop.json"}}"#
+        let server = try TestServer.faults(root: tree.url, rules: rules)
+        defer { server.stop() }
+        let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(5))
+        let data = try await backend.fetch(try Endpoint("old.json"))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"moved":true}"#)
+        await #expect(throws: BackendError.transport("more than 5 redirects", path: "loop.json")) {
+            try await backend.fetch(try Endpoint("loop.json"))
+        }
+    }
+
+    @Test func anAnswerLargerThanAnyPayloadIsRefused() async throws {
+        let tree = try TemporaryDirectory()
+        try tree.write("{}", to: "big.json")
+        let server = try TestServer.faults(root: tree.url, rules: #"{"big.json": {"body": "huge"}}"#)
+        defer { server.stop() }
+        let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(10))
+        await #expect(throws: BackendError.transport("the answer is larger than 16 MB", path: "big.json")) {
+            try await backend.fetch(try Endpoint("big.json"))
+        }
+    }
+
+    @Test func httpsWithATestCertificate() async throws {
+        let tree = try TemporaryDirectory()
+        try tree.write(#"{"secure":true}"#, to: "s.json")
+        let cert = tree.url.appendingPathComponent("cert.pem").path
+        let key = tree.url.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0, "openssl could not make a test certificate")
+        let server = try TestServer.faults(root: tree.url, certificate: (cert, key))
+        defer { server.stop() }
+        let base = URL(string: "https://127.0.0.1:\(server.port)")!
+        let trusted = HTTPBackend(base: base, timeout: .seconds(5), caFile: cert)
+        let data = try await trusted.fetch(try Endpoint("s.json"))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"secure":true}"#)
+        let untrusted = HTTPBackend(base: base, timeout: .seconds(5))
+        let error = await #expect(throws: BackendError.self) { try await untrusted.fetch(try Endpoint("s.json")) }
+        guard case .transport(let message, _) = error else {
+            Issue.record("expected a certificate failure, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("certificate"))
+    }
+
+    @Test func aCancelledRequestEndsAtOnce() async throws {
+        let server = try TestServer.silent()
+        defer { server.stop() }
+        let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(30))
+        let task = Task { try await backend.fetch(try Endpoint("x.json")) }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        task.cancel()
+        await #expect(throws: BackendError.transport("cancelled", path: "x.json")) { try await task.value }
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 }

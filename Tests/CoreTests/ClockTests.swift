@@ -1,4 +1,5 @@
 import Core
+import CoreTesting
 import Foundation
 import Testing
 

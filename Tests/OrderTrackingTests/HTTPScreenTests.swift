@@ -22,4 +22,24 @@ import Testing
         #expect(run.stderr.hasPrefix("cannot load the screen layout: orders/1234/screen.json:"))
         #expect(run.stderr.hasSuffix("; check --api or try again later\n"))
     }
+
+    /// A behavioural guard, not a timing: a transport that polls burns about a core while it waits (3 s here),
+    /// one that sleeps in the kernel uses a small fraction of that. courier-bench reports the real figure.
+    @Test func waitingForASlowEndpointBurnsNoCPU() throws {
+        let server = try TestServer.faults(root: CLI.fixtures, rules: #"{"orders/1234/eta.json": {"delay_ms": 3000}}"#)
+        defer { server.stop() }
+        let measure = """
+            import resource,subprocess,sys
+            r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL)
+            u=resource.getrusage(resource.RUSAGE_CHILDREN)
+            print(r.returncode,u.ru_utime+u.ru_stime)
+            """
+        let run = try ProcessRunner.run(
+            "python3", ["-c", measure, CLI.binary, "1234", "--plain", "--api", server.baseURL.absoluteString],
+            environment: CLI.environment)
+        let fields = run.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(fields.first == "0", "\(run.stdout) \(run.stderr)")
+        let cpu = Double(fields.last ?? "") ?? .infinity
+        #expect(cpu < 1.5, "order-tracking used \(cpu) s of CPU during a 3 s wait")
+    }
 }

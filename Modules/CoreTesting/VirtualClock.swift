@@ -1,0 +1,73 @@
+import Core
+import Foundation
+
+/// A clock that only moves when a test calls ``advance(by:)``; sleepers wake in deadline order.
+public final class VirtualClock: CourierClock {
+    private struct Sleeper {
+        let id: Int
+        let deadline: Duration
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+    private struct State {
+        var elapsed: Duration = .zero
+        var nextID = 0
+        var sleepers: [Sleeper] = []
+    }
+    private let start: Date
+    private let state = Locked(State())
+
+    /// Starts the clock at `start`.
+    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { self.start = start }
+
+    /// The start time plus everything advanced so far.
+    public func now() -> Date {
+        let elapsed = state.withLock { $0.elapsed }
+        return start.addingTimeInterval(elapsed.seconds)
+    }
+
+    /// How many tasks are sleeping; tests wait for this before advancing.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// Suspends until the clock has been advanced past `duration` from now.
+    public func sleep(for duration: Duration) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let cancelled = Task.isCancelled
+                state.withLock { state in
+                    if !cancelled {
+                        state.sleepers.append(
+                            Sleeper(id: id, deadline: state.elapsed + duration, continuation: continuation))
+                    }
+                }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time to the earliest pending deadline and wakes the sleepers due then; does nothing when none sleep.
+    public func advanceToNextDeadline() {
+        let next = state.withLock { state in state.sleepers.map(\.deadline).min().map { $0 - state.elapsed } }
+        if let next { advance(by: next) }
+    }
+
+    /// Moves time forward and wakes every sleeper whose deadline has passed.
+    public func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.elapsed += duration
+            let due = state.sleepers.filter { $0.deadline <= state.elapsed }.sorted { $0.deadline < $1.deadline }
+            state.sleepers.removeAll { $0.deadline <= state.elapsed }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}

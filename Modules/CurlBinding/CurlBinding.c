@@ -44,16 +44,19 @@ static int loaded = 0;
 static char failure[256];
 
 static void load(void) {
-    static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "libcurl.dylib"};
+#ifdef __APPLE__
+    static const char *const names[] = {"libcurl.4.dylib", "libcurl.dylib"};
+#else
+    static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4"};
+#endif
     void *library = NULL;
     for (size_t i = 0; i < sizeof names / sizeof names[0] && !library; i++) {
         library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        // The first name's failure is the one worth reading: the others are fallbacks.
+        const char *why = library ? NULL : dlerror();
+        if (i == 0 && why) snprintf(failure, sizeof failure, "%s", why);
     }
-    if (!library) {
-        const char *why = dlerror();
-        snprintf(failure, sizeof failure, "%s", why ? why : "libcurl.so.4 not found");
-        return;
-    }
+    if (!library) return;
 #define BIND(field, symbol)                                                                                    \
     do {                                                                                                       \
         *(void **)(&curl.field) = dlsym(library, symbol);                                                      \

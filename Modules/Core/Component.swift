@@ -29,6 +29,27 @@ public protocol EventPublishing: Component {
     func events(for info: Info) -> [DomainEvent]
 }
 
+/// Opt-in: a component whose info says when it is worth loading again (an ETA while the rider is on the way),
+/// so a watching host refreshes each card on its own schedule instead of polling everything.
+public protocol SelfRefreshing: Component {
+    /// How long until `info` is worth reloading; nil when it will not change by itself.
+    func refreshInterval(for info: Info) -> Duration?
+}
+
+/// Opt-in: a component that knows when what it follows is finished, so the host can stop watching without
+/// reading anybody's info.
+public protocol Finishing: Component {
+    /// Whether `info` is final (an order delivered or cancelled).
+    func isFinished(_ info: Info) -> Bool
+}
+
+/// Opt-in: a component that reloads itself when another announces something ("coupon applied" → the payment
+/// card refreshes), without either importing the other.
+public protocol RefreshingOnEvents: Component {
+    /// The event names after which this component asks to be reloaded.
+    static var refreshingEvents: Set<String> { get }
+}
+
 /// Opt-in: a component that reacts to other components' events by updating its own info.
 public protocol EventConsuming: Component {
     /// The event names this component listens to.

@@ -57,6 +57,8 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         var block: Block?
         var received: [DomainEvent] = []
         var published: [DomainEvent] = []
+        var hidden = false
+        var finished = false
     }
 
     private let component: C
@@ -85,7 +87,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     public var current: ComponentState<C.Info> { state.withLock { $0.state } }
 
     /// Event names the component consumes.
-    public var consumedEvents: Set<String> { capabilities.consumedEvents }
+    public var consumedEvents: Set<String> { capabilities.routedEvents }
 
     /// Draws the skeleton once.
     public func present() { state.withLock { startIfNeeded(&$0) } }
@@ -105,12 +107,15 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     /// Applies a routed event now if info is shown, and remembers it for info that arrives later.
     public func receive(_ event: DomainEvent) -> [DomainEvent] {
         state.withLock { state in
+            if capabilities.refreshingEvents.contains(event.name) { slot.post(.event(.refresh(after: .zero))) }
+            guard capabilities.consumedEvents.contains(event.name) else { return [] }
             state.received.removeAll { $0.name == event.name }
             state.received.append(event)
             guard case .info(let info) = state.state else { return [] }
             let updated = consumeAll(into: info, state)
             guard updated != info else { return [] }
             apply(.receive, .info(updated), &state)
+            announce(updated, &state)
             return newEvents(for: updated, &state)
         }
     }
@@ -160,11 +165,15 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
             case .success(let info):
                 let info = consumeAll(into: info, state)
                 if apply(.receive, .info(info), &state) {
+                    announce(info, &state)
                     for event in newEvents(for: info, &state) { slot.post(.event(.domain(event))) }
                 }
             case .failure(let error):
                 let failure = Failure(describing: error)
-                if apply(.fail, .failed(failure), &state) { slot.post(.event(.hide(failure))) }
+                if apply(.fail, .failed(failure), &state) {
+                    state.hidden = true
+                    slot.post(.event(.hide(failure)))
+                }
             }
         }
     }
@@ -204,6 +213,22 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
+    }
+
+    /// What new info means for the host: a hidden card comes back, a finished subject is said once, and a
+    /// component that wants to be looked at again says when.
+    private func announce(_ info: C.Info, _ state: inout State) {
+        if state.hidden {
+            state.hidden = false
+            slot.post(.event(.show))
+        }
+        if !state.finished, capabilities.isFinished?(component, info) == true {
+            state.finished = true
+            slot.post(.event(.finished))
+        }
+        if let interval = capabilities.refreshInterval?(component, info) {
+            slot.post(.event(.refresh(after: interval)))
+        }
     }
 
     private func consumeAll(into info: C.Info, _ state: State) -> C.Info {

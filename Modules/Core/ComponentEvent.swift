@@ -20,10 +20,12 @@ public struct DomainEvent: Sendable, Hashable, Codable, CustomStringConvertible 
 public enum ComponentEvent: Sendable, Equatable {
     /// The card should go away, with the reason (the default failure policy).
     case hide(Failure)
-    /// The card has something to show again.
+    /// A hidden card has info again and should come back.
     case show
-    /// The component wants the host to reload the components that consume its events.
-    case refreshRequested
+    /// The component asks to be loaded again after this long (`.zero`: now); a watching host obliges.
+    case refresh(after: Duration)
+    /// What the component follows is finished (the order was delivered): nothing on screen will change again.
+    case finished
     /// A domain event for other components, routed by the host.
     case domain(DomainEvent)
 }

@@ -17,8 +17,9 @@ public struct DeliveryInfo: Sendable, Equatable, Encodable {
     public var delivered: Bool
 }
 
-/// The Location squad's rider card; it follows `order.status` and stops tracking once delivered.
-public struct DeliveryComponent: Component, EventConsuming {
+/// The Location squad's rider card; it follows `order.status`, asks to be reloaded while the rider moves, and
+/// stops tracking once delivered.
+public struct DeliveryComponent: Component, EventConsuming, SelfRefreshing {
     /// The id layouts use.
     public static let id: ComponentID = "delivery"
     /// Listens to Order's status without importing Order.
@@ -49,6 +50,9 @@ public struct DeliveryComponent: Component, EventConsuming {
         info.delivered = event.value == "delivered"
         return info
     }
+
+    /// The rider moves: look again every 3 s until the order is delivered.
+    public func refreshInterval(for info: DeliveryInfo) -> Duration? { info.delivered ? nil : .seconds(3) }
 
     /// Skeleton, the rider on the way, the rider who delivered, or nothing.
     public func card(for state: ComponentState<DeliveryInfo>, context: ComponentContext) -> Block? {

@@ -13,8 +13,9 @@ public struct ETAInfo: Sendable, Equatable, Encodable {
     public var delivered: Bool
 }
 
-/// The Location squad's arrival card; it shows "Delivered" once Order says so.
-public struct ETAComponent: Component, EventConsuming {
+/// The Location squad's arrival card; it asks to be reloaded while the window shrinks and shows "Delivered" once
+/// Order says so.
+public struct ETAComponent: Component, EventConsuming, SelfRefreshing {
     /// The id layouts use.
     public static let id: ComponentID = "eta"
     /// Listens to Order's status without importing Order.
@@ -49,6 +50,9 @@ public struct ETAComponent: Component, EventConsuming {
         info.delivered = event.value == "delivered"
         return info
     }
+
+    /// The window shrinks as the rider closes in: look again every 5 s until the order is delivered.
+    public func refreshInterval(for info: ETAInfo) -> Duration? { info.delivered ? nil : .seconds(5) }
 
     /// Skeleton, the window, "Delivered", or nothing.
     public func card(for state: ComponentState<ETAInfo>, context: ComponentContext) -> Block? {

@@ -20,17 +20,23 @@ public struct Authenticator: Sendable {
     private let clock: any CourierClock
     private let hookDeadline: Duration
     private let say: @Sendable (String) -> Void
+    private let note: @Sendable (String) -> Void
+    private let warn: @Sendable (String) -> Void
 
-    /// Creates an authenticator; `say` receives each line as it happens.
+    /// Creates an authenticator. `say` receives the reference lines as they happen ("Logging in...");
+    /// `note` what each success hook found (hosts show it on request); `warn` every hook that failed.
     public init(
         backend: any Backend, container: LoginContainer, clock: any CourierClock = SystemClock(),
-        hookDeadline: Duration = .seconds(5), say: @escaping @Sendable (String) -> Void
+        hookDeadline: Duration = .seconds(5), say: @escaping @Sendable (String) -> Void,
+        note: @escaping @Sendable (String) -> Void = { _ in }, warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.backend = backend
         self.container = container
         self.clock = clock
         self.hookDeadline = hookDeadline
         self.say = say
+        self.note = note
+        self.warn = warn
     }
 
     /// Logs `userID` in (with `password` when the account has one) and runs the hooks.
@@ -48,8 +54,8 @@ public struct Authenticator: Sendable {
                 case .failure(let problem): problems.append(problem.message)
                 }
             }
-            findings.forEach(say)
-            problems.forEach(say)
+            findings.forEach(note)
+            problems.forEach(warn)
             return Outcome(session: session, error: nil, hookProblems: problems)
         case .failure(let error):
             say("Logged in unsuccessfully...")
@@ -60,7 +66,7 @@ public struct Authenticator: Sendable {
                 case .failure(let problem): problems.append(problem.message)
                 }
             }
-            problems.forEach(say)
+            problems.forEach(warn)
             return Outcome(session: nil, error: error, hookProblems: problems)
         }
     }

@@ -16,6 +16,15 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What happened and what to try next, for the person at the terminal.
+    public var advice: String {
+        switch self {
+        case .userNotFound: "no such user; check the id (the demo user is 1234)"
+        case .invalidCredentials: "wrong password; try again with --password"
+        case .backendUnavailable(let why): "the backend could not be asked (\(why)); check --api or try again later"
+        }
+    }
+
     /// The name plus detail, for logs.
     public var description: String {
         if case .backendUnavailable(let why) = self { return "\(name) (\(why))" }

@@ -1,8 +1,9 @@
 import Core
 import Foundation
 
-/// The Order squad's card: restaurant, basket and where the order is; it announces status changes to others.
-public struct OrderComponent: Component, Validatable, EventPublishing {
+/// The Order squad's card: restaurant, basket and where the order is; it announces status changes to others,
+/// asks to be looked at again until the order is delivered, and says when it is (so hosts stop watching).
+public struct OrderComponent: Component, Validatable, EventPublishing, SelfRefreshing, Finishing {
     /// The id layouts use.
     public static let id: ComponentID = "order"
     /// The event Order publishes whenever the status is known; its value is the raw status ("delivered").
@@ -34,6 +35,12 @@ public struct OrderComponent: Component, Validatable, EventPublishing {
 
     /// Tells others the status, so the rider and ETA cards can follow it.
     public func events(for info: OrderInfo) -> [DomainEvent] { [DomainEvent(Self.statusEvent, info.status.rawValue)] }
+
+    /// Until delivery the status moves on by itself: look again every 5 s.
+    public func refreshInterval(for info: OrderInfo) -> Duration? { isFinished(info) ? nil : .seconds(5) }
+
+    /// A delivered order will not change again.
+    public func isFinished(_ info: OrderInfo) -> Bool { info.status == .delivered }
 
     /// Vetoes cancelling once the kitchen has started.
     public func validate(_ action: UserAction, info: OrderInfo) -> Verdict {

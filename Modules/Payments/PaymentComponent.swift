@@ -2,9 +2,14 @@ import Core
 import Foundation
 
 /// The Payments squad's card: how the order was paid, for how much, and whether it can be refunded.
-public struct PaymentComponent: Component, Validatable {
+/// When the order's status changes it reloads itself: cash is collected at the door, so a delivered order's
+/// payment reads "paid" without Payments ever importing Order.
+public struct PaymentComponent: Component, Validatable, RefreshingOnEvents {
     /// The id layouts use.
     public static let id: ComponentID = "payment"
+
+    /// Order's status event, by name.
+    public static let refreshingEvents: Set<String> = ["order.status"]
 
     /// Creates the component; it needs nothing but the context it is loaded with.
     public init() {}

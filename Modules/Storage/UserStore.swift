@@ -1,7 +1,9 @@
 import Foundation
 import Login
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
@@ -20,16 +22,13 @@ public struct UserStore: SessionReading {
     /// The folder holding `user.json`.
     public var directory: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
-    /// `--data-dir`, else `$XDG_DATA_HOME/courier`, else `~/.local/share/courier`.
-    public static func defaultDirectory(dataDir: String?, environment: [String: String]) -> URL {
-        URL(fileURLWithPath: defaultPath(dataDir: dataDir, environment: environment), isDirectory: true)
-    }
-
-    /// ``defaultDirectory(dataDir:environment:)`` as a path.
-    public static func defaultPath(dataDir: String?, environment: [String: String]) -> String {
-        if let dataDir { return dataDir }
+    /// `--data-dir`, else `$XDG_DATA_HOME/courier`, else `~/.local/share/courier`; nil when none of them names
+    /// a folder (empty or relative), so nothing is ever written to `/` or the working directory by accident.
+    public static func defaultPath(dataDir: String?, environment: [String: String]) -> String? {
+        if let dataDir { return dataDir.isEmpty ? nil : dataDir }
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/courier" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/courier"
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/share/courier" }
+        return nil
     }
 
     /// Where the record lives.
@@ -39,32 +38,58 @@ public struct UserStore: SessionReading {
 
     /// Writes `session` atomically; returns the file's path.
     @discardableResult
-    public func save(_ session: LoginSession) throws -> URL {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    public func save(_ session: LoginSession) throws(StoreError) -> URL {
+        try makeDirectory()
         removeStaleTemporaries()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(session)
-        let temporary = directory.appendingPathComponent(".user.json.\(getpid()).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0 else { throw StoreError(message: "cannot create \(temporary.path): errno \(errno)") }
+        let data: Data
+        do { data = try encoder.encode(session) } catch { throw StoreError(message: "cannot encode the user record") }
+        let temporary = path + "/.user.json.\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw StoreError.system("cannot create a file in", path) }
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let writeError = errno
         let synced = fsync(descriptor)
+        let syncError = errno
         close(descriptor)
         guard written == data.count, synced == 0 else {
-            unlink(temporary.path)
-            throw StoreError(message: "cannot write \(temporary.path): errno \(errno)")
+            unlink(temporary)
+            errno = written == data.count ? syncError : (written < 0 ? writeError : ENOSPC)
+            throw StoreError.system("cannot write the user record in", path)
         }
-        guard rename(temporary.path, file.path) == 0 else {
-            unlink(temporary.path)
-            throw StoreError(message: "cannot move the record into \(file.path): errno \(errno)")
+        guard rename(temporary, filePath) == 0 else {
+            let renameError = errno
+            unlink(temporary)
+            errno = renameError
+            throw StoreError.system("cannot move the user record into", path)
         }
         return file
     }
 
+    /// Creates the folder and its parents, with the system's reason when that is impossible (a file in the way,
+    /// no permission, a read-only disk).
+    private func makeDirectory() throws(StoreError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw StoreError(message: "\(path) is a file, not a folder; pass a folder with --data-dir")
+            }
+            return
+        }
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o700) != 0 && errno != EEXIST { throw StoreError.system("cannot create", current) }
+            if stat(current, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+                throw StoreError(message: "\(current) is a file, not a folder; pass a folder with --data-dir")
+            }
+        }
+    }
+
     /// The stored session, nil when none; a record that does not decode is an error naming the file.
     public func storedSession() throws -> LoginSession? {
-        guard let data = FileManager.default.contents(atPath: filePath) else { return nil }
+        guard !path.isEmpty, let data = FileManager.default.contents(atPath: filePath) else { return nil }
         do { return try JSONDecoder().decode(LoginSession.self, from: data) } catch {
             throw StoreError(message: "\(filePath) is not a valid user record; run 'order-tracking logout'")
         }
@@ -72,11 +97,12 @@ public struct UserStore: SessionReading {
 
     /// Removes the record; returns whether there was one.
     @discardableResult
-    public func clear() throws -> Bool {
+    public func clear() throws(StoreError) -> Bool {
+        guard !path.isEmpty else { return false }
         removeStaleTemporaries()
-        guard FileManager.default.fileExists(atPath: file.path) else { return false }
-        try FileManager.default.removeItem(at: file)
-        return true
+        if unlink(filePath) == 0 { return true }
+        if errno == ENOENT || errno == ENOTDIR { return false }
+        throw StoreError.system("cannot remove the user record from", path)
     }
 
     /// Deletes temp files left by writers that were killed mid-write.
@@ -88,10 +114,15 @@ public struct UserStore: SessionReading {
     }
 }
 
-/// The store could not read or write its record.
+/// The store could not read or write its record: one line naming the path and what to do.
 public struct StoreError: Error, CustomStringConvertible {
     /// What failed, naming the file.
     public let message: String
     /// The message.
     public var description: String { message }
+
+    /// "cannot create /x: Read-only file system; pick another --data-dir", from `errno`.
+    static func system(_ what: String, _ path: String) -> StoreError {
+        StoreError(message: "\(what) \(path): \(String(cString: strerror(errno))); pick another --data-dir")
+    }
 }

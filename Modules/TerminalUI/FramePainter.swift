@@ -52,15 +52,31 @@ public struct FramePainter: Sendable {
         return CardRenderer.lines(for: block, width: width, styler: styler)
     }
 
-    /// The whole frame as text.
+    /// Lines under the cards ("updated 08:00:05"), repainted in place by ``setFooter(_:)``.
+    public private(set) var footer: [String] = []
+    private var paintedFooter: [String] = []
+
+    /// The whole frame as text (without the footer, which belongs to the live view).
     public func frame() -> String { (header + slots.flatMap(lines(for:))).map { $0 + "\n" }.joined() }
+
+    /// Replaces the footer; live, rewrites just those lines.
+    public mutating func setFooter(_ lines: [String]) {
+        footer = lines
+        guard live, firstFramePainted, lines != paintedFooter else { return }
+        let up = paintedFooter.count
+        var output = up > 0 ? "\u{1B}[\(up)A\r\u{1B}[J" : "\r\u{1B}[J"
+        output += lines.map { $0 + "\n" }.joined()
+        paintedFooter = lines
+        emit(output)
+    }
 
     /// Paints the first frame (live mode only); later updates repaint in place.
     public mutating func paintFirstFrame() {
         guard live else { return }
         firstFramePainted = true
         painted = slots.map(lines(for:))
-        emit((header + painted.flatMap { $0 }).map { $0 + "\n" }.joined())
+        paintedFooter = footer
+        emit((header + painted.flatMap { $0 } + footer).map { $0 + "\n" }.joined())
     }
 
     /// Records a slot's new state (`block: nil` keeps the block) and, live, repaints just what changed.
@@ -71,7 +87,7 @@ public struct FramePainter: Sendable {
         let new = lines(for: slots[index])
         guard new != painted[index] else { return }
         let above = header.count + painted[..<index].reduce(0) { $0 + $1.count }
-        let total = header.count + painted.reduce(0) { $0 + $1.count }
+        let total = header.count + painted.reduce(0) { $0 + $1.count } + paintedFooter.count
         let up = total - above
         var output = up > 0 ? "\u{1B}[\(up)A\r" : "\r"
         if new.count == painted[index].count {
@@ -81,7 +97,8 @@ public struct FramePainter: Sendable {
             painted[index] = new
         } else {
             painted[index] = new
-            output += "\u{1B}[J" + painted[index...].flatMap { $0 }.map { $0 + "\n" }.joined()
+            paintedFooter = footer
+            output += "\u{1B}[J" + (painted[index...].flatMap { $0 } + footer).map { $0 + "\n" }.joined()
         }
         emit(output)
     }

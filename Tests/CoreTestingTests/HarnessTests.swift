@@ -68,7 +68,7 @@ private struct Hello: Component {
             let phases = harness.expectPhases([.loading, .failed])
             #expect(phases == HarnessMismatch(what: "phases", expected: "loading, failed", actual: "loading, info"))
             #expect(harness.expectCard("nope")?.description.contains("Hi, Ada") == true)
-            #expect(harness.expectEvents([.refreshRequested]) != nil)
+            #expect(harness.expectEvents([.finished]) != nil)
             #expect(harness.expectHidden(because: "anything") != nil)
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("mismatch") }

@@ -35,14 +35,14 @@ func details(status: String) -> CannedAnswer {
             │ ●─●─○─○─○                       Accepted │
             ╰──────────────────────────────────────────╯
             """)
-        harness.expectEvents([.domain(DomainEvent("order.status", "accepted"))])
+        harness.expectEvents([.refresh(after: .seconds(5)), .domain(DomainEvent("order.status", "accepted"))])
     }
 
     @Test func deliveredOrderFillsTheTimeline() async throws {
         let harness = orderHarness(details(status: "delivered"))
         await harness.load()
         #expect(harness.card().contains("│ ●─●─●─●─●                      Delivered │"))
-        harness.expectEvents([.domain(DomainEvent("order.status", "delivered"))])
+        harness.expectEvents([.finished, .domain(DomainEvent("order.status", "delivered"))])
     }
 }
 

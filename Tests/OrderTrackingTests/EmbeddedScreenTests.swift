@@ -94,9 +94,11 @@ import Testing
     }
 
     @Test func watchStopsOnceTheOrderIsDelivered() throws {
-        let run = try CLI.run(["7777", "--watch", "0.2", "--plain"], limit: .seconds(10))
+        let run = try CLI.run(["7777", "--watch", "--every", "0.2", "--plain"], limit: .seconds(10))
         #expect(run.status == 0)
-        #expect(run.stdout == Golden.order7777.line)
+        let lines = run.stdout.split(separator: "\n", maxSplits: 1)
+        #expect(lines.first?.hasPrefix("── 08:00:00 ") == true, "a watched frame is headed by its time")
+        #expect(lines.last.map(String.init) == Golden.order7777.line)
     }
 }
 
@@ -185,7 +187,7 @@ import Testing
 
 @Suite struct ProcessFaultTests {
     /// A reader that is already gone (`| head -1` that finished) must not kill the process with SIGPIPE or
-    /// print an error: the output is simply not wanted any more.
+    /// print an error: the output is simply not wanted any more. The status says it was not shown (1).
     @Test(arguments: [["1234"], ["5678", "--format", "json"], ["components"], ["--help"]])
     func aClosedPipeEndsQuietly(arguments: [String]) throws {
         let process = Process()
@@ -201,7 +203,26 @@ import Testing
         process.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
-        #expect([0, 2].contains(process.terminationStatus))
+        #expect(process.terminationStatus == 1)
         #expect(!stderr.contains("Fatal error") && !stderr.contains("Broken pipe"), "\(stderr)")
+        #expect(!stderr.contains("standard output"), "a closed pipe is quiet: \(stderr)")
+    }
+
+    @Test func aFullDiskSaysSoAndExits1() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["1234"]
+        process.environment = CLI.environment
+        let errors = Pipe()
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        #expect(
+            stderr
+                == "order-tracking: cannot write to standard output: No space left on device; free some space or write elsewhere\n"
+        )
     }
 }

@@ -3,22 +3,29 @@ import Foundation
 import Testing
 
 @Suite struct LoginCommandTests {
-    func dataDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("login-\(UUID().uuidString)")
-    }
+    /// Removed with the suite instance: no test leaves a folder behind.
+    let scratch = try! TemporaryDirectory()
 
-    @Test func theDemoUserPrintsTheReferenceLinesThenWhatTheHooksFound() throws {
+    func dataDirectory() -> URL { scratch.url.appendingPathComponent("login-\(UUID().uuidString)") }
+
+    static let reference = """
+        Logging in...
+        Logged in successfully...
+        Fetching user profile with id 1234...
+        Fetching user feed with id 1234...
+        Storing user with id 1234...
+
+        """
+
+    @Test func theDemoUserPrintsExactlyTheFiveReferenceLines() throws {
         let directory = dataDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let run = try CLI.run(["login", "1234", "--data-dir", directory.path])
         #expect(run.status == 0)
+        #expect(run.stdout == Self.reference)
+        #expect(run.stderr == "")
+        let verbose = try CLI.run(["login", "1234", "--data-dir", directory.path, "--verbose"])
         #expect(
-            run.stdout == """
-                Logging in...
-                Logged in successfully...
-                Fetching user profile with id 1234...
-                Fetching user feed with id 1234...
-                Storing user with id 1234...
+            verbose.stdout == Self.reference + """
                 Profile: Sara Al-Harbi, Riyadh
                 Feed: 3 items
                 Stored user at \(directory.path)/user.json
@@ -34,11 +41,11 @@ import Testing
 
     @Test func anUnknownUserPrintsExactlyTheFailureLinesAndClearsStoredData() throws {
         let directory = dataDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         _ = try CLI.run(["login", "1234", "--data-dir", directory.path])
         let run = try CLI.run(["login", "9999", "--data-dir", directory.path])
         #expect(run.status == 1)
         #expect(run.stdout == "Logging in...\nLogged in unsuccessfully...\nClear data because of error userNotFound\n")
+        #expect(run.stderr == "login failed: no such user; check the id (the demo user is 1234)\n")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("user.json").path))
         let wrong = try CLI.run(["login", "5555", "--password", "nope", "--data-dir", directory.path])
         #expect(wrong.stdout.hasSuffix("Clear data because of error invalidCredentials\n"))
@@ -46,10 +53,12 @@ import Testing
 
     @Test func theTrackingScreenShowsWhoIsSignedIn() throws {
         let directory = dataDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         _ = try CLI.run(["login", "1234", "--data-dir", directory.path])
-        let run = try CLI.run(["1234"], extra: ["XDG_DATA_HOME": directory.deletingLastPathComponent().path])
+        let before = try CLI.run(["1234"])
+        #expect(before.stdout.contains("Not signed in"))
+        let run = try CLI.run(["1234", "--data-dir", directory.path])
         #expect(run.status == 0)
+        #expect(run.stdout.contains("Sara Al-Harbi") && !run.stdout.contains("Not signed in"), "\(run.stdout)")
         let tabs = try CLI.run(["tabs", "--select", "profile", "--data-dir", "/nonexistent-courier"])
         #expect(tabs.status == 64)
         #expect(tabs.stderr.contains("tab 'profile' is not available now; available: tracking"))
@@ -58,7 +67,6 @@ import Testing
     /// SIGKILL at random moments during login (and so during the Storage write) must never leave a torn record.
     @Test func killingTheWriterNeverLeavesATornFile() throws {
         let directory = dataDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let record = directory.appendingPathComponent("user.json")
         var killed = 0
         for round in 0..<100 {
@@ -81,5 +89,23 @@ import Testing
             }
         }
         #expect(killed > 20, "many rounds should kill a running writer (killed \(killed))")
+    }
+
+    @Test(arguments: [
+        (["--data-dir", ""], [String: String](), 64, "order-tracking: --data-dir is empty; give a folder, e.g. --data-dir ~/.courier\nRun 'order-tracking --help' for usage.\n"),
+        (
+            [], ["HOME": "", "XDG_DATA_HOME": ""], 64,
+            "order-tracking: nowhere to keep the signed-in user: HOME and XDG_DATA_HOME are empty; pass --data-dir DIR\n"
+        ),
+        (["--data-dir", "/etc/passwd"], [:], 2, "Hook 'Storage' failed: /etc/passwd is a file, not a folder; pass a folder with --data-dir\n"),
+    ])
+    func anUnusableDataFolderIsOneLineOnStderrAndNothingIsWritten(
+        flags: [String], environment: [String: String], status: Int32, message: String
+    ) throws {
+        let run = try CLI.run(["login", "1234"] + flags, extra: environment)
+        #expect(run.status == status)
+        #expect(run.stderr == message)
+        #expect(!run.stdout.contains("Error Domain"))
+        #expect(!FileManager.default.fileExists(atPath: "/user.json"))
     }
 }

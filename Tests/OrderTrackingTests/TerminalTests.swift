@@ -68,7 +68,7 @@ struct TerminalTests {
     }
 
     @Test func ctrlCRestoresTheTerminalAndExits130() throws {
-        let session = try TmuxSession(command: command("9012 --watch 30"))
+        let session = try TmuxSession(command: command("9012 --watch --every 30"))
         _ = try session.waitFor { $0.contains("╭─ Rider") }
         #expect(try session.cursorVisible() == false, "cursor hidden while drawing")
         try session.tmux(["send-keys", "-t", session.name, "C-c"])

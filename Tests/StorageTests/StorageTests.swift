@@ -1,12 +1,15 @@
+import CoreTesting
 import Foundation
 import Login
 import Storage
 import Testing
 
 @Suite struct StorageTests {
+    /// Removed with the suite instance, so no test leaves a folder behind.
+    let scratch = try! TemporaryDirectory()
+
     func store() -> UserStore {
-        UserStore(
-            directory: FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)"))
+        UserStore(directory: scratch.url.appendingPathComponent("store-\(UUID().uuidString)"))
     }
 
     @Test func saveReadAndClear() throws {
@@ -53,13 +56,38 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["user.json"])
     }
 
-    @Test func directoryFollowsTheFlagThenXDGThenHome() {
-        #expect(UserStore.defaultDirectory(dataDir: "/d", environment: [:]).path == "/d")
+    @Test func directoryFollowsTheFlagThenXDGThenHomeAndNeverGuesses() {
+        #expect(UserStore.defaultPath(dataDir: "/d", environment: [:]) == "/d")
+        #expect(UserStore.defaultPath(dataDir: nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/courier")
         #expect(
-            UserStore.defaultDirectory(dataDir: nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]).path
-                == "/x/courier")
-        #expect(
-            UserStore.defaultDirectory(dataDir: nil, environment: ["XDG_DATA_HOME": "rel", "HOME": "/h"]).path
+            UserStore.defaultPath(dataDir: nil, environment: ["XDG_DATA_HOME": "rel", "HOME": "/h"])
                 == "/h/.local/share/courier")
+        #expect(UserStore.defaultPath(dataDir: "", environment: ["HOME": "/h"]) == nil)
+        #expect(UserStore.defaultPath(dataDir: nil, environment: ["XDG_DATA_HOME": "", "HOME": ""]) == nil)
+    }
+
+    @Test func everyFileProblemIsOneLineNamingThePathAndWhatToDo() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("x", to: "plain-file")
+        let file = folder.url.appendingPathComponent("plain-file").path
+        #expect(throws: StoreError.self) { try UserStore(path: file).save(LoginSession(userID: "1", name: "A")) }
+        do {
+            try UserStore(path: file).save(LoginSession(userID: "1", name: "A"))
+        } catch {
+            #expect(error.message == "\(file) is a file, not a folder; pass a folder with --data-dir")
+        }
+        do {
+            try UserStore(path: file + "/below").save(LoginSession(userID: "1", name: "A"))
+            Issue.record("a folder below a file cannot be created")
+        } catch {
+            #expect(error.message == "\(file) is a file, not a folder; pass a folder with --data-dir")
+        }
+        do {
+            try UserStore(path: "/proc/courier-test").save(LoginSession(userID: "1", name: "A"))
+            Issue.record("/proc takes no folders")
+        } catch {
+            #expect(error.message.hasPrefix("cannot create /proc/courier-test: "))
+            #expect(error.message.hasSuffix("; pick another --data-dir"))
+        }
     }
 }

@@ -4,20 +4,29 @@ import Foundation
 
 /// The `order-tracking` command: parses arguments, builds the host environment, runs one command.
 public enum OrderTrackingApp {
-    static let common = [
-        OptionSpec("--api", .required("URL")),
-        OptionSpec("--no-color"),
-        OptionSpec("--timeout", .required("SECONDS")),
-        OptionSpec("--help"),
-    ]
+    // Every option once, with its help line: the parser and `--help` read these same lists.
+    static let api = OptionSpec(
+        "--api", .required("URL"), help: "HTTP backend laid out like the fixtures (default: the embedded demo)")
+    static let cacert = OptionSpec("--cacert", .required("FILE"), help: "certificates to trust for an https --api")
+    static let noColor = OptionSpec("--no-color", help: "no colours (also NO_COLOR=1 or TERM=dumb)")
+    static let timeoutOption = OptionSpec(
+        "--timeout", .required("SECONDS"), help: "per-component deadline (default 5)")
+    static let helpOption = OptionSpec("--help", help: "this text")
+    static let dataDir = OptionSpec(
+        "--data-dir", .required("DIR"), help: "where the signed-in user is kept (default ~/.local/share/courier)")
+    static let formatOption = OptionSpec("--format", .required("text|json"), help: "output format (default text)")
+    static let common = [api, cacert, noColor, timeoutOption, helpOption]
+
     static let track =
-        common + [
-            OptionSpec("--format", .required("text|json")),
-            OptionSpec("--plain"),
-            OptionSpec("--watch", .optionalNumber("SECONDS")),
-            OptionSpec("--trace"),
-            OptionSpec("--version"),
-        ]
+        [formatOption]
+        + [
+            OptionSpec("--plain", help: "no in-place redraw (the default when stdout is not a terminal)"),
+            OptionSpec("--watch", help: "follow the order until it is finished, or Ctrl-C"),
+            OptionSpec("--every", .required("SECONDS"), help: "under --watch, poll every SECONDS (default 10)"),
+            OptionSpec("--record", .required("FILE"), help: "write every backend answer to FILE (JSON lines)"),
+            OptionSpec("--replay", .required("FILE"), help: "play a --record file back as the backend"),
+            OptionSpec("--trace", help: "state transitions and event hops, timestamped, to stderr"),
+        ] + common + [dataDir, OptionSpec("--version", help: "the version")]
     static let preview =
         common + [
             OptionSpec("--order", .required("ID")),
@@ -28,85 +37,112 @@ public enum OrderTrackingApp {
 
     /// Runs the command line and returns the exit status.
     public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
-        // A reader that went away (`| head -1`) is not an error: writes fail quietly instead of killing us.
-        signal(SIGPIPE, SIG_IGN)
-        let stderr = Terminal(environment: environment, noColorFlag: true)
+        let streams = StandardStreams()
+        var code: ExitCode
         do {
-            return try await run(arguments, environment: environment).rawValue
+            code = try await run(arguments, environment: environment, streams: streams)
         } catch {
-            stderr.err("order-tracking: \(error.message)\nRun 'order-tracking --help' for usage.")
-            return ExitCode.usage.rawValue
+            streams.err("order-tracking: \(error.message)\nRun 'order-tracking --help' for usage.")
+            code = .usage
+        }
+        switch streams.failure {
+        case nil: return code.rawValue
+        case .closedPipe: return ExitCode.fatal.rawValue
+        case .failed(let reason):
+            streams.err("order-tracking: cannot write to standard output: \(reason); free some space or write elsewhere")
+            return ExitCode.fatal.rawValue
         }
     }
 
-    static func run(_ arguments: [String], environment: [String: String]) async throws(UsageError) -> ExitCode {
+    static func run(
+        _ arguments: [String], environment: [String: String], streams: StandardStreams
+    ) async throws(UsageError) -> ExitCode {
         let command = arguments.first.flatMap { Help.commands.contains($0) ? $0 : nil } ?? "track"
         let rest = command == "track" ? arguments : Array(arguments.dropFirst())
+        let context = CommandContext(environment: environment, streams: streams)
         switch command {
         case "help":
-            guard let topic = rest.first else { return say(Help.main) }
+            guard let topic = rest.first else { return context.say(Help.main) }
             guard let text = Help.text(for: topic) else {
                 throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: Help.commands))
             }
-            return say(text)
+            return context.say(text)
         case "components":
-            let parsed = try ArgumentParser(options: [
-                OptionSpec("--format", .required("text|json")), common[3],
-            ]).parse(rest)
-            if parsed.has("--help") { return say(Help.components) }
+            let parsed = try ArgumentParser(options: [formatOption, helpOption]).parse(rest)
+            if parsed.has("--help") { return context.say(Help.components) }
             guard parsed.positionals.isEmpty else { throw UsageError(message: "components takes no arguments") }
             let json = try format(parsed)
-            return ComponentsCommand(json: json, host: try makeHost(parsed, environment)).run()
+            return ComponentsCommand(json: json, host: try context.host(parsed)).run()
         case "cancel":
             let parsed = try ArgumentParser(options: common).parse(rest)
-            if parsed.has("--help") { return say(Help.cancel) }
+            if parsed.has("--help") { return context.say(Help.cancel) }
             guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
             let order = try validateID(parsed.positionals[0], kind: "order")
-            let host = try makeHost(parsed, environment)
+            let host = try context.host(parsed)
+            let timeout = try timeout(parsed)
             return await withInterruptHandling(host.terminal) {
-                await CancelCommand(order: order, host: host, timeout: (try? timeout(parsed)) ?? .seconds(5)).run()
+                await CancelCommand(order: order, host: host, timeout: timeout).run()
             }
         case "login":
             let parsed = try ArgumentParser(
-                options: common + [
-                    OptionSpec("--password", .required("P")), OptionSpec("--data-dir", .required("DIR")),
-                ]
+                options: common + [OptionSpec("--password", .required("P")), dataDir, OptionSpec("--verbose")]
             ).parse(rest)
-            if parsed.has("--help") { return say(Help.login) }
+            if parsed.has("--help") { return context.say(Help.login) }
             guard parsed.positionals.count == 1 else { throw UsageError(message: "login needs exactly one USER-ID") }
             let user = try validateID(parsed.positionals[0], kind: "user")
-            let host = try makeHost(parsed, environment)
+            let host = try context.host(parsed)
+            let verbose = parsed.has("--verbose")
             return await withInterruptHandling(host.terminal) {
-                await LoginCommand(userID: user, password: parsed.options["--password"], host: host).run()
+                await LoginCommand(
+                    userID: user, password: parsed.options["--password"], verbose: verbose, host: host
+                ).run()
             }
         case "logout":
-            let parsed = try ArgumentParser(options: [OptionSpec("--data-dir", .required("DIR")), common[3]]).parse(
-                rest)
-            if parsed.has("--help") { return say(Help.login) }
+            let parsed = try ArgumentParser(options: [dataDir, helpOption]).parse(rest)
+            if parsed.has("--help") { return context.say(Help.login) }
             guard parsed.positionals.isEmpty else { throw UsageError(message: "logout takes no arguments") }
-            return LogoutCommand(host: try makeHost(parsed, environment)).run()
+            return LogoutCommand(host: try context.host(parsed)).run()
         case "tabs":
-            let parsed = try ArgumentParser(
-                options: common + [OptionSpec("--select", .required("ID")), OptionSpec("--data-dir", .required("DIR"))]
-            ).parse(rest)
-            if parsed.has("--help") { return say(Help.tabs) }
+            let parsed = try ArgumentParser(options: common + [OptionSpec("--select", .required("ID")), dataDir])
+                .parse(rest)
+            if parsed.has("--help") { return context.say(Help.tabs) }
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "tabs takes no arguments; use --select ID")
             }
-            let host = try makeHost(parsed, environment)
+            let host = try context.host(parsed)
             let selected = parsed.options["--select"] ?? TrackingTab.tabID
             return await withInterruptHandling(host.terminal) {
                 await TabsCommand(selected: selected, host: host).run()
             }
         case "preview":
             let parsed = try ArgumentParser(options: preview).parse(rest)
-            if parsed.has("--help") { return say(Help.preview) }
-            return try await runPreview(parsed, environment)
+            if parsed.has("--help") { return context.say(Help.preview) }
+            return try await runPreview(parsed, context)
         default:
             let parsed = try ArgumentParser(options: track).parse(rest)
-            if parsed.has("--help") { return say(Help.main) }
-            if parsed.has("--version") { return say(Help.version) }
-            return try await runTracking(parsed, environment)
+            if parsed.has("--help") { return context.say(Help.main) }
+            if parsed.has("--version") { return context.say(Help.version) }
+            return try await runTracking(parsed, context)
         }
+    }
+}
+
+/// What every command is started with: the environment and the process's streams.
+struct CommandContext {
+    let environment: [String: String]
+    let streams: StandardStreams
+
+    /// The host for a parsed command line (`--api`, `--cacert`, `--timeout`, `--no-color`, `--data-dir`).
+    func host(_ parsed: ParsedArguments) throws(UsageError) -> HostEnvironment {
+        try HostEnvironment.make(
+            api: parsed.options["--api"], caFile: parsed.options["--cacert"],
+            timeout: try OrderTrackingApp.timeout(parsed), noColor: parsed.has("--no-color"),
+            environment: environment, dataDir: parsed.options["--data-dir"], streams: streams)
+    }
+
+    /// Prints a help text.
+    func say(_ text: String) -> ExitCode {
+        streams.out(text + "\n")
+        return .ok
     }
 }

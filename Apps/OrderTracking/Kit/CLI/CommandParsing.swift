@@ -4,7 +4,7 @@ import Foundation
 
 /// Turning parsed arguments into commands: validation of every value, with messages that say what to type.
 extension OrderTrackingApp {
-    static func runTracking(_ parsed: ParsedArguments, _ environment: [String: String]) async throws(UsageError)
+    static func runTracking(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
         -> ExitCode
     {
         guard parsed.positionals.count <= 1 else {
@@ -25,22 +25,32 @@ extension OrderTrackingApp {
         options.plain = parsed.has("--plain")
         options.trace = parsed.has("--trace")
         options.timeout = try timeout(parsed)
-        if let watch = parsed.options["--watch"] {
-            guard let seconds = watch.isEmpty ? 10 : Double(watch), seconds >= 0.1, seconds <= 3600 else {
-                throw UsageError(message: "--watch '\(watch)' must be a number of seconds from 0.1 to 3600")
+        options.watch = parsed.has("--watch")
+        if let every = parsed.options["--every"] {
+            guard options.watch else { throw UsageError(message: "--every only applies with --watch; add --watch") }
+            guard let seconds = Double(every), seconds >= 0.1, seconds <= 3600 else {
+                throw UsageError(message: "--every '\(every)' must be a number of seconds from 0.1 to 3600")
             }
-            options.watch = .milliseconds(Int(seconds * 1000))
+            options.every = .milliseconds(Int(seconds * 1000))
         }
-        let host = try makeHost(parsed, environment)
-        let screen = TrackingScreen(options: options, host: host)
+        if parsed.has("--record") && parsed.has("--replay") {
+            throw UsageError(message: "--record and --replay cannot be used together; record first, then replay")
+        }
+        if parsed.has("--replay") && parsed.has("--api") {
+            throw UsageError(message: "--replay is the backend; drop --api")
+        }
+        let host = try context.host(parsed)
+        let backend = try RecordingOptions(record: parsed.options["--record"], replay: parsed.options["--replay"])
+            .backend(wrapping: host.backend, clock: host.clock)
+        let screen = TrackingScreen(options: options, host: host.with(backend: backend))
         return await withInterruptHandling(host.terminal) { await screen.run() }
     }
 
-    static func runPreview(_ parsed: ParsedArguments, _ environment: [String: String]) async throws(UsageError)
+    static func runPreview(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
         -> ExitCode
     {
         guard parsed.positionals.count == 1 else { throw UsageError(message: "preview needs exactly one COMPONENT id") }
-        let host = try makeHost(parsed, environment)
+        let host = try context.host(parsed)
         var payload: Data?
         if let file = parsed.options["--payload"] {
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -70,14 +80,6 @@ extension OrderTrackingApp {
         return await withInterruptHandling(host.terminal) { await command.run() }
     }
 
-    static func makeHost(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError)
-        -> HostEnvironment
-    {
-        try HostEnvironment.make(
-            api: parsed.options["--api"], timeout: try timeout(parsed), noColor: parsed.has("--no-color"),
-            environment: environment, dataDir: parsed.options["--data-dir"])
-    }
-
     static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Duration {
         guard let text = parsed.options["--timeout"] else { return .seconds(5) }
         guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
@@ -95,10 +97,5 @@ extension OrderTrackingApp {
             throw UsageError(
                 message: "--format '\(other)' must be text or json" + suggestion(for: other, among: ["text", "json"]))
         }
-    }
-
-    static func say(_ text: String) -> ExitCode {
-        print(text)
-        return .ok
     }
 }

@@ -2,7 +2,8 @@
 public enum ExitCode: Int32, Sendable {
     /// Every card shown (or the command succeeded).
     case ok = 0
-    /// Fatal: unknown order, backend unreachable for the layout, or a login that failed.
+    /// Fatal: unknown order, backend unreachable for the layout, a login that failed, or output that could not
+    /// be written.
     case fatal = 1
     /// Degraded: one or more cards hidden by a failure.
     case degraded = 2
@@ -10,6 +11,10 @@ public enum ExitCode: Int32, Sendable {
     case vetoed = 3
     /// Usage error: bad flag, value or command.
     case usage = 64
-    /// Interrupted by Ctrl-C.
+    /// Ended by SIGHUP (the terminal went away).
+    case hungUp = 129
+    /// Interrupted by Ctrl-C (SIGINT).
     case interrupted = 130
+    /// Ended by SIGTERM.
+    case terminated = 143
 }

@@ -1,4 +1,7 @@
-/// The help texts: one per command, shown by `--help` and `help COMMAND`.
+import ArgumentParsing
+
+/// The help texts: one per command, shown by `--help` and `help COMMAND`. Option lines come from the parser's
+/// own specs.
 enum Help {
     static let version = "order-tracking 0.1.0"
 
@@ -12,27 +15,22 @@ enum Help {
           order-tracking preview COMPONENT [...]  show one component alone, with any payload or fault
           order-tracking components [--format json]
           order-tracking cancel ORDER-ID          ask every validating component whether the order may be cancelled
-          order-tracking login USER-ID [--password P] [--data-dir DIR]   sign in and run the login hooks
+          order-tracking login USER-ID [--password P] [--data-dir DIR] [--verbose]   sign in, run the hooks
           order-tracking logout [--data-dir DIR]  clear the stored user
           order-tracking tabs [--select ID]       the tab bar and the selected tab's screen
           order-tracking help COMMAND | --help | --version
 
         OPTIONS
-          --api URL             HTTP backend laid out like the fixtures (default: the embedded demo backend)
-          --format text|json    output format (default text)
-          --plain               no in-place redraw (the default when stdout is not a terminal)
-          --no-color            no colours (also NO_COLOR=1 or TERM=dumb)
-          --timeout SECONDS     per-component deadline (default 5)
-          --watch [SECONDS]     refresh every SECONDS (default 10) until delivered or Ctrl-C
-          --trace               state transitions and event hops, timestamped, to stderr
+        \(OptionSpec.helpLines(OrderTrackingApp.track))
 
         DEMO ORDERS
           1234 happy path · 5678 payment payload bug · 9012 slow rider endpoint · 4040 no rider/ETA
           7777 delivered · 3333 cancellable (inline ETA payload, unknown 'loyalty' card)
+          4242 live: preparing → on the way → delivered in about a minute (try --watch)
 
         EXIT STATUS
-          0 every card shown · 2 degraded (cards hidden) · 1 fatal (unknown order, backend down)
-          3 cancel vetoed · 64 usage error · 130 interrupted
+          0 every card shown · 2 degraded (cards hidden) · 1 fatal (unknown order, backend down,
+          output not writable) · 3 cancel vetoed · 64 usage error · 129 hung up · 130 interrupted · 143 terminated
         """
 
     static let preview = """
@@ -59,12 +57,13 @@ enum Help {
     static let track = main
 
     static let login = """
-        order-tracking login USER-ID [--password P] [--data-dir DIR] [--api URL]
+        order-tracking login USER-ID [--password P] [--data-dir DIR] [--verbose] [--api URL]
         order-tracking logout [--data-dir DIR]
 
         Signs in (demo user 1234) and runs every module's login hooks: Profile and Feed fetch, Storage keeps the
         user in DIR (default $XDG_DATA_HOME/courier or ~/.local/share/courier). A failed login clears it.
-        Exit 0 signed in, 2 signed in but a hook failed, 1 login failed.
+        --verbose also prints what the hooks found. Problems go to stderr.
+        Exit 0 signed in, 2 signed in but a hook failed, 1 login failed or DIR unusable, 64 usage.
         """
 
     static let tabs = """

@@ -21,7 +21,8 @@ struct HostEnvironment: Sendable {
 
     /// Builds the backend from `--api` (or the embedded fixtures) and the clock (pinned by `COURIER_NOW`).
     static func make(
-        api: String?, timeout: Duration, noColor: Bool, environment: [String: String], dataDir: String? = nil
+        api: String?, caFile: String? = nil, timeout: Duration, noColor: Bool, environment: [String: String],
+        dataDir: String? = nil, streams: StandardStreams
     ) throws(UsageError) -> HostEnvironment {
         var clock: any CourierClock = SystemClock()
         if let pinned = environment["COURIER_NOW"] {
@@ -35,11 +36,19 @@ struct HostEnvironment: Sendable {
             guard let url = URL(string: api), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw UsageError(message: "--api '\(api)' is not an http(s) URL like http://127.0.0.1:8080")
             }
-            backend = HTTPBackend(base: url, timeout: timeout)
+            if let caFile, access(caFile, R_OK) != 0 {
+                throw UsageError(message: "--cacert '\(caFile)' cannot be read; give a PEM file of certificates")
+            }
+            backend = HTTPBackend(base: url, timeout: timeout, caFile: caFile)
+        } else if caFile != nil {
+            throw UsageError(message: "--cacert only applies to an https --api")
         } else {
             backend = FileBackend(rootPath: embeddedFixtures, clock: clock)
         }
-        let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment))
+        if dataDir == "" {
+            throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier")
+        }
+        let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
         let login = LoginContainer()
         let tabs = TabContainer()
         let feedBadge = TabBadge()
@@ -53,9 +62,26 @@ struct HostEnvironment: Sendable {
             try tabs.register(FeedTab(backend: backend, badge: feedBadge))
         } catch { preconditionFailure("host plugin registration is inconsistent: \(error)") }
         return HostEnvironment(
-            backend: backend, clock: clock, terminal: Terminal(environment: environment, noColorFlag: noColor),
+            backend: backend, clock: clock,
+            terminal: Terminal(environment: environment, noColorFlag: noColor, streams: streams),
             registry: HostRegistry.make(store: store, tabs: tabs), environment: environment, store: store,
             login: login, tabs: tabs)
+    }
+
+    /// The same host talking to another backend (a recording or a replay of this one).
+    func with(backend: any Backend) -> HostEnvironment {
+        HostEnvironment(
+            backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
+            store: store, login: login, tabs: tabs)
+    }
+
+    /// The store, or a usage error when there is nowhere to keep a user (no --data-dir, HOME or XDG_DATA_HOME).
+    func writableStore() throws(UsageError) -> UserStore {
+        guard !store.path.isEmpty else {
+            throw UsageError(
+                message: "nowhere to keep the signed-in user: HOME and XDG_DATA_HOME are empty; pass --data-dir DIR")
+        }
+        return store
     }
 
     /// The fixture tree shipped inside the app. SwiftPM copies it beside the executable; looking there first

@@ -5,18 +5,29 @@ import Tabs
 import TerminalUI
 
 /// `login USER-ID [--password P] [--data-dir DIR]`: authenticates and runs every module's login hooks.
+/// stdout carries exactly the reference lines; what the hooks found goes there too only with `--verbose`, and
+/// every problem goes to stderr with what to do next.
 struct LoginCommand {
     let userID: String
     let password: String?
+    let verbose: Bool
     let host: HostEnvironment
 
     func run() async -> ExitCode {
-        let terminal = host.terminal
-        let authenticator = Authenticator(backend: host.backend, container: host.login, clock: host.clock) {
-            terminal.out($0 + "\n")
+        do { _ = try host.writableStore() } catch {
+            host.terminal.err("order-tracking: \(error.message)")
+            return .usage
         }
+        let terminal = host.terminal
+        let verbose = verbose
+        let authenticator = Authenticator(
+            backend: host.backend, container: host.login, clock: host.clock, say: { terminal.out($0 + "\n") },
+            note: { if verbose { terminal.out($0 + "\n") } }, warn: { terminal.err($0) })
         let outcome = await authenticator.logIn(userID: userID, password: password)
-        if outcome.error != nil { return .fatal }
+        if let error = outcome.error {
+            terminal.err("login failed: \(error.advice)")
+            return .fatal
+        }
         return outcome.hookProblems.isEmpty ? .ok : .degraded
     }
 }
@@ -27,12 +38,15 @@ struct LogoutCommand {
 
     func run() -> ExitCode {
         do {
-            let removed = try host.store.clear()
+            let removed = try host.writableStore().clear()
             host.terminal.out(
                 removed ? "Logged out: removed \(host.store.file.path)\n" : "Not logged in; nothing to clear\n")
             return .ok
+        } catch let error as UsageError {
+            host.terminal.err("order-tracking: \(error.message)")
+            return .usage
         } catch {
-            host.terminal.err("cannot clear \(host.store.file.path): \(error)")
+            host.terminal.err("\(error)")
             return .fatal
         }
     }

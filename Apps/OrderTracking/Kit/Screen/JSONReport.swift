@@ -2,56 +2,61 @@ import Core
 import Foundation
 import JSON
 
-/// The stable `--format json` shape (documented in the README): one object per run.
-struct JSONReport: Encodable {
-    struct Entry: Encodable {
-        let id: String
+/// The screen as data at one moment: every card's snapshot with its module and when it settled.
+struct ScreenSnapshot: Sendable {
+    struct Card: Sendable {
         let module: String
-        let state: String
-        let hidden: Bool
-        let reason: String?
-        let elapsed_ms: Int?
-        let info: JSONValue?
-
-        init(_ snapshot: ComponentSnapshot, module: String, elapsedMs: Int?) {
-            id = snapshot.id.rawValue
-            self.module = module
-            state = snapshot.phase.rawValue
-            hidden = snapshot.phase == .failed
-            reason = snapshot.reason
-            elapsed_ms = elapsedMs
-            info = snapshot.info.flatMap { try? JSONValue(parsing: $0) }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(module, forKey: .module)
-            try container.encode(state, forKey: .state)
-            try container.encode(hidden, forKey: .hidden)
-            try container.encode(reason, forKey: .reason)
-            try container.encode(elapsed_ms, forKey: .elapsed_ms)
-            try container.encode(info, forKey: .info)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, module, state, hidden, reason, elapsed_ms, info }
+        let snapshot: ComponentSnapshot
+        let settledMs: Int?
     }
-
     let order: String
-    let status: String
-    let elapsed_ms: Int
-    let components: [Entry]
+    let elapsedMs: Int
+    let cards: [Card]
 
-    init(order: String, elapsedMs: Int, components: [Entry]) {
-        self.order = order
-        self.status = components.contains { $0.hidden } ? "degraded" : "complete"
-        self.elapsed_ms = elapsedMs
-        self.components = components
+    var degraded: Bool { cards.contains { $0.snapshot.phase == .failed } }
+
+    /// The stable `--format json` shape (README): keys sorted; each card's `info` is the component's own JSON,
+    /// spliced in as encoded (never re-printed through a Double). Under `--watch` each line also carries
+    /// `seq` and `time`; `includingTimes: false` leaves out what changes on every run, to compare two screens.
+    func report(sequence: Int? = nil, time: Date? = nil, includingTimes: Bool = true) -> JSONReport {
+        JSONReport(snapshot: self, sequence: sequence, time: time, includingTimes: includingTimes)
+    }
+}
+
+/// One `--format json` object, written by hand so component info stays byte for byte what its encoder wrote.
+struct JSONReport {
+    let snapshot: ScreenSnapshot
+    let sequence: Int?
+    let time: Date?
+    let includingTimes: Bool
+
+    var text: String {
+        let cards = snapshot.cards.map { card in
+            let state = card.snapshot
+            let fields: [(String, String)] = [
+                ("elapsed_ms", includingTimes ? card.settledMs.map(String.init) ?? "null" : "null"),
+                ("hidden", state.phase == .failed ? "true" : "false"),
+                ("id", JSONValue.string(state.id.rawValue).text),
+                ("info", state.info.map { String(decoding: $0, as: UTF8.self) } ?? "null"),
+                ("module", JSONValue.string(card.module).text),
+                ("reason", state.reason.map { JSONValue.string($0).text } ?? "null"),
+                ("state", JSONValue.string(state.phase.rawValue).text),
+            ]
+            return JSONReport.object(fields)
+        }
+        var fields: [(String, String)] = [
+            ("components", "[" + cards.joined(separator: ",") + "]"),
+            ("elapsed_ms", includingTimes ? String(snapshot.elapsedMs) : "null"),
+            ("order", JSONValue.string(snapshot.order).text),
+        ]
+        if let sequence { fields.append(("seq", String(sequence))) }
+        fields.append(("status", JSONValue.string(snapshot.degraded ? "degraded" : "complete").text))
+        if let time { fields.append(("time", JSONValue.string(ISO8601DateFormatter().string(from: time)).text)) }
+        return JSONReport.object(fields)
     }
 
-    func text() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    /// `{"a":1,"b":2}` from fields already in key order, each value already JSON.
+    private static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { JSONValue.string($0.0).text + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 }

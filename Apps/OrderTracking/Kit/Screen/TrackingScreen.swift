@@ -2,31 +2,17 @@ import Core
 import Foundation
 import TerminalUI
 
-/// What `order-tracking [ORDER-ID]` was asked to do.
-struct TrackingOptions {
-    var order = "1234"
-    var json = false
-    var plain = false
-    var timeout: Duration = .seconds(5)
-    var watch: Duration?
-    var trace = false
-}
-
-/// One order-tracking screen: lays out a slot per component, runs them all concurrently, paints every
-/// change, routes their events, and reports. It never decodes a component's data or draws inside a slot.
-final class TrackingScreen: Sendable {
-    private let options: TrackingOptions
-    private let host: HostEnvironment
-    private let started = ContinuousClock.now
-    private let elapsed = Locked<[String: Int]>([:])
-    private let delivered = Locked(false)
-
-    init(options: TrackingOptions, host: HostEnvironment) {
-        self.options = options
-        self.host = host
-    }
+/// One order-tracking screen, start to end: fetch the layout, give each known component a slot with its
+/// skeleton, load them all at once, and, under `--watch`, keep refreshing until the order is finished. Each
+/// job lives in its own file: layout (ScreenLayout), slots (ScreenSlots), reacting to components
+/// (ScreenUpdates), output modes (ScreenOutput), the JSON report (JSONReport). The host never decodes a
+/// component's data, draws inside a slot or decides a component's business.
+struct TrackingScreen: Sendable {
+    let options: TrackingOptions
+    let host: HostEnvironment
 
     func run() async -> ExitCode {
+        let started = ContinuousClock.now
         let layout: ScreenLayout
         switch await ScreenLayout.fetch(order: options.order, host: host, timeout: options.timeout) {
         case .success(let fetched): layout = fetched
@@ -34,138 +20,101 @@ final class TrackingScreen: Sendable {
             host.terminal.err(error.message)
             return .fatal
         }
-        let (stream, sink) = AsyncStream<(Int, SlotUpdate)>.makeStream()
-        var components: [(registration: ComponentRegistration, component: any LoadableComponent)] = []
-        for entry in layout.entries {
-            do {
-                let registration = try host.registry.registration(for: entry.id)
-                let index = components.count
-                let slot = Slot(id: entry.id) { sink.yield((index, $0)) }
-                let context = ComponentContext(
-                    ids: ["order": options.order], backend: host.backend, clock: host.clock, timeout: options.timeout,
-                    payload: entry.payload)
-                components.append((registration, registration.instantiate(in: slot, context: context)))
-            } catch {
-                host.terminal.err("skipping '\(entry.id)' from orders/\(options.order)/screen.json: \(error)")
-            }
-        }
-        let live = host.terminal.isTTY && !options.plain && !options.json
+        let (stream, sink) = AsyncStream<ScreenMessage>.makeStream()
+        let slots = layout.slots(for: options, host: host, sink: sink)
+        let output = ScreenOutput(options: options, host: host)
         let terminal = host.terminal
-        var painter = FramePainter(
-            width: terminal.cardWidth, styler: terminal.styler, live: live,
+        let painter = FramePainter(
+            width: terminal.cardWidth, styler: terminal.styler, live: output.mode == .live,
             header: [terminal.styler.apply(.bold, "Order \(options.order)")],
-            slots: components.map { SlotView(id: $0.registration.id) }
+            slots: slots.map { SlotView(id: $0.registration.id) }
         ) { terminal.out($0) }
-        for (index, entry) in components.enumerated() {
-            entry.component.present()
-            painter.update(index, block: .some(entry.component.snapshot(includingInfo: false).block))
+        let state = ScreenState(painter: painter)
+        for (index, slot) in slots.enumerated() {
+            slot.component.present()
+            let block = slot.component.snapshot(includingInfo: false).block
+            state.paint { $0.update(index, block: .some(block)) }
         }
-        terminal.hideCursorIf(live)
-        painter.paintFirstFrame()
-        let loaded = components.map(\.component)
-        let consumer = Task { [painter] in
-            var painter = painter
-            await self.consume(stream, painter: &painter, components: loaded)
-            return self.finish(&painter, components: components)
-        }
-        await loadAll(loaded)
-        if let interval = options.watch { await watch(loaded, every: interval) }
+        terminal.hideCursorIf(output.mode == .live)
+        state.paint { $0.paintFirstFrame() }
+        let trace = Trace(enabled: options.trace, started: started, terminal: terminal)
+        let updates = ScreenUpdates(slots: slots, state: state, host: host, trace: trace)
+        let consumer = Task { await updates.consume(stream) }
+        let components = slots.map(\.component)
+
+        await Self.concurrently(components) { await $0.load() }
+        await Self.barrier(sink)
+        output.settled(snapshot(slots, state, started, info: output.mode == .json), state: state)
+        if options.watch { await watch(components, state: state, output: output, sink: sink, started: started, slots: slots) }
+
         sink.finish()
-        return await consumer.value
+        await consumer.value
+        let final = snapshot(slots, state, started, info: output.mode == .json)
+        for (index, card) in final.cards.enumerated() {
+            state.paint { $0.update(index, block: .some(card.snapshot.block), hidden: card.snapshot.phase == .failed) }
+        }
+        output.finished(final, state: state)
+        terminal.restore()
+        for card in final.cards where card.snapshot.phase == .failed {
+            terminal.err("\(card.snapshot.id) hidden: \(card.snapshot.reason ?? "failed")")
+        }
+        return final.degraded ? .degraded : .ok
     }
 
-    private func loadAll(_ components: [any LoadableComponent]) async {
+    /// Until a component says the order is finished: sleep until the earliest card asked to be looked at again
+    /// (or the `--every` round), reload those cards (retrying failed ones), and show the screen if it changed.
+    private func watch(
+        _ components: [any LoadableComponent], state: ScreenState, output: ScreenOutput,
+        sink: AsyncStream<ScreenMessage>.Continuation, started: ContinuousClock.Instant, slots: [ScreenSlot]
+    ) async {
+        var nextRound = ContinuousClock.now + options.every
+        while !state.isFinished && !Task.isCancelled {
+            let (due, next) = state.takeDue(now: ContinuousClock.now)
+            var chosen = due
+            if ContinuousClock.now >= nextRound {
+                chosen = Array(components.indices)
+                nextRound = ContinuousClock.now + options.every
+            }
+            if chosen.isEmpty {
+                await state.alarm.wait(until: min(next ?? nextRound, nextRound))
+                continue
+            }
+            await Self.concurrently(chosen.map { components[$0] }) { component in
+                if component.snapshot(includingInfo: false).phase == .failed {
+                    await component.retry()
+                } else {
+                    await component.refresh()
+                }
+            }
+            await Self.barrier(sink)
+            output.settled(snapshot(slots, state, started, info: output.mode == .json), state: state)
+        }
+    }
+
+    private func snapshot(
+        _ slots: [ScreenSlot], _ state: ScreenState, _ started: ContinuousClock.Instant, info: Bool
+    ) -> ScreenSnapshot {
+        ScreenSnapshot(
+            order: options.order, elapsedMs: Int((ContinuousClock.now - started).seconds * 1000),
+            cards: slots.enumerated().map { index, slot in
+                ScreenSnapshot.Card(
+                    module: slot.registration.module, snapshot: slot.component.snapshot(includingInfo: info),
+                    settledMs: state.settledAt(index))
+            })
+    }
+
+    private static func concurrently(
+        _ components: [any LoadableComponent], _ body: @escaping @Sendable (any LoadableComponent) async -> Void
+    ) async {
         await withTaskGroup(of: Void.self) { group in
-            for component in components {
-                group.addTask {
-                    await component.load()
-                    let ms = Int((ContinuousClock.now - self.started).seconds * 1000)
-                    self.elapsed.withLock { $0[component.id.rawValue] = ms }
-                }
-            }
+            for component in components { group.addTask { await body(component) } }
         }
     }
 
-    private func watch(_ components: [any LoadableComponent], every interval: Duration) async {
-        while !Task.isCancelled {
-            if delivered.withLock({ $0 }) { return }
-            do { try await host.clock.sleep(for: interval) } catch { return }
-            await withTaskGroup(of: Void.self) { group in
-                for component in components {
-                    group.addTask {
-                        if component.snapshot(includingInfo: false).phase == .failed {
-                            await component.retry()
-                        } else {
-                            await component.refresh()
-                        }
-                    }
-                }
-            }
+    /// Waits until every update posted so far has been handled (painted, routed).
+    private static func barrier(_ sink: AsyncStream<ScreenMessage>.Continuation) async {
+        await withCheckedContinuation { continuation in
+            if case .terminated = sink.yield(.barrier(continuation)) { continuation.resume() }
         }
-    }
-
-    private func consume(
-        _ stream: AsyncStream<(Int, SlotUpdate)>, painter: inout FramePainter, components: [any LoadableComponent]
-    )
-        async
-    {
-        let router = EventRouter(consumers: components.map { ($0.id, $0.consumedEvents) })
-        for await (index, update) in stream {
-            let id = components[index].id
-            switch update {
-            case .transition(let from, let to): trace("\(id): \(from?.rawValue ?? "start") → \(to.rawValue)")
-            case .drew(let block): painter.update(index, block: .some(block))
-            case .event(.hide(let failure)):
-                trace("\(id): hide (\(failure.reason))")
-                painter.update(index, block: nil, hidden: true)
-            case .event(.show): painter.update(index, block: nil, hidden: false)
-            case .event(.refreshRequested):
-                for other in components where other.id != id && !other.consumedEvents.isEmpty { await other.refresh() }
-            case .event(.domain(let event)):
-                if event.value == "delivered" { delivered.withLock { $0 = true } }
-                let result = await router.route(event, from: id) { target, event in
-                    components.first { $0.id == target }?.receive(event) ?? []
-                }
-                for hop in result.hops { trace("event \(hop.event): \(hop.from) → \(hop.to)") }
-                for cycle in result.cycles { host.terminal.err(cycle.description) }
-            case .dropped(let generation): trace("\(id): dropped a stale answer (load #\(generation))")
-            case .diagnostic(let message): host.terminal.err(message)
-            }
-        }
-    }
-
-    private func finish(
-        _ painter: inout FramePainter,
-        components: [(registration: ComponentRegistration, component: any LoadableComponent)]
-    )
-        -> ExitCode
-    {
-        let snapshots = components.map { $0.component.snapshot(includingInfo: options.json) }
-        for (index, snapshot) in snapshots.enumerated() {
-            painter.update(index, block: .some(snapshot.block), hidden: snapshot.phase == .failed)
-        }
-        host.terminal.restore()
-        let failed = snapshots.filter { $0.phase == .failed }
-        if options.json {
-            let report = JSONReport(
-                order: options.order, elapsedMs: Int((ContinuousClock.now - started).seconds * 1000),
-                components: zip(components, snapshots).map { entry, snapshot in
-                    JSONReport.Entry(
-                        snapshot, module: entry.registration.module,
-                        elapsedMs: elapsed.withLock { $0[snapshot.id.rawValue] })
-                })
-            host.terminal.out(report.text() + "\n")
-        } else if !host.terminal.isTTY || options.plain {
-            host.terminal.out(painter.frame())
-        }
-        for snapshot in failed { host.terminal.err("\(snapshot.id) hidden: \(snapshot.reason ?? "failed")") }
-        return failed.isEmpty ? .ok : .degraded
-    }
-
-    private func trace(_ message: String) {
-        guard options.trace else { return }
-        let ms = Int((ContinuousClock.now - started).seconds * 1000)
-        let stamp = String(ms)
-        host.terminal.err("[" + String(repeating: " ", count: max(0, 6 - stamp.count)) + stamp + "ms] " + message)
     }
 }

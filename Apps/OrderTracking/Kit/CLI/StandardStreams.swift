@@ -1,0 +1,75 @@
+import Core
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// The process's stdout and stderr as one object, created once by `main` and handed to every command: writes
+/// are serialized (a signal's farewell never lands inside a frame) and a failed write is remembered, so the
+/// run can end with a message and exit 1 instead of pretending the frame was shown.
+final class StandardStreams: Sendable {
+    /// Why stdout could not be written, if it could not.
+    enum WriteFailure: Equatable {
+        /// The reader went away (`| head -1`): quiet, as other Unix tools are.
+        case closedPipe
+        /// Anything else (a full disk, an I/O error), with the system's words.
+        case failed(String)
+    }
+
+    private let state = Locked((closed: false, failure: WriteFailure?.none))
+
+    /// Created once per process by `main`; SIGPIPE is ignored so a closed pipe is an error code, not death.
+    init() { signal(SIGPIPE, SIG_IGN) }
+
+    /// Writes to stdout unless the streams were handed back; remembers the first failure.
+    func out(_ text: String) {
+        state.withLock { state in
+            guard !state.closed, state.failure == nil else { return }
+            state.failure = StandardStreams.write(STDOUT_FILENO, text)
+        }
+    }
+
+    /// Writes a line to stderr unless the streams were handed back.
+    func err(_ line: String) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            _ = StandardStreams.write(STDERR_FILENO, line + "\n")
+        }
+    }
+
+    /// Runs `body` with exclusive use of the streams, then refuses every later write (used by signal handlers).
+    func close(_ body: (_ out: (String) -> Void, _ err: (String) -> Void) -> Void) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            body({ _ = StandardStreams.write(STDOUT_FILENO, $0) }, { _ = StandardStreams.write(STDERR_FILENO, $0) })
+            state.closed = true
+        }
+    }
+
+    /// The first failed write to stdout, if any.
+    var failure: WriteFailure? { state.withLock { $0.failure } }
+
+    private static func write(_ descriptor: Int32, _ text: String) -> WriteFailure? {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                #if canImport(Darwin)
+                    Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                    Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+            }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 {
+                if errno == EPIPE { return .closedPipe }
+                return .failed(String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+        return nil
+    }
+}

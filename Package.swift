@@ -27,6 +27,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("Currency", []),
     ("CodeOwnership", []),
     ("TerminalUI", ["Core"]),
+    ("FixtureBackend", ["Core"]),
     ("CoreHTTP", ["Core", "CurlBinding"]),
 ]
 
@@ -39,10 +40,13 @@ let testSupport: [(name: String, dependencies: [String])] = [
 let apps: [(name: String, executable: String, dependencies: [String])] = [
     (
         "OrderTracking", "order-tracking",
-        modules.map(\.name) + ["JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP"]
+        modules.map(\.name) + ["JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend"]
     ),
     ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership"]),
-    ("Benchmarks", "courier-bench", ["Core", "CoreTesting", "JSON", "TerminalUI", "CodeOwnership", "CoreHTTP"]),
+    (
+        "Benchmarks", "courier-bench",
+        ["Core", "CoreTesting", "JSON", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend"]
+    ),
 ]
 
 var targets: [Target] = []

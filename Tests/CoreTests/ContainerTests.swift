@@ -115,3 +115,74 @@ import Testing
         #expect(withoutInfo.phase == .info && withoutInfo.block == snapshot.block)
     }
 }
+
+/// A card that can fail, recover, ask for refreshes and finish: the kernel's output interface over time.
+private struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents {
+    struct Info: Sendable, Equatable, Codable { let step: String }
+    static let id: ComponentID = "parcel"
+    static let refreshingEvents: Set<String> = ["coupon.applied"]
+
+    func load(_ context: ComponentContext) async throws -> Info {
+        try JSONDecoder().decode(Info.self, from: try await context.backend.fetch(try Endpoint("parcel.json")))
+    }
+
+    func card(for state: ComponentState<Info>, context: ComponentContext) -> Block? {
+        state.info.map { Block(title: "Parcel", rows: [Row($0.step)]) } ?? .skeleton(title: "Parcel")
+    }
+
+    func refreshInterval(for info: Info) -> Duration? { info.step == "moving" ? .seconds(3) : nil }
+    func isFinished(_ info: Info) -> Bool { info.step == "done" }
+}
+
+/// Answers from a script that tests change between loads.
+private final class Script: Backend {
+    let answers = Locked<[String]>([])
+    func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+        guard let next = answers.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
+            throw .httpStatus(503, path: endpoint.path)
+        }
+        return Data(next.utf8)
+    }
+}
+
+@Suite struct LiveOutputTests {
+    private func run(_ answers: [String], _ steps: (ComponentContainer<Parcel>) async -> Void) async -> [ComponentEvent] {
+        let script = Script()
+        script.answers.withLock { $0 = answers }
+        let events = Locked<[ComponentEvent]>([])
+        let slot = Slot(id: "parcel") { if case .event(let event) = $0 { events.withLock { $0.append(event) } } }
+        let container = ComponentContainer(Parcel(), slot: slot, context: ComponentContext(backend: script))
+        await steps(container)
+        return events.withLock { $0 }
+    }
+
+    @Test func aHiddenCardThatGetsInfoAgainIsShownAgain() async {
+        let script = Script()
+        let events = Locked<[ComponentEvent]>([])
+        let slot = Slot(id: "parcel") { if case .event(let event) = $0 { events.withLock { $0.append(event) } } }
+        let container = ComponentContainer(Parcel(), slot: slot, context: ComponentContext(backend: script))
+        await container.load()
+        script.answers.withLock { $0 = [#"{"step": "packed"}"#] }
+        await container.retry()
+        #expect(events.withLock { $0 } == [.hide(Failure("parcel.json: server answered HTTP 503")), .show])
+    }
+
+    @Test func aMovingParcelAsksToBeLookedAtAgainAndADoneOneFinishesOnce() async {
+        let events = await run([#"{"step": "moving"}"#, #"{"step": "done"}"#, #"{"step": "done"}"#]) { container in
+            await container.load()
+            await container.refresh()
+            await container.refresh()
+        }
+        #expect(events == [.refresh(after: .seconds(3)), .finished])
+    }
+
+    @Test func anotherCardsEventMakesItAskForARefresh() async {
+        let events = await run([#"{"step": "packed"}"#]) { container in
+            await container.load()
+            #expect(container.consumedEvents == ["coupon.applied"])
+            #expect(container.receive(DomainEvent("coupon.applied", "SAVE10")).isEmpty)
+            #expect(container.receive(DomainEvent("other", "x")).isEmpty)
+        }
+        #expect(events == [.refresh(after: .zero)])
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Core
 import CoreHTTP
+import FixtureBackend
 import Feed
 import Foundation
 import Login
@@ -95,10 +96,12 @@ struct HostEnvironment: Sendable {
     }
 }
 
-/// A clock whose "now" is fixed (for reproducible screens) but whose sleeps are real.
+/// A clock that starts at a given time (`COURIER_NOW`, for reproducible screens) and runs from there, so a
+/// live order's timeline still moves.
 struct PinnedClock: CourierClock {
     let pinned: Date
-    func now() -> Date { pinned }
+    let started = ContinuousClock.now
+    func now() -> Date { pinned.addingTimeInterval((ContinuousClock.now - started).seconds) }
     func sleep(for duration: Duration) async throws { try await SystemClock().sleep(for: duration) }
     func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
         SystemClock().schedule(after: duration, action)

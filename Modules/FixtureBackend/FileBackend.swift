@@ -1,8 +1,14 @@
+import Core
 import Foundation
 
-/// Serves a directory laid out like the HTTP API, with latency and faults declared in the tree itself:
-/// a `_faults.json` beside the files maps a file name to `{"delay_ms": 1500, "status": 500, "hang": true, "body": "…"}`.
-public struct FileBackend: Backend {
+/// Serves a directory laid out like the HTTP API, with latency, faults and timelines declared in the tree itself
+/// (Scripts/fault-server reads the same files):
+/// - `_faults.json` beside the files maps a file name to `{"delay_ms": 1500, "status": 500, "hang": true,
+///   "body": "…"}`;
+/// - `_timeline.json` maps a file name to steps `[[0, "_details.preparing.json"], [15, {"status": 503}], …]`:
+///   from that many seconds after the folder's first request, the file answers with that other file's bytes
+///   or that fault. A live demo order is a folder with a timeline.
+public final class FileBackend: Backend {
     /// One declared fault; every field is optional.
     struct Fault: Decodable {
         var delay_ms: Int?
@@ -13,9 +19,11 @@ public struct FileBackend: Backend {
 
     private let root: String
     private let clock: any CourierClock
+    /// When each folder with a timeline was first asked for something.
+    private let timelineStarts = Locked<[String: Date]>([:])
 
     /// Serves files below `root`; delays run on `clock`.
-    public init(root: URL, clock: any CourierClock = SystemClock()) {
+    public convenience init(root: URL, clock: any CourierClock = SystemClock()) {
         self.init(rootPath: root.standardizedFileURL.path, clock: clock)
     }
 
@@ -34,8 +42,15 @@ public struct FileBackend: Backend {
         let name = endpoint.segments.last ?? ""
         var folder = root
         for segment in endpoint.segments.dropLast() { folder += "/" + segment }
-        let resolved = try locate(endpoint)
-        let fault = try faults(in: folder, for: path)[name]
+        var resolved = try locate(endpoint)
+        var fault = try faults(in: folder, for: path)[name]
+        switch try timelineStep(in: folder, for: name, path: path) {
+        case .file(let source)?:
+            resolved = FileBackend.realPath(folder + "/" + source)
+            fault = nil
+        case .fault(let scheduled)?: fault = scheduled
+        case nil: break
+        }
         if let delay = fault?.delay_ms { try await sleep(.milliseconds(delay), path: path) }
         if fault?.hang == true { try await sleep(.seconds(86_400), path: path) }
         if let status = fault?.status, !(200..<300).contains(status) {
@@ -83,6 +98,54 @@ public struct FileBackend: Backend {
                 "fixture tree is broken: _faults.json beside it is not valid: \(Failure(describing: error).reason)",
                 path: path)
         }
+    }
+
+    /// One step of a timeline: another file's bytes, or a fault.
+    enum Step: Decodable {
+        case file(String)
+        case fault(Fault)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let file = try? container.decode(String.self) {
+                guard !file.contains("/") else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "a step names a file beside it")
+                }
+                self = .file(file)
+            } else {
+                self = .fault(try container.decode(Fault.self))
+            }
+        }
+    }
+
+    /// A timeline entry: from `seconds` after the first request, answer with `step`.
+    struct TimedStep: Decodable {
+        let seconds: Double
+        let step: Step
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            seconds = try container.decode(Double.self)
+            step = try container.decode(Step.self)
+        }
+    }
+
+    /// The step in force for `name` now, or nil when the folder has no timeline for it.
+    private func timelineStep(in folder: String, for name: String, path: String) throws(BackendError) -> Step? {
+        guard let data = FileManager.default.contents(atPath: folder + "/_timeline.json") else { return nil }
+        let timeline: [String: [TimedStep]]
+        do { timeline = try JSONDecoder().decode([String: [TimedStep]].self, from: data) } catch {
+            throw .transport(
+                "fixture tree is broken: _timeline.json beside it is not valid: \(Failure(describing: error).reason)",
+                path: path)
+        }
+        let now = clock.now()
+        let start = timelineStarts.withLock { starts in
+            if starts[folder] == nil { starts[folder] = now }
+            return starts[folder]!
+        }
+        let elapsed = now.timeIntervalSince(start)
+        return timeline[name]?.last { $0.seconds <= elapsed }?.step
     }
 
     /// The canonical path (symlinks, `.` and `..` resolved), or nil when it does not exist.

@@ -1,0 +1,136 @@
+import Core
+import CoreTesting
+import FixtureBackend
+import Foundation
+import Testing
+
+@Suite struct FileBackendTests {
+    let tree: TemporaryDirectory
+
+    init() throws {
+        tree = try TemporaryDirectory()
+        try tree.write(#"{"ok":true}"#, to: "api/orders/1/payment.json")
+        try tree.write(
+            #"{"delivery.json": {"delay_ms": 1500}, "eta.json": {"status": 500}, "odd.json": {"body": "{"}}"#,
+            to: "api/orders/1/_faults.json")
+        try tree.write("{}", to: "api/orders/1/delivery.json")
+        try tree.write("secret", to: "secret.txt")
+    }
+
+    var backend: FileBackend { FileBackend(root: tree.url.appendingPathComponent("api"), clock: clock) }
+    let clock = VirtualClock()
+
+    @Test func servesFilesByEndpointPath() async throws {
+        let data = try await backend.fetch(try Endpoint("orders", "1", "payment.json"))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
+    }
+
+    @Test func missingFilesAndDirectoriesAreNotFound() async throws {
+        await #expect(throws: BackendError.notFound(path: "orders/2/payment.json")) {
+            try await backend.fetch(try Endpoint("orders", "2", "payment.json"))
+        }
+        await #expect(throws: BackendError.notFound(path: "orders/1")) {
+            try await backend.fetch(try Endpoint("orders", "1"))
+        }
+    }
+
+    @Test func faultsDeclaredInTheTreeApply() async throws {
+        await #expect(throws: BackendError.httpStatus(500, path: "orders/1/eta.json")) {
+            try await backend.fetch(try Endpoint("orders", "1", "eta.json"))
+        }
+        let odd = try await backend.fetch(try Endpoint("orders", "1", "odd.json"))
+        #expect(odd == Data("{".utf8))
+        let endpoint = try Endpoint("orders", "1", "delivery.json")
+        let delayed = Task { [backend] in try await backend.fetch(endpoint) }
+        while clock.sleeperCount == 0 { await Task.yield() }
+        clock.advance(by: .milliseconds(1499))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .milliseconds(1))
+        let body = try await delayed.value
+        #expect(body == Data("{}".utf8))
+    }
+
+    @Test func theSidecarItselfIsNeverServed() async throws {
+        await #expect(throws: BackendError.notFound(path: "orders/1/_faults.json")) {
+            try await backend.fetch(try Endpoint("orders", "1", "_faults.json"))
+        }
+    }
+
+    @Test func aSymlinkOutOfTheTreeIsRefused() async throws {
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.url.appendingPathComponent("api/orders/1/leak.json").path,
+            withDestinationPath: tree.url.appendingPathComponent("secret.txt").path)
+        await #expect(throws: BackendError.invalidRequest("orders/1/leak.json resolves outside the served directory")) {
+            try await backend.fetch(try Endpoint("orders", "1", "leak.json"))
+        }
+    }
+}
+
+/// A live order's timeline, driven on virtual time: no test sleeps.
+@Suite struct TimelineTests {
+    let tree: TemporaryDirectory
+    let clock = VirtualClock()
+
+    init() throws {
+        tree = try TemporaryDirectory()
+        try tree.write(#"{"v": "base"}"#, to: "api/o/x.json")
+        try tree.write(#"{"v": "one"}"#, to: "api/o/_x.1.json")
+        try tree.write(#"{"v": "two"}"#, to: "api/o/_x.2.json")
+        try tree.write(
+            #"{"x.json": [[0, "_x.1.json"], [10, {"status": 503}], [20, "_x.2.json"]], "y.json": [[5, "_x.2.json"]]}"#,
+            to: "api/o/_timeline.json")
+    }
+
+    func text(_ backend: FileBackend, _ name: String) async throws -> String {
+        String(decoding: try await backend.fetch(try Endpoint("o", name)), as: UTF8.self)
+    }
+
+    @Test func eachFileFollowsItsStepsFromTheFoldersFirstRequest() async throws {
+        let backend = FileBackend(root: tree.url.appendingPathComponent("api"), clock: clock)
+        clock.advance(by: .seconds(100))  // time before the first request does not count
+        #expect(try await text(backend, "x.json") == #"{"v": "one"}"#)
+        clock.advance(by: .seconds(10))
+        await #expect(throws: BackendError.httpStatus(503, path: "o/x.json")) {
+            try await backend.fetch(try Endpoint("o", "x.json"))
+        }
+        clock.advance(by: .seconds(10))
+        #expect(try await text(backend, "x.json") == #"{"v": "two"}"#)
+    }
+
+    @Test func beforeAFilesFirstStepTheFileItselfAnswers() async throws {
+        let backend = FileBackend(root: tree.url.appendingPathComponent("api"), clock: clock)
+        await #expect(throws: BackendError.notFound(path: "o/y.json")) { try await backend.fetch(try Endpoint("o", "y.json")) }
+        clock.advance(by: .seconds(5))
+        #expect(try await text(backend, "y.json") == #"{"v": "two"}"#)
+    }
+
+    @Test func aBrokenTimelineSaysWhichFileIsBroken() async throws {
+        try tree.write(#"{"x.json": [[0, "../../etc/passwd"]]}"#, to: "api/o/_timeline.json")
+        let backend = FileBackend(root: tree.url.appendingPathComponent("api"), clock: clock)
+        let error = await #expect(throws: BackendError.self) { try await backend.fetch(try Endpoint("o", "x.json")) }
+        #expect(error?.description.contains("_timeline.json beside it is not valid") == true)
+    }
+
+    @Test func theShippedLiveOrderGoesFromPreparingToDeliveredWithAPaymentOutage() async throws {
+        let fixtures = TestServer.repositoryRoot.appendingPathComponent("Apps/OrderTracking/Kit/Fixtures/api")
+        let backend = FileBackend(root: fixtures, clock: clock)
+        func status() async throws -> String {
+            let data = try await backend.fetch(try Endpoint("orders", "4242", "details.json"))
+            return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["status"] as? String ?? "?"
+        }
+        func paymentWorks() async -> Bool {
+            (try? await backend.fetch(try Endpoint("orders", "4242", "payment.json"))) != nil
+        }
+        var seen: [String] = []
+        var outage = false
+        for _ in 0..<65 {
+            let current = try await status()
+            if seen.last != current { seen.append(current) }
+            if !(await paymentWorks()) { outage = true }
+            clock.advance(by: .seconds(1))
+        }
+        #expect(seen == ["preparing", "on_the_way", "delivered"])
+        #expect(outage, "the payment endpoint fails for a while in the middle")
+        #expect(await paymentWorks())
+    }
+}

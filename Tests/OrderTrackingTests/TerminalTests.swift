@@ -81,4 +81,40 @@ struct TerminalTests {
         let bottoms = after.components(separatedBy: "╰─").count
         #expect(tops == bottoms, "no half-drawn card left behind:\n\(after)")
     }
+
+    @Test func sigtermLeavesTheTerminalCleanAndExits143() throws {
+        let folder = try TemporaryDirectory()
+        let pidFile = folder.url.appendingPathComponent("pid").path
+        // `exec` keeps the pid the inner shell wrote: the signal goes to order-tracking itself.
+        let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 9012 --watch --every 30"
+        let session = try TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; echo EXIT=$?; sleep 60")
+        _ = try session.waitFor { $0.contains("Omar") }
+        #expect(try session.cursorVisible() == false)
+        let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try ProcessRunner.run("kill", ["-TERM", pid])
+        let after = try session.waitFor { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=143"))
+        #expect(after.contains("Ctrl-C to stop\n\nterminated\nEXIT=143"), "a final newline, then the goodbye:\n\(after)")
+        #expect(try session.cursorVisible())
+    }
+
+    /// The live demo order from the first skeleton to "delivered", redrawn in place, with an "updated" line;
+    /// the watch ends by itself (about a minute).
+    @Test func theLiveOrderIsFollowedUntilDelivered() throws {
+        let session = try TmuxSession(command: command("4242 --watch --every 2"))
+        let first = try session.waitFor { $0.contains("Preparing") }
+        #expect(first.contains("updated ") && first.contains("Ctrl-C to stop"))
+        let moving = try session.waitFor(.seconds(30)) { $0.contains("On the way") }
+        #expect(moving.contains("On the way"))
+        let outage = try session.waitFor(.seconds(30)) { !$0.contains("╭─ Payment") }
+        #expect(!outage.contains("╭─ Payment"), "the payment card hides during the outage")
+        let back = try session.waitFor(.seconds(30)) { $0.contains("╭─ Payment") }
+        #expect(back.contains("╭─ Payment"), "and comes back")
+        let done = try session.waitFor(.seconds(45)) { $0.contains("EXIT=") }
+        #expect(done.contains("EXIT=0"))
+        #expect(done.contains("Delivered") && done.contains("✓ Paid"))
+        #expect(!done.contains("updated "), "the updated line is gone once the watch ends")
+        #expect(done.components(separatedBy: "╭─ Order").count == 2, "one screen, redrawn in place")
+        #expect(try session.cursorVisible())
+    }
 }

@@ -68,15 +68,19 @@ struct TrackingScreen: Sendable {
         sink: AsyncStream<ScreenMessage>.Continuation, started: ContinuousClock.Instant, slots: [ScreenSlot]
     ) async {
         var nextRound = ContinuousClock.now + options.every
-        while !state.isFinished && !Task.isCancelled {
+        var finishing = false
+        while !finishing && !Task.isCancelled {
+            // Once the order is finished, cards that asked for a look right now (the payment after "delivered")
+            // get that last look, and the watch ends.
+            finishing = state.isFinished
             let (due, next) = state.takeDue(now: ContinuousClock.now)
             var chosen = due
-            if ContinuousClock.now >= nextRound {
+            if ContinuousClock.now >= nextRound && !finishing {
                 chosen = Array(components.indices)
                 nextRound = ContinuousClock.now + options.every
             }
             if chosen.isEmpty {
-                await state.alarm.wait(until: min(next ?? nextRound, nextRound))
+                if !finishing { await state.alarm.wait(until: min(next ?? nextRound, nextRound)) }
                 continue
             }
             await Self.concurrently(chosen.map { components[$0] }) { component in

@@ -1,0 +1,105 @@
+import CoreTesting
+import Foundation
+import Testing
+
+/// `--watch` outside a terminal: NDJSON and timestamped frames, signals, and record → replay.
+@Suite struct WatchTests {
+    /// Starts order-tracking, waits until stdout holds `lines` lines, then sends `signal`; returns what it printed
+    /// and how it ended.
+    func runUntil(_ arguments: [String], lines: Int, signal: Int32) throws -> (stdout: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = arguments
+        process.environment = CLI.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(20)
+        while text.filter({ $0 == "\n" }).count < lines && ContinuousClock.now < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (text, process.terminationStatus)
+    }
+
+    @Test func watchTakesNoValueSoTheNextWordIsTheOrder() throws {
+        let run = try runUntil(["--watch", "3333", "--every", "0.3", "--format", "json"], lines: 1, signal: SIGTERM)
+        #expect(run.status == 143)
+        let first = try CLI.json(String(run.stdout.split(separator: "\n").first ?? ""))
+        #expect(first["order"] as? String == "3333")
+        #expect(first["seq"] as? Int == 1)
+        #expect((first["time"] as? String)?.hasPrefix("2027-01-15T08:00:0") == true)
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGHUP, Int32(129))] as [(Int32, Int32)])
+    func signalsEndAWatchWithTheirOwnStatus(signal: Int32, status: Int32) throws {
+        let run = try runUntil(["9012", "--watch", "--plain"], lines: 3, signal: signal)
+        #expect(run.status == status)
+        #expect(run.stdout.hasPrefix("── 08:00:0"), "a plain watched frame is headed by its time")
+    }
+
+    @Test func everyWithoutWatchIsAUsageError() throws {
+        let run = try CLI.run(["1234", "--every", "3"])
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("order-tracking: --every only applies with --watch; add --watch\n"))
+    }
+
+    /// The live order over real HTTP, as NDJSON: every line a complete screen with a rising `seq`; the status moves
+    /// on, the payment card fails and comes back, and the watch ends by itself when the order is delivered.
+    @Test func theLiveOrderOverHTTPAsNDJSON() throws {
+        let server = try TestServer.faults(root: CLI.fixtures)
+        defer { server.stop() }
+        let run = try CLI.run(
+            ["4242", "--watch", "--every", "2", "--format", "json", "--api", server.baseURL.absoluteString],
+            limit: .seconds(100))
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try run.stdout.split(separator: "\n").map { try CLI.json(String($0)) }
+        #expect(lines.map { $0["seq"] as? Int } == Array(1...lines.count).map { $0 })
+        func card(_ line: [String: Any], _ id: String) -> [String: Any] {
+            (line["components"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id } ?? [:]
+        }
+        var statuses: [String] = []
+        for line in lines {
+            let status = (card(line, "order")["info"] as? [String: Any])?["status"] as? String ?? "?"
+            if statuses.last != status { statuses.append(status) }
+        }
+        #expect(statuses == ["preparing", "on_the_way", "delivered"])
+        let paymentHidden = lines.map { card($0, "payment")["hidden"] as? Bool ?? false }
+        let firstHidden = paymentHidden.firstIndex(of: true)
+        #expect(firstHidden != nil, "the payment outage hides the card")
+        #expect(firstHidden.map { paymentHidden[$0...].contains(false) } == true, "and it is shown again")
+        let lastPayment = card(lines.last ?? [:], "payment")["info"] as? [String: Any]
+        #expect(lastPayment?["status"] as? String == "paid", "cash is collected at the door")
+    }
+
+    @Test func aRecordedRunReplaysToTheSameScreen() throws {
+        let folder = try TemporaryDirectory()
+        let file = folder.url.appendingPathComponent("9012.jsonl").path
+        let recorded = try CLI.run(["9012", "--format", "json", "--record", file])
+        let replayed = try CLI.run(["9012", "--format", "json", "--replay", file])
+        #expect(recorded.status == 0 && replayed.status == 0, "\(replayed.stderr)")
+        func withoutTimes(_ text: String) throws -> String {
+            var report = try CLI.json(text)
+            report["elapsed_ms"] = nil
+            report["components"] = (report["components"] as? [[String: Any]])?.map { card in
+                card.filter { $0.key != "elapsed_ms" }
+            }
+            return String(decoding: try JSONSerialization.data(withJSONObject: report, options: .sortedKeys), as: UTF8.self)
+        }
+        #expect(try withoutTimes(replayed.stdout) == withoutTimes(recorded.stdout))
+        let rider = (try CLI.json(replayed.stdout)["components"] as? [[String: Any]])?.first {
+            $0["id"] as? String == "delivery"
+        }
+        #expect((rider?["elapsed_ms"] as? Int ?? 0) >= 1400, "the slow answer keeps its recorded timing")
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 5, "the layout and the four cards that fetch (order, eta, delivery, payment)")
+        let bad = try CLI.run(["1234", "--replay", folder.url.appendingPathComponent("missing").path])
+        #expect(bad.status == 64)
+    }
+}

@@ -26,18 +26,27 @@ import Testing
         await #expect(throws: BackendError.timeout(path: "orders/1/payment.json")) {
             try await backend.fetch(try Endpoint("orders", "1", "payment.json"))
         }
+        // The lower bound is the transport's; the upper one only says "it did not hang" (a loaded test process can
+        // be slow to resume a finished task).
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(5))
+        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(30))
     }
 
     @Test func aSubSecondTimeoutIsNotRoundedUpToASecond() async throws {
         let server = try TestServer.silent()
         defer { server.stop() }
         let backend = HTTPBackend(base: server.baseURL, timeout: .milliseconds(300))
-        let started = ContinuousClock.now
-        await #expect(throws: BackendError.timeout(path: "x.json")) { try await backend.fetch(try Endpoint("x.json")) }
-        // A transport that rounds to whole seconds would wait 1 s.
-        #expect(ContinuousClock.now - started < .milliseconds(950))
+        // A transport that rounds to whole seconds always waits 1 s; a loaded test process can only make a
+        // correct one look slower, so the best of three attempts is the transport's figure.
+        var fastest = Duration.seconds(60)
+        for _ in 0..<3 {
+            let started = ContinuousClock.now
+            await #expect(throws: BackendError.timeout(path: "x.json")) {
+                try await backend.fetch(try Endpoint("x.json"))
+            }
+            fastest = min(fastest, ContinuousClock.now - started)
+        }
+        #expect(fastest < .milliseconds(950))
     }
 
     @Test func idsArePercentEncoded() throws {

@@ -38,9 +38,11 @@ struct Git: Sendable {
         _ = try shell.run("git", ["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
     }
 
-    /// Every tracked file.
+    /// Every file git tracks or would track: committed, staged, and new files that are not ignored (a module
+    /// `squad new` just wrote counts before anyone runs `git add`).
     func trackedFiles() throws(ShellError) -> [String] {
-        try shell.run("git", ["ls-files", "-z"]).split(separator: "\0").map(String.init)
+        try shell.run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).split(separator: "\0")
+            .map(String.init)
     }
 
     /// The CODEOWNERS GitHub would use at `revision` (first of .github/, root, docs/), with its path.

@@ -86,8 +86,8 @@ public struct Scaffold: Sendable {
         import Core
         import Foundation
 
-        /// What the \(name) card shows.
-        public struct \(name)Info: Sendable, Equatable, Encodable {
+        /// What the \(name) card shows; decoded straight from the endpoint's JSON.
+        public struct \(name)Info: Sendable, Equatable, Codable {
             /// The headline the endpoint sends.
             public let title: String
         }
@@ -103,9 +103,9 @@ public struct Scaffold: Sendable {
             /// Fetches `orders/<id>/\(id).json` (or decodes the inline slice).
             public func load(_ context: ComponentContext) async throws -> \(name)Info {
                 let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "\(id).json"))
-                let title = try JSONFields(parsing: data).string("title")
-                guard !title.isEmpty else { throw Failure("\(id).json: title is empty") }
-                return \(name)Info(title: title)
+                let info = try JSONDecoder().decode(\(name)Info.self, from: data)
+                guard !info.title.isEmpty else { throw Failure("\(id).json: title is empty") }
+                return info
             }
 
             /// Skeleton, content, or nothing (the host hides a failed card).

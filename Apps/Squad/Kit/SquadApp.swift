@@ -114,8 +114,12 @@ public enum SquadApp {
             }
             let written = try Scaffold(root: root, name: parsed.positionals[0], owner: owner).run()
             output += written.map { "wrote \($0)\n" }.joined()
+            let id = parsed.positionals[0].lowercased()
             output +=
-                "next: swift build && swift test --filter \(parsed.positionals[0])Tests && swift run order-tracking preview \(parsed.positionals[0].lowercased())\n"
+                "next: swift build && swift test --filter \(parsed.positionals[0])Tests && swift run order-tracking preview \(id)\n"
+                + "on a screen: add \"\(id)\" to the \"components\" list of an order's screen.json "
+                + "(\(Scaffold.fixtureFolder)/1234/screen.json), then: swift run order-tracking 1234\n"
+                + "to review: git add -A && git commit (squad lint already counts the new files)\n"
             return 0
         }
     }

@@ -11,8 +11,8 @@ struct ScreenSlot: Sendable {
 enum ScreenMessage: Sendable {
     /// A component reported something.
     case update(Int, SlotUpdate)
-    /// Everything posted before this has been handled.
-    case barrier(CheckedContinuation<Void, Never>)
+    /// Everything posted before this has been handled; resumed with how many updates were handled in all.
+    case barrier(CheckedContinuation<Int, Never>)
 }
 
 extension ScreenLayout {

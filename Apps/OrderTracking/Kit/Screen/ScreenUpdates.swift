@@ -13,11 +13,13 @@ struct ScreenUpdates: Sendable {
     func consume(_ stream: AsyncStream<ScreenMessage>) async {
         let components = slots.map(\.component)
         let router = EventRouter(consumers: components.map { ($0.id, $0.consumedEvents) })
+        var handled = 0
         for await message in stream {
             guard case .update(let index, let update) = message else {
-                if case .barrier(let continuation) = message { continuation.resume() }
+                if case .barrier(let continuation) = message { continuation.resume(returning: handled) }
                 continue
             }
+            handled += 1
             let id = components[index].id
             switch update {
             case .transition(let from, let to):

@@ -115,10 +115,16 @@ struct TrackingScreen: Sendable {
         }
     }
 
-    /// Waits until every update posted so far has been handled (painted, routed).
+    /// Waits until every update posted so far has been handled (painted, routed), including what handling
+    /// them posted in turn (an event that makes another card ask for a refresh).
     private static func barrier(_ sink: AsyncStream<ScreenMessage>.Continuation) async {
-        await withCheckedContinuation { continuation in
-            if case .terminated = sink.yield(.barrier(continuation)) { continuation.resume() }
+        var last = -1
+        while true {
+            let handled = await withCheckedContinuation { continuation in
+                if case .terminated = sink.yield(.barrier(continuation)) { continuation.resume(returning: last) }
+            }
+            if handled == last { return }
+            last = handled
         }
     }
 }

@@ -109,7 +109,8 @@ public final class FileBackend: Backend {
             let container = try decoder.singleValueContainer()
             if let file = try? container.decode(String.self) {
                 guard !file.contains("/") else {
-                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "a step names a file beside it")
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "a step names a file beside it")
                 }
                 self = .file(file)
             } else {

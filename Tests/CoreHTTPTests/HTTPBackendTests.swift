@@ -71,7 +71,9 @@ import Testing
         let server = try TestServer.faults(root: tree.url)
         defer { server.stop() }
         let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(5))
-        for name in ["a", "b", "c", "d", "e"] { _ = try await backend.fetch(try Endpoint("orders", "1", "\(name).json")) }
+        for name in ["a", "b", "c", "d", "e"] {
+            _ = try await backend.fetch(try Endpoint("orders", "1", "\(name).json"))
+        }
         let connections = try await backend.fetch(try Endpoint("_connections"))
         #expect(String(decoding: connections, as: UTF8.self) == "1")
     }

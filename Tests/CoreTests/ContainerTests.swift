@@ -146,7 +146,8 @@ private final class Script: Backend {
 }
 
 @Suite struct LiveOutputTests {
-    private func run(_ answers: [String], _ steps: (ComponentContainer<Parcel>) async -> Void) async -> [ComponentEvent] {
+    private func run(_ answers: [String], _ steps: (ComponentContainer<Parcel>) async -> Void) async -> [ComponentEvent]
+    {
         let script = Script()
         script.answers.withLock { $0 = answers }
         let events = Locked<[ComponentEvent]>([])

@@ -99,7 +99,9 @@ import Testing
 
     @Test func beforeAFilesFirstStepTheFileItselfAnswers() async throws {
         let backend = FileBackend(root: tree.url.appendingPathComponent("api"), clock: clock)
-        await #expect(throws: BackendError.notFound(path: "o/y.json")) { try await backend.fetch(try Endpoint("o", "y.json")) }
+        await #expect(throws: BackendError.notFound(path: "o/y.json")) {
+            try await backend.fetch(try Endpoint("o", "y.json"))
+        }
         clock.advance(by: .seconds(5))
         #expect(try await text(backend, "y.json") == #"{"v": "two"}"#)
     }

@@ -63,7 +63,8 @@ import Testing
 
 @Suite struct RawSliceTests {
     @Test func slicesAreTheBytesAsSentEvenWhereADoubleWouldRound() throws {
-        let text = #"{"components": ["order", {"id": "eta", "payload": {"n": 9007199254740993, "d": 0.1000000000000000055511}}]}"#
+        let text =
+            #"{"components": ["order", {"id": "eta", "payload": {"n": 9007199254740993, "d": 0.1000000000000000055511}}]}"#
         let (value, slices) = try JSONValue.parse(Data(text.utf8)) { $0.count == 3 && $0[2] == "payload" }
         #expect(slices.keys.map { $0 } == [["components", "1", "payload"]])
         #expect(

@@ -92,12 +92,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--data-dir", ""], [String: String](), 64, "order-tracking: --data-dir is empty; give a folder, e.g. --data-dir ~/.courier\nRun 'order-tracking --help' for usage.\n"),
+        (
+            ["--data-dir", ""], [String: String](), 64,
+            "order-tracking: --data-dir is empty; give a folder, e.g. --data-dir ~/.courier\nRun 'order-tracking --help' for usage.\n"
+        ),
         (
             [], ["HOME": "", "XDG_DATA_HOME": ""], 64,
             "order-tracking: nowhere to keep the signed-in user: HOME and XDG_DATA_HOME are empty; pass --data-dir DIR\n"
         ),
-        (["--data-dir", "/etc/passwd"], [:], 2, "Hook 'Storage' failed: /etc/passwd is a file, not a folder; pass a folder with --data-dir\n"),
+        (
+            ["--data-dir", "/etc/passwd"], [:], 2,
+            "Hook 'Storage' failed: /etc/passwd is a file, not a folder; pass a folder with --data-dir\n"
+        ),
     ])
     func anUnusableDataFolderIsOneLineOnStderrAndNothingIsWritten(
         flags: [String], environment: [String: String], status: Int32, message: String

@@ -94,7 +94,8 @@ struct TerminalTests {
         _ = try ProcessRunner.run("kill", ["-TERM", pid])
         let after = try session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=143"))
-        #expect(after.contains("Ctrl-C to stop\n\nterminated\nEXIT=143"), "a final newline, then the goodbye:\n\(after)")
+        #expect(
+            after.contains("Ctrl-C to stop\n\nterminated\nEXIT=143"), "a final newline, then the goodbye:\n\(after)")
         #expect(try session.cursorVisible())
     }
 

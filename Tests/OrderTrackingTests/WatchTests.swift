@@ -90,7 +90,8 @@ import Testing
             report["components"] = (report["components"] as? [[String: Any]])?.map { card in
                 card.filter { $0.key != "elapsed_ms" }
             }
-            return String(decoding: try JSONSerialization.data(withJSONObject: report, options: .sortedKeys), as: UTF8.self)
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: report, options: .sortedKeys), as: UTF8.self)
         }
         #expect(try withoutTimes(replayed.stdout) == withoutTimes(recorded.stdout))
         let rider = (try CLI.json(replayed.stdout)["components"] as? [[String: Any]])?.first {

@@ -110,7 +110,8 @@ import Testing
     @Test func adaptersAreForAppsOnly() {
         #expect(rule.violation("CoreHTTP", dependsOn: "CurlBinding") == nil)
         #expect(
-            rule.violation("CoreHTTP", dependsOn: "Order") == "CoreHTTP may depend on Core, CurlBinding only, not Order")
+            rule.violation("CoreHTTP", dependsOn: "Order") == "CoreHTTP may depend on Core, CurlBinding only, not Order"
+        )
         #expect(
             rule.violation("CurlBinding", dependsOn: "Core")
                 == "CurlBinding must not depend on Core: it uses system libraries only")

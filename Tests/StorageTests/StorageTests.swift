@@ -58,7 +58,8 @@ import Testing
 
     @Test func directoryFollowsTheFlagThenXDGThenHomeAndNeverGuesses() {
         #expect(UserStore.defaultPath(dataDir: "/d", environment: [:]) == "/d")
-        #expect(UserStore.defaultPath(dataDir: nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/courier")
+        #expect(
+            UserStore.defaultPath(dataDir: nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/courier")
         #expect(
             UserStore.defaultPath(dataDir: nil, environment: ["XDG_DATA_HOME": "rel", "HOME": "/h"])
                 == "/h/.local/share/courier")

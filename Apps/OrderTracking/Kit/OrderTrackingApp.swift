@@ -49,7 +49,8 @@ public enum OrderTrackingApp {
         case nil: return code.rawValue
         case .closedPipe: return ExitCode.fatal.rawValue
         case .failed(let reason):
-            streams.err("order-tracking: cannot write to standard output: \(reason); free some space or write elsewhere")
+            streams.err(
+                "order-tracking: cannot write to standard output: \(reason); free some space or write elsewhere")
             return ExitCode.fatal.rawValue
         }
     }

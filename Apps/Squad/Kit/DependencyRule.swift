@@ -63,7 +63,8 @@ public struct DependencyRule: Sendable {
         if DependencyRule.pluginPoints.contains(dependency) && !DependencyRule.pluginPoints.contains(module) {
             return nil
         }
-        return "\(module) must not depend on \(dependency): modules depend on Core, shared libraries and plugin points (Login, Tabs) only"
+        return
+            "\(module) must not depend on \(dependency): modules depend on Core, shared libraries and plugin points (Login, Tabs) only"
     }
 
     /// Every violation in the manifest's edges, plus any cycle.

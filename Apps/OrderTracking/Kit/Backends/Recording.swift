@@ -96,7 +96,8 @@ final class RecordingBackend: Backend {
             guard !state.failed else { return }
             do { try file.write(contentsOf: Data((answer.line + "\n").utf8)) } catch {
                 state.failed = true
-                FileHandle.standardError.write(Data("cannot write --record \(path): \(error.localizedDescription)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("cannot write --record \(path): \(error.localizedDescription)\n".utf8))
             }
         }
         return try outcome.get()

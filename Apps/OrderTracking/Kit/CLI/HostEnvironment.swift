@@ -1,8 +1,8 @@
 import ArgumentParsing
 import Core
 import CoreHTTP
-import FixtureBackend
 import Feed
+import FixtureBackend
 import Foundation
 import Login
 import Profile

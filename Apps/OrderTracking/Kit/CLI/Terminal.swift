@@ -48,14 +48,20 @@ final class Terminal: Sendable {
 
     /// Shows the cursor if it was hidden.
     func restore() {
-        guard cursorHidden.withLock({ hidden in defer { hidden = false }; return hidden }) else { return }
+        guard
+            cursorHidden.withLock({ hidden in
+                defer { hidden = false }; return hidden
+            })
+        else { return }
         streams.out("\u{1B}[?25h")
     }
 
     /// Restores the terminal (cursor shown, a final newline after a live frame), writes `farewell` to stderr and
     /// refuses every later write, so a paint still in flight cannot land after the process said goodbye.
     func handBack(farewell: String) {
-        let hidden = cursorHidden.withLock { hidden in defer { hidden = false }; return hidden }
+        let hidden = cursorHidden.withLock { hidden in
+            defer { hidden = false }; return hidden
+        }
         streams.close { out, err in
             if hidden { out("\u{1B}[?25h") }
             if isTTY { out("\n") }

@@ -26,7 +26,8 @@ extension ScreenLayout {
         let source = "orders/\(options.order)/screen.json"
         for (position, entry) in entries.enumerated() {
             guard seen.insert(entry.id.rawValue).inserted else {
-                host.terminal.err("skipping a second '\(entry.id)' (position \(position + 1)) in \(source): a card appears once")
+                host.terminal.err(
+                    "skipping a second '\(entry.id)' (position \(position + 1)) in \(source): a card appears once")
                 continue
             }
             do {
@@ -36,7 +37,9 @@ extension ScreenLayout {
                 let context = ComponentContext(
                     ids: ["order": options.order], backend: host.backend, clock: host.clock, timeout: options.timeout,
                     payload: entry.payload)
-                slots.append(ScreenSlot(registration: registration, component: registration.instantiate(in: slot, context: context)))
+                slots.append(
+                    ScreenSlot(
+                        registration: registration, component: registration.instantiate(in: slot, context: context)))
             } catch {
                 host.terminal.err("skipping '\(entry.id)' from \(source): \(error)")
             }

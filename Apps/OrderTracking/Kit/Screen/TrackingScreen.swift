@@ -45,7 +45,9 @@ struct TrackingScreen: Sendable {
         await Self.concurrently(components) { await $0.load() }
         await Self.barrier(sink)
         output.settled(snapshot(slots, state, started, info: output.mode == .json), state: state)
-        if options.watch { await watch(components, state: state, output: output, sink: sink, started: started, slots: slots) }
+        if options.watch {
+            await watch(components, state: state, output: output, sink: sink, started: started, slots: slots)
+        }
 
         sink.finish()
         await consumer.value

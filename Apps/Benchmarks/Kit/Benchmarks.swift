@@ -13,6 +13,8 @@ public enum Benchmarks {
         var repaint: Double
         var resolvesPerSecond: Double
         var ownersPathsPerSecond: Double
+        var http: HTTPBenchmarks.Figures?
+        var watchCPUms: Double?
 
         /// The stable JSON shape documented in the README.
         public var json: JSONValue {
@@ -49,6 +51,15 @@ public enum Benchmarks {
                 "repaint": .object(["ratio": number(repaint, 10000)]),
                 "plugin_point": .object(["resolves_per_s": .number(resolvesPerSecond.rounded())]),
                 "owners": .object(["paths_per_s": .number(ownersPathsPerSecond.rounded())]),
+                "http_200": .object(
+                    http.map { http in
+                        [
+                            "wall_over_slowest": number(http.wallOverSlowest), "cpu_s": number(http.cpu),
+                            "curl_cpu_s": http.curlCPU.map { number($0) } ?? .null,
+                            "cpu_over_curl": http.curlCPU.map { number(http.cpu / max($0, 0.001)) } ?? .null,
+                        ]
+                    } ?? ["wall_over_slowest": .null]),
+                "watch": .object(["cpu_ms_per_s": watchCPUms.map { number($0) } ?? .null]),
             ])
         }
 
@@ -80,6 +91,18 @@ public enum Benchmarks {
                 ("repaint bytes ÷ full frame (50 cards)", String(format: "%.4f", repaint), "≪ 1"),
                 ("plugin point resolves/s (10 plugins)", String(format: "%.0f", resolvesPerSecond), "report"),
                 ("squad owners paths/s (1,000 rules)", String(format: "%.0f", ownersPathsPerSecond), "report"),
+                (
+                    "HTTP 200 cards: wall ÷ slowest",
+                    http.map { String(format: "%.3f", $0.wallOverSlowest) } ?? "skipped", "≤ 1.1"
+                ),
+                (
+                    "HTTP 200 cards: CPU ÷ curl --parallel",
+                    http.map { http in
+                        http.curlCPU.map { String(format: "%.2f (%.3f s ÷ %.3f s)", http.cpu / max($0, 0.001), http.cpu, $0) }
+                            ?? "no curl"
+                    } ?? "skipped", "≤ 2"
+                ),
+                ("watch: CPU ms per s beyond a screen", watchCPUms.map { String(format: "%.2f", $0) } ?? "skipped", "≈ 0"),
             ]
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map {
@@ -125,10 +148,18 @@ public enum Benchmarks {
         let repaint = KernelBenchmarks.repaintRatio()
         let resolves = try KernelBenchmarks.pluginResolvesPerSecond(duration: quick ? 0.1 : 0.5)
         let owners = ToolBenchmarks.ownersPathsPerSecond(rules: quick ? 100 : 1000, paths: quick ? 5000 : 100_000)
+        log("HTTP: 200 cards from a real server, and curl --parallel…")
+        var http: HTTPBenchmarks.Figures?
+        do { http = try await HTTPBenchmarks.twoHundredCards() } catch { log("HTTP figure skipped: \(error)") }
+        var watch: Double?
+        if let orderTracking {
+            log("watch…")
+            watch = try? HTTPBenchmarks.watchCPUPerSecond(orderTracking: orderTracking, window: .seconds(quick ? 2 : 8))
+        }
         return Report(
             concurrency: (Sample(n4), Sample(n200), Sample(sequential)), firstPaint: firstPaint,
             scale: (Sample(small).median, Sample(large).median, Sample(zip(large, small).map { $0 / $1 }), peak),
             repaint: repaint, resolvesPerSecond: resolves,
-            ownersPathsPerSecond: owners)
+            ownersPathsPerSecond: owners, http: http, watchCPUms: watch)
     }
 }

@@ -41,11 +41,16 @@ public struct PackageGraph: Sendable, Equatable {
         }
     }
 
-    /// Asks SwiftPM for the manifest of the package at the shell's directory. A private scratch path keeps it
-    /// from waiting on the lock of a build already running there (as when `swift test` runs the linter).
+    /// Asks SwiftPM for the manifest of the package at the shell's directory. A scratch path of its own (under
+    /// .build) keeps it from waiting on the lock of a build already running there (as when `swift test` runs
+    /// the linter), and a private TMPDIR, removed afterwards, keeps SwiftPM's temporary folders from piling up.
     static func dump(_ shell: Shell) throws -> PackageGraph {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("squad-dump-package")
-        let json = try shell.run("swift", ["package", "--scratch-path", scratch.path, "dump-package"])
+        let scratch = shell.directory.appendingPathComponent(".build/squad-dump-package")
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let json = try shell.run(
+            "swift", ["package", "--scratch-path", scratch.path, "dump-package"], environment: ["TMPDIR": temporary.path])
         return try PackageGraph(dumpPackageJSON: Data(json.utf8))
     }
 

@@ -14,12 +14,18 @@ public struct ShellError: Error, CustomStringConvertible, Equatable {
 struct Shell: Sendable {
     let directory: URL
 
-    /// Runs `command` and returns stdout; a non-zero exit is a ``ShellError`` carrying stderr.
-    func run(_ command: String, _ arguments: [String]) throws(ShellError) -> String {
+    /// Runs `command` and returns stdout; a non-zero exit is a ``ShellError`` carrying stderr. `environment`
+    /// adds to (or overrides) this process's.
+    func run(_ command: String, _ arguments: [String], environment: [String: String] = [:]) throws(ShellError)
+        -> String
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [command] + arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
         defer {

@@ -1,3 +1,4 @@
+import CoreTesting
 import Foundation
 
 #if canImport(Glibc)
@@ -21,8 +22,9 @@ enum FirstPaint {
     }
 
     static func measure(orderTracking: URL, runs: Int) throws -> Figures {
-        let hello = try buildHelloWorld(static: false)
-        let staticHello = try buildHelloWorld(static: true)
+        let folder = try TemporaryDirectory()
+        let hello = try buildHelloWorld(static: false, in: folder.url)
+        let staticHello = try buildHelloWorld(static: true, in: folder.url)
         let path = orderTracking.path
         // One untimed round first: page cache and CPU frequency settle before anything counts.
         var times: [[Double]] = [[], [], [], []]
@@ -102,9 +104,7 @@ enum FirstPaint {
     }
 
     /// A hello-world Swift executable built with the same optimisation as this benchmark.
-    static func buildHelloWorld(static isStatic: Bool) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-hello")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    static func buildHelloWorld(static isStatic: Bool, in folder: URL) throws -> String {
         let source = folder.appendingPathComponent("main.swift")
         let binary = folder.appendingPathComponent(isStatic ? "hello-static" : "hello")
         try Data("print(\"hello, world\")\n".utf8).write(to: source)

@@ -1,7 +1,11 @@
 import Synchronization
 
 #if COURIER_TSAN
-    import Glibc
+    #if canImport(Darwin)
+        import Darwin
+    #elseif canImport(Glibc)
+        import Glibc
+    #endif
 
     /// ThreadSanitizer builds only (`-Xswiftc -DCOURIER_TSAN`): the same interface as `Mutex`, on a pthread
     /// mutex that TSan can see. The toolchain's `Mutex` on Linux locks with futexes TSan cannot observe, so it

@@ -1,6 +1,8 @@
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 
@@ -28,8 +30,17 @@ struct Sample: Sendable {
 /// The process's peak resident memory so far, in MiB.
 func peakMemoryMB() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
+    #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    // Linux reports KiB, Apple platforms bytes.
+    #if canImport(Glibc)
+        return Double(usage.ru_maxrss) / 1024
+    #else
+        return Double(usage.ru_maxrss) / 1024 / 1024
+    #endif
 }
 
 extension Duration {

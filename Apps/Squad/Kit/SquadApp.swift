@@ -1,6 +1,5 @@
 import ArgumentParsing
 import CodeOwnership
-import Core
 import Foundation
 import JSON
 

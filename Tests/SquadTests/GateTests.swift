@@ -71,7 +71,7 @@ import Testing
             result.output.contains(
                 "CODEOWNERS\tneeds one of @courier/platform (CODEOWNERS changes need the platform team)"))
         #expect(result.output.contains("Modules/Payments/Pay.swift\tneeds one of @courier/payments"))
-        #expect(result.output.contains("warning: ignored approval by @mallory"))
+        #expect(result.errors.contains("warning: ignored approval by @mallory"))
     }
 
     @Test func unownedFilesNeedPlatformAndTheAuthorsApprovalNeverCounts() throws {
@@ -85,7 +85,7 @@ import Testing
         #expect(
             byAuthor.output.contains(
                 "generated/blob.bin\tneeds one of @courier/platform (explicitly unowned by CODEOWNERS line 4)"))
-        #expect(byAuthor.output.contains("authors cannot approve their own pull request"))
+        #expect(byAuthor.errors.contains("authors cannot approve their own pull request"))
         #expect(repo.squad(["gate", "--base", "main", "--approved-by", "@courier/platform"]).status == 0)
     }
 
@@ -102,12 +102,120 @@ import Testing
                 "../etc/passwd\tneeds one of @courier/platform (path is not a plain repository path)"))
     }
 
-    @Test func errorsExit2() throws {
+    @Test func usageErrorsExit64AndGitFailuresSayWhatWasWrong() throws {
         let repo = try repository()
-        #expect(repo.squad(["gate"]).status == 2)
+        #expect(repo.squad(["gate"]).status == 64)
         let badRef = repo.squad(["gate", "--base", "no-such-branch"])
         #expect(badRef.status == 2)
-        #expect(badRef.errors.contains("git rev-parse"))
-        #expect(repo.squad(["gaet"]).errors.contains("did you mean 'gate'?"))
+        #expect(
+            badRef.errors
+                == "squad: no such revision 'no-such-branch'; give a branch, tag or commit (git fetch first for origin/…)\n"
+        )
+        let typo = repo.squad(["gaet"])
+        #expect(typo.status == 64 && typo.errors.contains("did you mean 'gate'?"))
+    }
+
+    @Test func everyCommandHasHelpAndTheToolAVersion() throws {
+        let repo = try repository()
+        #expect(repo.squad(["--version"]).output == "squad 0.1.0\n")
+        for command in ["owners", "lint", "gate", "affected", "new"] {
+            let help = repo.squad([command, "--help"])
+            #expect(help.status == 0, "\(command)")
+            #expect(help.output.hasPrefix("usage: squad \(command)"), "\(command)")
+            #expect(repo.squad(["help", command]).output == help.output)
+        }
+        #expect(repo.squad(["gate", "--help"]).output.contains("--approved-by OWNER"))
+    }
+
+    @Test func anOwnerWithoutTheAtGetsASuggestionOnStderr() throws {
+        let repo = try repository()
+        try repo.write("Modules/Payments/Pay.swift", "changed\n")
+        try repo.commit("change payments")
+        let result = repo.squad(["gate", "--base", "main", "--approved-by", "courier/payments"])
+        #expect(result.status == 1)
+        #expect(
+            result.errors.contains(
+                "warning: ignored approval by courier/payments: CODEOWNERS names no such owner; did you mean '@courier/payments'?"
+            ))
+        #expect(!result.output.contains("warning"))
+    }
+
+    @Test func aNewModulesFirstPullRequestSaysWhyPlatformMustApprove() throws {
+        let repo = try repository()
+        try repo.write("Modules/Rewards/Rewards.swift")
+        try repo.write("CODEOWNERS", Self.codeowners + "\n/Modules/Rewards/ @courier/rewards\n")
+        try repo.commit("new module")
+        let result = repo.squad(["gate", "--base", "main", "--approved-by", "@courier/rewards"])
+        #expect(result.status == 1)
+        #expect(
+            result.output.contains(
+                "Modules/Rewards/Rewards.swift\tneeds one of @courier/platform (the base CODEOWNERS (line 1) gives it to "
+                    + "@courier/platform; this pull request's CODEOWNERS names @courier/rewards, which decides from the next pull request)"
+            ))
+    }
+
+    @Test func uncommittedChangesAreNamedNotSilentlyIgnored() throws {
+        let repo = try repository()
+        try repo.write("Modules/Payments/Pay.swift", "changed but not committed\n")
+        let result = repo.squad(["gate", "--base", "main"])
+        #expect(
+            result.errors.contains(
+                "warning: 1 uncommitted change(s) are not part of the gate (Modules/Payments/Pay.swift); commit them to have them checked"
+            ))
+    }
+}
+
+@Suite struct OwnersPathTests {
+    func repository() throws -> GitRepository {
+        let repo = try GitRepository()
+        try repo.write("CODEOWNERS", GateTests.codeowners)
+        try repo.write("Modules/Payments/Pay.swift")
+        try repo.write("Modules/Payments/Sub/Deep.swift")
+        try repo.write("Modules/Order/Order.swift")
+        try repo.write("generated/blob.bin")
+        try repo.commit("base")
+        return repo
+    }
+
+    @Test func foldersStandForTheTrackedFilesUnderThem() throws {
+        let repo = try repository()
+        let expected =
+            "Modules/Payments/Pay.swift\t@courier/payments\nModules/Payments/Sub/Deep.swift\t@courier/payments\n"
+        #expect(repo.squad(["owners", "Modules/Payments"]).output == expected)
+        #expect(repo.squad(["owners", "Modules/Payments/"]).output == expected)
+    }
+
+    @Test func pathsAreRelativeToWhereYouAreOrAbsoluteInsideTheRepository() throws {
+        let repo = try repository()
+        #expect(
+            repo.squad(["owners", "Pay.swift"], in: "Modules/Payments").output
+                == "Modules/Payments/Pay.swift\t@courier/payments\n")
+        #expect(
+            repo.squad(["owners", "../Order/Order.swift"], in: "Modules/Payments").output
+                == "Modules/Order/Order.swift\t@courier/order\n")
+        let absolute = repo.root.resolvingSymlinksInPath().appendingPathComponent("Modules/Order/Order.swift").path
+        #expect(repo.squad(["owners", absolute]).output == "Modules/Order/Order.swift\t@courier/order\n")
+        let outside = repo.squad(["owners", "/etc/passwd"])
+        #expect(outside.status == 2)
+        #expect(outside.errors.hasPrefix("squad: '/etc/passwd' is outside the repository"))
+    }
+
+    @Test func pathsFromStdinOneALineOrNULSeparated() throws {
+        let repo = try repository()
+        let lines = repo.squad(["owners", "-"], stdin: "Modules/Order/Order.swift\ngenerated/blob.bin\n")
+        #expect(lines.output == "Modules/Order/Order.swift\t@courier/order\ngenerated/blob.bin\t-\n")
+        let nul = repo.squad(["owners", "-", "-z"], stdin: "Modules/Order/Order.swift\0README has space.md\0")
+        #expect(nul.output == "Modules/Order/Order.swift\t@courier/order\nREADME has space.md\t@courier/platform\n")
+    }
+
+    @Test func whatATeamOwnsAndWhatNobodyOwns() throws {
+        let repo = try repository()
+        #expect(
+            repo.squad(["owners", "--owner", "@courier/payments"]).output
+                == "Modules/Payments/Pay.swift\nModules/Payments/Sub/Deep.swift\n")
+        #expect(repo.squad(["owners", "--unowned"]).output == "generated/blob.bin\n")
+        let bare = repo.squad(["owners", "--owner", "courier/payments"])
+        #expect(bare.output == "")
+        #expect(bare.errors == "warning: 'courier/payments' is not an owner name; did you mean '@courier/payments'?\n")
     }
 }

@@ -34,10 +34,13 @@ final class GitRepository: @unchecked Sendable {
         try git("commit", "-q", "-m", message)
     }
 
-    func squad(_ arguments: [String], stdin: String = "") -> (status: Int32, output: String, errors: String) {
+    func squad(_ arguments: [String], stdin: String = "", in folder: String? = nil) -> (
+        status: Int32, output: String, errors: String
+    ) {
         var output = ""
         var errors = ""
-        let status = SquadApp.run(arguments, directory: root, stdin: { stdin }, output: &output, errors: &errors)
+        let directory = folder.map { root.appendingPathComponent($0) } ?? root
+        let status = SquadApp.run(arguments, directory: directory, stdin: { stdin }, output: &output, errors: &errors)
         return (status, output, errors)
     }
 }

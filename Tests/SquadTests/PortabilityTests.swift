@@ -11,7 +11,9 @@ import Testing
         var found: [(String, String)] = []
         for folder in ["Modules", "Apps", "Tests"] {
             let base = root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+                continue
+            }
             for case let url as URL in walker where url.pathExtension == "swift" {
                 found.append((url.path, try String(contentsOf: url, encoding: .utf8)))
             }

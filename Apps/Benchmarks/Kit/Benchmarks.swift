@@ -98,11 +98,16 @@ public enum Benchmarks {
                 (
                     "HTTP 200 cards: CPU ÷ curl --parallel",
                     http.map { http in
-                        http.curlCPU.map { String(format: "%.2f (%.3f s ÷ %.3f s)", http.cpu / max($0, 0.001), http.cpu, $0) }
+                        http.curlCPU.map {
+                            String(format: "%.2f (%.3f s ÷ %.3f s)", http.cpu / max($0, 0.001), http.cpu, $0)
+                        }
                             ?? "no curl"
                     } ?? "skipped", "≤ 2"
                 ),
-                ("watch: CPU ms per s beyond a screen", watchCPUms.map { String(format: "%.2f", $0) } ?? "skipped", "≈ 0"),
+                (
+                    "watch: CPU ms per s beyond a screen", watchCPUms.map { String(format: "%.2f", $0) } ?? "skipped",
+                    "≈ 0"
+                ),
             ]
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map {

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CodeOwnership
 
 /// The code-owner gate for one pull request: every changed path needs an approval from one of its owners;
@@ -41,11 +42,14 @@ public struct Gate: Sendable {
 
     let owners: CodeOwners?
     let codeOwnersPath: String
+    let headOwners: CodeOwners?
 
     /// A gate using the base revision's CODEOWNERS (nil when the base has none: then platform must approve all).
-    public init(owners: CodeOwners?, codeOwnersPath: String = "CODEOWNERS") {
+    /// `headOwners`, the pull request's own CODEOWNERS, never decides anything; it only explains a difference.
+    public init(owners: CodeOwners?, codeOwnersPath: String = "CODEOWNERS", headOwners: CodeOwners? = nil) {
         self.owners = owners
         self.codeOwnersPath = codeOwnersPath
+        self.headOwners = headOwners
     }
 
     /// Decides `paths` given `approvals`, ignoring approvals by `author`.
@@ -58,7 +62,8 @@ public struct Gate: Sendable {
             if approval == authorHandle {
                 warnings.append("ignored approval by \(approval): authors cannot approve their own pull request")
             } else if !known.contains(approval) {
-                warnings.append("ignored approval by \(approval): CODEOWNERS names no such owner")
+                let hint = approval.hasPrefix("@") ? "" : suggestion(for: "@" + approval, among: Array(known))
+                warnings.append("ignored approval by \(approval): CODEOWNERS names no such owner" + hint)
             } else {
                 valid.append(approval)
             }
@@ -86,6 +91,14 @@ public struct Gate: Sendable {
             let why =
                 ownership.line.map { "explicitly unowned by CODEOWNERS line \($0)" } ?? "no CODEOWNERS line matches"
             return ([Gate.platform], why)
+        }
+        if let head = headOwners?.ownership(of: path), !head.owners.isEmpty, head.owners != ownership.owners {
+            let line = ownership.line.map { "line \($0)" } ?? "no line"
+            return (
+                ownership.owners,
+                "the base CODEOWNERS (\(line)) gives it to \(ownership.owners.joined(separator: " ")); this pull "
+                    + "request's CODEOWNERS names \(head.owners.joined(separator: " ")), which decides from the next pull request"
+            )
         }
         return (ownership.owners, nil)
     }

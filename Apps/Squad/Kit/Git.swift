@@ -35,7 +35,16 @@ struct Git: Sendable {
 
     /// Verifies that `revision` names a commit, so a typo is an error (exit 2), not an empty diff.
     func verify(_ revision: String) throws(ShellError) {
-        _ = try shell.run("git", ["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"])
+        do { _ = try shell.run("git", ["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]) } catch {
+            throw ShellError(
+                message: "no such revision '\(revision)'; give a branch, tag or commit (git fetch first for origin/…)")
+        }
+    }
+
+    /// Paths with uncommitted changes (staged, unstaged or new), or nil when git cannot say.
+    func uncommitted() -> [String]? {
+        guard let status = try? shell.run("git", ["status", "--porcelain", "-z"]) else { return nil }
+        return status.split(separator: "\0").map { String($0.dropFirst(3)) }.filter { !$0.isEmpty }
     }
 
     /// Every file git tracks or would track: committed, staged, and new files that are not ignored (a module

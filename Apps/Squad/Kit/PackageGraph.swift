@@ -50,7 +50,8 @@ public struct PackageGraph: Sendable, Equatable {
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
         let json = try shell.run(
-            "swift", ["package", "--scratch-path", scratch.path, "dump-package"], environment: ["TMPDIR": temporary.path])
+            "swift", ["package", "--scratch-path", scratch.path, "dump-package"],
+            environment: ["TMPDIR": temporary.path])
         return try PackageGraph(dumpPackageJSON: Data(json.utf8))
     }
 

@@ -5,17 +5,76 @@ import JSON
 
 /// The `squad` command: owners, lint, gate, affected, new. Exit 0 ok, 1 blocked or findings, 2 error.
 public enum SquadApp {
-    static let usage = """
+    static let version = "squad 0.1.0"
+
+    // Every command's options once, with their help lines: the parser and `--help` read the same lists.
+    static let codeowners = OptionSpec(
+        "--codeowners", .required("FILE"), help: "a CODEOWNERS file other than the repository's")
+    static let format = OptionSpec("--format", .required("text|json"), help: "output format (default text)")
+    static let help = OptionSpec("--help", help: "this text")
+    static let options: [String: (synopsis: String, about: String, specs: [OptionSpec], repeatable: Set<String>)] = [
+        "owners": (
+            "squad owners [options] PATH... | -",
+            "Who owns each path (\"-\": nobody). Paths are relative to where you are, absolute inside the repository, "
+                + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line (-z: NUL-separated).",
+            [
+                codeowners, format, OptionSpec("-z", help: "paths on stdin are NUL-separated (git ls-files -z)"),
+                OptionSpec("--owner", .required("TEAM"), help: "list the tracked files TEAM owns"),
+                OptionSpec("--unowned", help: "list the tracked files nobody owns"), help,
+            ], []
+        ),
+        "lint": (
+            "squad lint [--codeowners FILE]",
+            "CODEOWNERS syntax, coverage, duplicates, shadowed and dead patterns, and the dependency rule over the "
+                + "manifest and every import line.",
+            [codeowners, help], []
+        ),
+        "gate": (
+            "squad gate --base REF [options]",
+            "May this change merge? Every changed file needs an approval from one of its owners in the base's "
+                + "CODEOWNERS; unowned files and CODEOWNERS itself need @courier/platform.",
+            [
+                OptionSpec("--base", .required("REF"), help: "the branch the pull request merges into"),
+                OptionSpec("--head", .required("REF"), help: "the pull request's head (default HEAD)"),
+                OptionSpec("--approved-by", .required("OWNER"), help: "an approval (repeat for each)"),
+                OptionSpec("--author", .required("USER"), help: "the pull request's author (cannot approve)"),
+                OptionSpec("--files", .required("FILE|-"), help: "changed paths from a file or stdin instead of git"),
+                help,
+            ], ["--approved-by"]
+        ),
+        "affected": (
+            "squad affected --base REF [options]",
+            "Changed files → targets → every target depending on them → the test targets to run.",
+            [
+                OptionSpec("--base", .required("REF"), help: "the branch to compare with"),
+                OptionSpec("--head", .required("REF"), help: "the revision to compare (default HEAD)"),
+                OptionSpec("--files", .required("FILE|-"), help: "changed paths from a file or stdin instead of git"),
+                format, help,
+            ], []
+        ),
+        "new": (
+            "squad new NAME --owner OWNER",
+            "Scaffolds a module that builds, tests, lints and previews, and is owned, in one command.",
+            [OptionSpec("--owner", .required("OWNER"), help: "the owning team, e.g. @courier/rewards"), help], []
+        ),
+    ]
+
+    static var usage: String {
+        """
         squad: the monorepo's own tool.
 
-          squad owners [--codeowners FILE] [--format text|json] PATH...
-          squad lint [--codeowners FILE]
-          squad gate --base REF [--head REF] [--approved-by OWNER]... [--author USER] [--files FILE|-]
-          squad affected --base REF [--head REF] [--files FILE|-] [--format text|json]
-          squad new NAME --owner OWNER
+        \(["owners", "lint", "gate", "affected", "new"].map { "  " + options[$0]!.synopsis }.joined(separator: "\n"))
+          squad COMMAND --help | squad --version
 
-        Exit status: 0 ok / may merge, 1 blocked or lint findings, 2 error (bad arguments, git failure).
+        Exit status: 0 ok / may merge, 1 blocked or lint findings, 2 error (git failure, unreadable file),
+        64 usage error.
         """
+    }
+
+    static func help(for command: String) -> String {
+        let entry = options[command]!
+        return "usage: \(entry.synopsis)\n\n\(entry.about)\n\n\(OptionSpec.helpLines(entry.specs))"
+    }
 
     /// Runs the command line in the current directory and returns the exit status.
     public static func main(
@@ -39,57 +98,69 @@ public enum SquadApp {
         _ arguments: [String], directory: URL, stdin: () -> String = { "" }, output: inout String, errors: inout String
     ) -> Int32 {
         do {
-            return try dispatch(arguments, directory: directory, stdin: stdin, output: &output)
+            return try dispatch(arguments, directory: directory, stdin: stdin, output: &output, errors: &errors)
         } catch let error as UsageError {
             errors += "squad: \(error.message)\nRun 'squad --help' for usage.\n"
+            return 64
         } catch {
             errors += "squad: \(error)\n"
         }
         return 2
     }
 
-    static func dispatch(_ arguments: [String], directory: URL, stdin: () -> String, output: inout String) throws
-        -> Int32
-    {
+    static func dispatch(
+        _ arguments: [String], directory: URL, stdin: () -> String, output: inout String, errors: inout String
+    ) throws -> Int32 {
         let commands = ["owners", "lint", "gate", "affected", "new", "help"]
-        guard let command = arguments.first, !["--help", "-h", "help"].contains(command) else {
+        guard let command = arguments.first, !["--help", "-h"].contains(command) else {
             output += usage + "\n"
             return 0
         }
-        guard commands.contains(command) else {
+        if command == "--version" {
+            output += version + "\n"
+            return 0
+        }
+        if command == "help" {
+            guard let topic = arguments.dropFirst().first else {
+                output += usage + "\n"
+                return 0
+            }
+            guard options[topic] != nil else {
+                throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: Array(options.keys)))
+            }
+            output += help(for: topic) + "\n"
+            return 0
+        }
+        guard commands.contains(command), let entry = options[command] else {
             throw UsageError(message: "unknown command '\(command)'" + suggestion(for: command, among: commands))
         }
         let rest = Array(arguments.dropFirst())
+        let parsed = try ArgumentParser(options: entry.specs, repeatable: entry.repeatable).parse(rest)
+        if parsed.has("--help") {
+            output += help(for: command) + "\n"
+            return 0
+        }
         let root = repositoryRoot(from: directory)
         let shell = Shell(directory: root)
         switch command {
         case "owners":
-            let parsed = try ArgumentParser(options: [
-                OptionSpec("--codeowners", .required("FILE")), OptionSpec("--format", .required("text|json")),
-            ]).parse(rest)
-            guard !parsed.positionals.isEmpty else { throw UsageError(message: "owners needs at least one PATH") }
             let file = try loadCodeOwners(parsed.options["--codeowners"], root: root, directory: directory)
-            return printOwners(parsed.positionals, owners: file.owners, json: try isJSON(parsed), output: &output)
+            let query = OwnersQuery(root: root, directory: realDirectory(directory), shell: shell)
+            if let team = parsed.options["--owner"] {
+                return try query.listOwned(by: team, owners: file.owners, output: &output, errors: &errors)
+            }
+            if parsed.has("--unowned") { return try query.listOwned(by: nil, owners: file.owners, output: &output) }
+            guard !parsed.positionals.isEmpty else {
+                throw UsageError(message: "owners needs at least one PATH, '-' for stdin, --owner TEAM or --unowned")
+            }
+            let paths = try query.resolve(parsed.positionals, stdin: stdin, nulSeparated: parsed.has("-z"))
+            return printOwners(paths, owners: file.owners, json: try isJSON(parsed), output: &output)
         case "lint":
-            let parsed = try ArgumentParser(options: [OptionSpec("--codeowners", .required("FILE"))]).parse(rest)
             let owners = try loadCodeOwners(parsed.options["--codeowners"], root: root, directory: directory)
             return try lint(owners, shell: shell, root: root, output: &output)
         case "gate":
-            let parsed = try ArgumentParser(
-                options: [
-                    OptionSpec("--base", .required("REF")), OptionSpec("--head", .required("REF")),
-                    OptionSpec("--approved-by", .required("OWNER")), OptionSpec("--author", .required("USER")),
-                    OptionSpec("--files", .required("FILE|-")),
-                ], repeatable: ["--approved-by"]
-            ).parse(rest)
-            return try gate(parsed, shell: shell, stdin: stdin, output: &output)
+            return try gate(parsed, shell: shell, stdin: stdin, output: &output, errors: &errors)
         case "affected":
-            let parsed = try ArgumentParser(
-                options: [
-                    OptionSpec("--base", .required("REF")), OptionSpec("--head", .required("REF")),
-                    OptionSpec("--files", .required("FILE|-")), OptionSpec("--format", .required("text|json")),
-                ]
-            ).parse(rest)
             let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
             let graph = try PackageGraph.dump(shell)
             let result = Affected(graph: graph).analyse(paths)
@@ -107,7 +178,6 @@ public enum SquadApp {
             }
             return 0
         default:
-            let parsed = try ArgumentParser(options: [OptionSpec("--owner", .required("OWNER"))]).parse(rest)
             guard parsed.positionals.count == 1, let owner = parsed.options["--owner"] else {
                 throw UsageError(message: "usage: squad new NAME --owner OWNER")
             }
@@ -163,18 +233,29 @@ public enum SquadApp {
         return findings.isEmpty ? 0 : 1
     }
 
-    static func gate(_ parsed: ParsedArguments, shell: Shell, stdin: () -> String, output: inout String) throws -> Int32
-    {
+    static func gate(
+        _ parsed: ParsedArguments, shell: Shell, stdin: () -> String, output: inout String, errors: inout String
+    ) throws -> Int32 {
         guard let base = parsed.options["--base"] else { throw UsageError(message: "gate needs --base REF") }
         let git = Git(shell: shell)
         try git.verify(base)
         let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
         let codeOwners = git.codeOwners(at: base)
-        let gate = Gate(owners: codeOwners?.owners, codeOwnersPath: codeOwners?.path ?? "CODEOWNERS")
+        let head = parsed.options["--head"] ?? "HEAD"
+        let gate = Gate(
+            owners: codeOwners?.owners, codeOwnersPath: codeOwners?.path ?? "CODEOWNERS",
+            headOwners: git.codeOwners(at: head)?.owners)
         let result = gate.evaluate(
             paths: paths, approvals: parsed.repeated["--approved-by"] ?? [], author: parsed.options["--author"])
-        if codeOwners == nil { output += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n" }
-        for warning in result.warnings { output += "warning: \(warning)\n" }
+        if codeOwners == nil { errors += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n" }
+        for warning in result.warnings { errors += "warning: \(warning)\n" }
+        if parsed.options["--files"] == nil, parsed.options["--head"] == nil, let dirty = git.uncommitted(),
+            !dirty.isEmpty
+        {
+            errors +=
+                "warning: \(dirty.count) uncommitted change(s) are not part of the gate (\(dirty.prefix(3).joined(separator: ", "))"
+                + "\(dirty.count > 3 ? ", …" : "")); commit them to have them checked\n"
+        }
         for decision in result.decisions {
             let verdict =
                 decision.approvedBy.map { "approved by \($0)" }
@@ -245,4 +326,7 @@ public enum SquadApp {
         let top = try? Shell(directory: directory).run("git", ["rev-parse", "--show-toplevel"])
         return top.map { URL(fileURLWithPath: $0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? directory
     }
+
+    /// The directory with symlinks resolved, so it compares with git's top level.
+    static func realDirectory(_ directory: URL) -> URL { directory.resolvingSymlinksInPath() }
 }

@@ -1,0 +1,86 @@
+import ArgumentParsing
+import CodeOwnership
+import Foundation
+
+/// `squad owners`' paths as git sees them: relative to where you are, absolute inside the repository, folders
+/// standing for the tracked files under them (as hmarr/codeowners' CLI does), or read from stdin.
+struct OwnersQuery {
+    let root: URL
+    let directory: URL
+    let shell: Shell
+
+    /// Repository-relative paths for the command line's arguments (`-` reads stdin: lines, or NUL-separated).
+    func resolve(_ arguments: [String], stdin: () -> String, nulSeparated: Bool) throws -> [String] {
+        var given: [String] = []
+        for argument in arguments {
+            guard argument == "-" else {
+                given.append(argument)
+                continue
+            }
+            let text = stdin()
+            given +=
+                nulSeparated
+                ? text.split(separator: "\0").map(String.init)
+                : text.split(whereSeparator: \.isNewline).map(String.init)
+        }
+        let rootPath = root.path
+        let base = directory.path
+        var tracked: [String]?
+        var paths: [String] = []
+        for path in given where !path.isEmpty {
+            let absolute = OwnersQuery.standardize(path.hasPrefix("/") ? path : base + "/" + path)
+            guard absolute == rootPath || absolute.hasPrefix(rootPath + "/") else {
+                throw ShellError(message: "'\(path)' is outside the repository (\(rootPath)); give a path inside it")
+            }
+            let relative = absolute == rootPath ? "" : String(absolute.dropFirst(rootPath.count + 1))
+            var isDirectory: ObjCBool = false
+            let folder =
+                path.hasSuffix("/") || relative.isEmpty
+                || (FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
+                    && isDirectory.boolValue)
+            guard folder else {
+                paths.append(relative)
+                continue
+            }
+            if tracked == nil { tracked = try Git(shell: shell).trackedFiles() }
+            let prefix = relative.isEmpty ? "" : relative + "/"
+            let inside = (tracked ?? []).filter { $0.hasPrefix(prefix) }
+            guard !inside.isEmpty else {
+                throw ShellError(message: "folder '\(path)' holds no tracked files; give a file or a folder git tracks")
+            }
+            paths += inside
+        }
+        return paths
+    }
+
+    /// The tracked files `team` owns, or (nil) that nobody owns, one a line.
+    func listOwned(by team: String?, owners: CodeOwners, output: inout String, errors: inout String) throws -> Int32 {
+        if let team, !team.hasPrefix("@"), !team.contains("@") {
+            errors += "warning: '\(team)' is not an owner name; did you mean '@\(team)'?\n"
+        }
+        return try listOwned(by: team, owners: owners, output: &output)
+    }
+
+    /// The tracked files `team` owns, or (nil) that nobody owns, one a line.
+    func listOwned(by team: String?, owners: CodeOwners, output: inout String) throws -> Int32 {
+        for file in try Git(shell: shell).trackedFiles() {
+            let found = owners.ownership(of: file).owners
+            let matches = team.map { found.contains($0) } ?? found.isEmpty
+            if matches { output += file + "\n" }
+        }
+        return 0
+    }
+
+    /// "/a/b/../c/./d" → "/a/c/d", without touching the file system.
+    static func standardize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}

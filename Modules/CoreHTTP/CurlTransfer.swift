@@ -33,7 +33,7 @@
             self.redirects = options.maximumRedirects
             self.timeout = options.timeout
             errors.initialize(to: 0)
-            let milliseconds = max(1, Int(options.timeout.seconds * 1000))
+            let milliseconds = Self.milliseconds(options.timeout)
             _ = courier_curl_easy_setopt_pointer(easy, Self.url, url)
             _ = courier_curl_easy_setopt_pointer(easy, Self.userAgent, "courier")
             _ = courier_curl_easy_setopt_pointer(easy, Self.errorBuffer, errors)
@@ -51,6 +51,11 @@
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
                 return transfer.append(UnsafeRawBufferPointer(start: data, count: size * count))
             }
+        }
+
+        /// curl's whole-transfer and connect limits, in the unit it takes (at least 1: 0 would mean "no limit").
+        static func milliseconds(_ timeout: Duration) -> Int {
+            max(1, Int((timeout.seconds * 1000).rounded()))
         }
 
         deinit {

@@ -42,4 +42,18 @@ import Testing
         let cpu = Double(fields.last ?? "") ?? .infinity
         #expect(cpu < 1.5, "order-tracking used \(cpu) s of CPU during a 3 s wait")
     }
+
+    /// FoundationNetworking on Linux rounded a timeout up to whole seconds; the transport takes milliseconds. Run in
+    /// a process of its own (a busy test pool cannot delay it) and the best of three, since load only adds time.
+    @Test func aSubSecondTimeoutIsNotRoundedUpToASecond() throws {
+        let server = try TestServer.silent()
+        defer { server.stop() }
+        var fastest = Duration.seconds(60)
+        for _ in 0..<3 {
+            let run = try CLI.run(["1234", "--plain", "--timeout", "0.3", "--api", server.baseURL.absoluteString])
+            #expect(run.status == 1 && run.stderr.contains("no answer within 0.3s"), "\(run.stderr)")
+            fastest = min(fastest, run.elapsed)
+        }
+        #expect(fastest < .milliseconds(950))
+    }
 }

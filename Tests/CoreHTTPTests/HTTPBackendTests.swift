@@ -1,8 +1,9 @@
 import Core
-@testable import CoreHTTP
 import CoreTesting
 import Foundation
 import Testing
+
+@testable import CoreHTTP
 
 @Suite(.serialized) struct HTTPBackendTests {
     @Test func againstARealPythonHTTPServer() async throws {

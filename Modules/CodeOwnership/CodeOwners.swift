@@ -49,9 +49,8 @@ public struct CodeOwners: Sendable {
     public let rules: [Rule]
     /// Refused lines.
     public let issues: [Issue]
-    /// Rule indices by the literal first segment of anchored patterns; every other rule is in `unindexed`.
-    private let byHead: [String: [Int]]
-    private let unindexed: [Int]
+    /// Which rules a path could match, so a lookup tries a handful instead of every line.
+    private let index: CodeOwnersIndex
 
     /// Where GitHub looks, in order; the first that exists is used.
     public static let searchPaths = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"]
@@ -71,17 +70,7 @@ public struct CodeOwners: Sendable {
         }
         self.rules = rules
         self.issues = issues
-        var byHead: [String: [Int]] = [:]
-        var unindexed: [Int] = []
-        for (index, rule) in rules.enumerated() {
-            if let head = rule.pattern.anchoredLiteralHead {
-                byHead[head, default: []].append(index)
-            } else {
-                unindexed.append(index)
-            }
-        }
-        self.byHead = byHead
-        self.unindexed = unindexed
+        index = CodeOwnersIndex(rules.map(\.pattern))
     }
 
     /// The file GitHub would use below `root`, or nil.
@@ -91,25 +80,23 @@ public struct CodeOwners: Sendable {
 
     /// The ownership of `path`: the last matching line wins; earlier owners are not merged.
     public func ownership(of path: String) -> Ownership {
-        let segments = CodeOwnersPattern.split(CodeOwners.normalize(path))
-        guard let head = segments.first.map({ String(String.UnicodeScalarView($0)) }) else {
-            return Ownership(owners: [], line: nil)
-        }
-        // Only rules that can match are tried, newest first: those anchored at this first segment, and the rest.
-        var indexed = byHead[head] ?? []
-        var other = unindexed
-        while indexed.last != nil || other.last != nil {
-            let candidate: Int
-            if let a = indexed.last, a > (other.last ?? -1) {
-                candidate = indexed.removeLast()
-            } else {
-                candidate = other.removeLast()
-            }
-            if rules[candidate].pattern.matches(segments: segments) {
-                return Ownership(owners: rules[candidate].owners, line: rules[candidate].line)
-            }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        guard !segments.isEmpty else { return Ownership(owners: [], line: nil) }
+        let scalars = segments.map { Array($0.unicodeScalars) }
+        for candidate in index.candidates(segments) where rules[candidate].pattern.matches(segments: scalars) {
+            return Ownership(owners: rules[candidate].owners, line: rules[candidate].line)
         }
         return Ownership(owners: [], line: nil)
+    }
+
+    /// Every rule that matches `path`, in file order (the last one owns it; the others are overridden for it).
+    public func matchingRules(of path: String) -> [Rule] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        guard !segments.isEmpty else { return [] }
+        let scalars = segments.map { Array($0.unicodeScalars) }
+        return index.candidates(segments).reversed().filter { rules[$0].pattern.matches(segments: scalars) }.map {
+            rules[$0]
+        }
     }
 
     /// "./a//b" → "a/b"; paths are compared as GitHub sees them (relative, case-sensitive).

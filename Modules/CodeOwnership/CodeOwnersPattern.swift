@@ -103,17 +103,6 @@ public struct CodeOwnersPattern: Sendable, Equatable {
         path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.unicodeScalars) }
     }
 
-    /// The literal first segment of an anchored pattern ("Modules" for `/Modules/*/x`), for indexing.
-    var anchoredLiteralHead: String? {
-        guard case .glob(let tokens, _)? = segments.first else { return nil }
-        var text = String.UnicodeScalarView()
-        for token in tokens {
-            guard case .literal(let scalar) = token else { return nil }
-            text.append(scalar)
-        }
-        return String(text)
-    }
-
     func matches(segments path: [[Unicode.Scalar]]) -> Bool {
         guard !path.isEmpty else { return false }
         return match(0, 0, path)

@@ -130,28 +130,34 @@ import Testing
 }
 
 @Suite struct OwnershipIndexTests {
-    /// The first-segment index must never change an answer: compare against trying every rule, newest first.
+    /// The index must never change an answer: compare against trying every rule, newest first, on random files
+    /// built from every shape the index sorts rules by (literal heads, `**/name`, `*.ext`, the rest).
     @Test func indexedLookupAgreesWithTheNaiveScan() throws {
         let patterns = [
             "*", "/a/", "a/", "/a/*", "/a/**/c", "*.md", "/b/*.md", "b/c/", "/c/d/e", "**/d", "/a/b/", "?/x", "/a/b/**",
-            "/b/", "c",
+            "/b/", "c", "**/r.md", "**/*.md", "d/**", "/*/c/", "*.d.md", "**/a/b", "r.md", "*md", "/a/b/c/*.md", "*.",
+            "/x.md/", "**", "/a/**", "e\u{301}.md", "*.\u{301}md",
         ]
+        let names = ["a", "b", "c", "d", "x", "r.md", "x.d.md", "x.", "e\u{301}.md", "e\u{E9}.md", "y.\u{301}md"]
         var seed: UInt64 = 7
         func next(_ bound: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(bound))
         }
-        for _ in 0..<50 {
-            let lines = (0..<8).map { _ in "\(patterns[next(patterns.count)]) @t\(next(5))" }
+        var compared = 0
+        for _ in 0..<200 {
+            let lines = (0..<(1 + next(12))).map { _ in "\(patterns[next(patterns.count)]) @t\(next(5))" }
             let owners = CodeOwners(text: lines.joined(separator: "\n"))
             for _ in 0..<40 {
-                let path = (0..<(1 + next(4))).map { _ in ["a", "b", "c", "d", "x", "r.md"][next(6)] }.joined(
-                    separator: "/")
-                let naive = owners.rules.last { $0.pattern.matches(path) }
+                let path = (0..<(1 + next(5))).map { _ in names[next(names.count)] }.joined(separator: "/")
+                let naive = owners.rules.filter { $0.pattern.matches(path) }
                 #expect(
-                    owners.ownership(of: path) == .init(owners: naive?.owners ?? [], line: naive?.line),
+                    owners.ownership(of: path) == .init(owners: naive.last?.owners ?? [], line: naive.last?.line),
                     "\(lines) \(path)")
+                #expect(owners.matchingRules(of: path) == naive, "\(lines) \(path)")
+                compared += 1
             }
         }
+        #expect(compared == 8000)
     }
 }

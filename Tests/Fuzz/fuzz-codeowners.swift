@@ -12,6 +12,11 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         if let line = ownership.line, !owners.rules.contains(where: { $0.line == line }) {
             fatalError("line \(line) is no rule")
         }
+        // The index is only a filter: it must give what trying every rule gives.
+        let naive = owners.rules.filter { $0.pattern.matches(path) }
+        if owners.matchingRules(of: path) != naive || ownership.line != naive.last?.line {
+            fatalError("index disagrees with the naive scan for '\(path)'")
+        }
     }
     for issue in owners.issues where issue.line < 1 || issue.column < 1 { fatalError("bad position \(issue)") }
     return 0

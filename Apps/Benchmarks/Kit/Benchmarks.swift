@@ -12,7 +12,7 @@ public enum Benchmarks {
         var scale: (n1000: Double, n10000: Double, ratio: Sample, peakMB: Double)
         var repaint: Double
         var resolvesPerSecond: Double
-        var ownersPathsPerSecond: Double
+        var owners: OwnersBenchmarks.Figures
         var http: HTTPBenchmarks.Figures?
         var watchCPUms: Double?
 
@@ -50,7 +50,7 @@ public enum Benchmarks {
                 ]),
                 "repaint": .object(["ratio": number(repaint, 10000)]),
                 "plugin_point": .object(["resolves_per_s": .number(resolvesPerSecond.rounded())]),
-                "owners": .object(["paths_per_s": .number(ownersPathsPerSecond.rounded())]),
+                "owners": .object(ownersJSON(number)),
                 "http_200": .object(
                     http.map { http in
                         [
@@ -90,7 +90,20 @@ public enum Benchmarks {
                 ("peak memory (MB)", String(format: "%.1f", scale.peakMB), "≤ 150"),
                 ("repaint bytes ÷ full frame (50 cards)", String(format: "%.4f", repaint), "≪ 1"),
                 ("plugin point resolves/s (10 plugins)", String(format: "%.0f", resolvesPerSecond), "report"),
-                ("squad owners paths/s (1,000 rules)", String(format: "%.0f", ownersPathsPerSecond), "report"),
+                (
+                    "owners µs/path (\(owners.rules) rules) ÷ Python peer",
+                    String(format: "%.3f", owners.microsecondsPerPath)
+                        + (owners.peer.map {
+                            String(
+                                format: " (%.1f× faster; %d/%d agree)",
+                                $0.microsecondsPerPath / owners.microsecondsPerPath,
+                                $0.agreed, $0.paths)
+                        } ?? " (peer skipped)"), "≥ 30×, all agree"
+                ),
+                (
+                    "squad lint, \(owners.lintFiles) files (s)",
+                    owners.lintSeconds.map { String(format: "%.3f", $0) } ?? "skipped", "< 2"
+                ),
                 (
                     "HTTP 200 cards: wall ÷ slowest",
                     http.map { String(format: "%.3f", $0.wallOverSlowest) } ?? "skipped", "≤ 1.1"
@@ -116,13 +129,31 @@ public enum Benchmarks {
             .joined(separator: "\n")
         }
 
+        private func ownersJSON(_ number: (Double, Double) -> JSONValue) -> [String: JSONValue] {
+            [
+                "rules": .number(Double(owners.rules)),
+                "paths_per_s": .number((1e6 / owners.microsecondsPerPath).rounded()),
+                "us_per_path": number(owners.microsecondsPerPath, 10000),
+                "peer_us_per_path": owners.peer.map { number($0.microsecondsPerPath, 100) } ?? .null,
+                "speedup_vs_peer": owners.peer.map { number($0.microsecondsPerPath / owners.microsecondsPerPath, 10) }
+                    ?? .null,
+                "peer_agreed": owners.peer.map { .number(Double($0.agreed)) } ?? .null,
+                "peer_paths": owners.peer.map { .number(Double($0.paths)) } ?? .null,
+                "peer_skipped": owners.peerSkipped.map(JSONValue.string) ?? .null,
+                "lint_s": owners.lintSeconds.map { number($0, 1000) } ?? .null,
+                "lint_files": .number(Double(owners.lintFiles)),
+            ]
+        }
+
         private func format(_ sample: Sample) -> String {
             String(format: "%.3f (%.3f–%.3f)", sample.median, sample.min, sample.max)
         }
     }
 
     /// Runs everything; `quick` uses fewer repetitions and a smaller CODEOWNERS workload (for CI).
-    public static func run(quick: Bool, orderTracking: URL?, log: @Sendable (String) -> Void) async throws -> Report {
+    public static func run(
+        quick: Bool, orderTracking: URL?, squad: URL?, log: @Sendable (String) -> Void
+    ) async throws -> Report {
         let repeats = quick ? 1 : 5
         // First paint goes first, while this process is still idle: its figures are other processes' start-up.
         var firstPaint: FirstPaint.Figures?
@@ -152,7 +183,10 @@ public enum Benchmarks {
         log("repaint, plugin point, owners…")
         let repaint = KernelBenchmarks.repaintRatio()
         let resolves = try KernelBenchmarks.pluginResolvesPerSecond(duration: quick ? 0.1 : 0.5)
-        let owners = ToolBenchmarks.ownersPathsPerSecond(rules: quick ? 100 : 1000, paths: quick ? 5000 : 100_000)
+        log("owners: CODEOWNERS lookups beside the Python peer, and squad lint…")
+        let owners = try OwnersBenchmarks.measure(
+            rules: quick ? 100 : 1000, paths: quick ? 5000 : 100_000, squad: squad,
+            peer: !quick || FileManager.default.fileExists(atPath: ".build/bench-venv/bin/python"))
         log("HTTP: 200 cards from a real server, and curl --parallel…")
         var http: HTTPBenchmarks.Figures?
         do { http = try await HTTPBenchmarks.twoHundredCards() } catch { log("HTTP figure skipped: \(error)") }
@@ -165,6 +199,6 @@ public enum Benchmarks {
             concurrency: (Sample(n4), Sample(n200), Sample(sequential)), firstPaint: firstPaint,
             scale: (Sample(small).median, Sample(large).median, Sample(zip(large, small).map { $0 / $1 }), peak),
             repaint: repaint, resolvesPerSecond: resolves,
-            ownersPathsPerSecond: owners, http: http, watchCPUms: watch)
+            owners: owners, http: http, watchCPUms: watch)
     }
 }

@@ -8,21 +8,10 @@ if arguments.contains("--help") || !unknown.isEmpty {
     FileHandle.standardError.write(Data(((unknown.isEmpty ? "" : "unknown argument '\(unknown[0])'\n") + message).utf8))
     exit(unknown.isEmpty ? 0 : 64)
 }
-/// The order-tracking to time: in release, the shipping build (`Scripts/build-shipping`: static Swift runtime,
-/// Foundation and libstdc++), rebuilt if needed; in debug, the debug one beside this tool.
-func orderTrackingBinary() -> URL? {
-    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    #if DEBUG
-        let beside = folder.appendingPathComponent("order-tracking")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        let command = ["swift", "build", "--product", "order-tracking"]
-        let binary = beside
-    #else
-        let command = ["bash", "Scripts/build-shipping"]
-        let binary = URL(fileURLWithPath: ".build/shipping/release/order-tracking")
-    #endif
+/// Builds `command` (from the package root) and returns `binary` when it is there, or nil after saying why.
+func build(_ command: [String], binary: URL, for figure: String) -> URL? {
     guard FileManager.default.fileExists(atPath: "Package.swift") else {
-        FileHandle.standardError.write(Data("first paint skipped: run courier-bench from the package root\n".utf8))
+        FileHandle.standardError.write(Data("\(figure) skipped: run courier-bench from the package root\n".utf8))
         return nil
     }
     FileHandle.standardError.write(Data("bench: \(command.joined(separator: " "))…\n".utf8))
@@ -33,15 +22,42 @@ func orderTrackingBinary() -> URL? {
     try? build.run()
     build.waitUntilExit()
     guard build.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: binary.path) else {
-        FileHandle.standardError.write(Data("first paint skipped: building order-tracking failed (above)\n".utf8))
+        FileHandle.standardError.write(Data("\(figure) skipped: the build failed (above)\n".utf8))
         return nil
     }
     return binary
 }
 
+let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+/// The order-tracking to time: in release, the shipping build (`Scripts/build-shipping`: static Swift runtime),
+/// rebuilt if needed; in debug, the debug one beside this tool. `squad` is the one beside this tool.
+func orderTrackingBinary() -> URL? {
+    #if DEBUG
+        let beside = folder.appendingPathComponent("order-tracking")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return build(["swift", "build", "--product", "order-tracking"], binary: beside, for: "first paint")
+    #else
+        return build(
+            ["bash", "Scripts/build-shipping"], binary: URL(fileURLWithPath: ".build/shipping/release/order-tracking"),
+            for: "first paint")
+    #endif
+}
+
+func squadBinary() -> URL? {
+    #if DEBUG
+        let command = ["swift", "build", "--product", "squad"]
+    #else
+        let command = ["swift", "build", "-c", "release", "--product", "squad"]
+    #endif
+    return build(command, binary: folder.appendingPathComponent("squad"), for: "squad lint")
+}
+
 let orderTracking = orderTrackingBinary()
+let squad = squadBinary()
 do {
-    let report = try await Benchmarks.run(quick: arguments.contains("--quick"), orderTracking: orderTracking) {
+    let report = try await Benchmarks.run(
+        quick: arguments.contains("--quick"), orderTracking: orderTracking, squad: squad
+    ) {
         FileHandle.standardError.write(Data("bench: \($0)\n".utf8))
     }
     print(arguments.contains("--json") ? report.json.text : report.table)

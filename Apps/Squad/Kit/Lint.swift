@@ -23,21 +23,27 @@ public struct CodeOwnersLint: Sendable {
                 firstLine[rule.pattern.text] = rule.line
             }
         }
-        var winners: [Int: Int] = [:]
-        var matched: [Int: Int] = [:]
+        var wins: Set<Int> = []
+        var matched: Set<Int> = []
+        // For a rule that never wins: the later line that took a file from it (the first such file's).
+        var overriddenBy: [Int: Int] = [:]
         for file in files {
-            let lines = owners.rules.filter { $0.pattern.matches(file) }.map(\.line)
-            for line in lines { matched[line, default: 0] += 1 }
-            if let last = lines.last { winners[last, default: 0] += 1 }
-            if lines.isEmpty { findings.append("\(file): no CODEOWNERS line owns this file") }
+            let lines = owners.matchingRules(of: file).map(\.line)
+            guard let last = lines.last else {
+                findings.append("\(file): no CODEOWNERS line owns this file")
+                continue
+            }
+            wins.insert(last)
+            for line in lines {
+                if matched.insert(line).inserted, line != last { overriddenBy[line] = last }
+            }
         }
         for rule in owners.rules {
-            if matched[rule.line] == nil {
+            if !matched.contains(rule.line) {
                 findings.append("\(path):\(rule.line): pattern '\(rule.pattern.text)' matches no tracked file")
-            } else if winners[rule.line] == nil {
-                let later = owners.rules.last { $0.line > rule.line && files.contains(where: $0.pattern.matches) }
+            } else if !wins.contains(rule.line) {
                 findings.append(
-                    "\(path):\(rule.line): rule '\(rule.pattern.text)' is shadowed by a later rule (line \(later?.line ?? 0)) for every file it matches"
+                    "\(path):\(rule.line): rule '\(rule.pattern.text)' is shadowed by a later rule (line \(overriddenBy[rule.line] ?? 0)) for every file it matches"
                 )
             }
         }

@@ -216,16 +216,20 @@ public enum SquadApp {
     {
         let files = try Git(shell: shell).trackedFiles()
         var findings = CodeOwnersLint(owners: owners.owners, path: owners.path).findings(trackedFiles: files)
-        let graph = try PackageGraph.dump(shell)
-        let rule = DependencyRule(graph: graph)
-        findings += rule.manifestViolations()
-        for target in rule.moduleTargets {
-            for file in files where file.hasPrefix(target.path + "/") && file.hasSuffix(".swift") {
-                let source = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
-                findings += rule.importViolations(module: target.name, file: file, source: source)
+        // The dependency rule is a Swift package's; a repository without a root manifest has only CODEOWNERS.
+        let manifest = FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+        if manifest {
+            let rule = DependencyRule(graph: try PackageGraph.dump(shell))
+            findings += rule.manifestViolations()
+            for target in rule.moduleTargets {
+                for file in files where file.hasPrefix(target.path + "/") && file.hasSuffix(".swift") {
+                    let source = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
+                    findings += rule.importViolations(module: target.name, file: file, source: source)
+                }
             }
         }
         output += findings.map { $0 + "\n" }.joined()
+        if !manifest { output += "dependency rule: skipped (no Package.swift at the repository root)\n" }
         output +=
             findings.isEmpty
             ? "lint: clean (\(files.count) tracked files, \(owners.owners.rules.count) rules)\n"

@@ -1,6 +1,7 @@
 /// An event chain that came back to a component already on it; the router refuses to deliver it.
 public struct EventCycle: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The components in the loop, first and last the same, e.g. [order, delivery, order].
+    /// The chain up to and including the component it would have revisited, e.g. [order, delivery, order], or
+    /// [a, b, c, b] when the loop starts later in the chain.
     public let loop: [ComponentID]
     /// The event that would have closed the loop.
     public let event: DomainEvent

@@ -208,6 +208,20 @@ import Testing
         #expect(nul.output == "Modules/Order/Order.swift\t@courier/order\nREADME has space.md\t@courier/platform\n")
     }
 
+    /// Lines from Windows editors, "./" and ".." segments and bare folder names are resolved as on the command
+    /// line; only plain relative paths take the fast way through.
+    @Test func stdinLinesAreResolvedLikeArguments() throws {
+        let repo = try repository()
+        let result = repo.squad(
+            ["owners", "-"],
+            stdin:
+                "./Modules/Order/Order.swift\r\nModules/Payments/../Order/Order.swift\nModules/Payments/Sub\n.hidden\n")
+        #expect(
+            result.output
+                == "Modules/Order/Order.swift\t@courier/order\nModules/Order/Order.swift\t@courier/order\n"
+                + "Modules/Payments/Sub/Deep.swift\t@courier/payments\n.hidden\t@courier/platform\n")
+    }
+
     @Test func whatATeamOwnsAndWhatNobodyOwns() throws {
         let repo = try repository()
         #expect(

@@ -17,27 +17,33 @@ struct OwnersQuery {
                 given.append(argument)
                 continue
             }
-            let text = stdin()
-            given +=
-                nulSeparated
-                ? text.split(separator: "\0").map(String.init)
-                : text.split(whereSeparator: \.isNewline).map(String.init)
+            // Split on bytes, not Characters: `git ls-files | squad owners -` hands over 100,000 lines.
+            let separator = UInt8(ascii: nulSeparated ? "\0" : "\n")
+            for line in stdin().utf8.split(separator: separator) {
+                var line = Substring(line)
+                if !nulSeparated, line.utf8.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                given.append(String(line))
+            }
         }
         let rootPath = root.path
         let base = directory.path
         var tracked: [String]?
         var paths: [String] = []
         for path in given where !path.isEmpty {
+            // From the root, a plain relative path ("a/b.swift": no "." or ".." or empty segment) is already what
+            // git sees; only the others are made absolute and normalised.
+            if base == rootPath, OwnersQuery.isPlain(path) {
+                if !path.hasSuffix("/"), !OwnersQuery.isDirectory(rootPath + "/" + path) {
+                    paths.append(path)
+                    continue
+                }
+            }
             let absolute = OwnersQuery.standardize(path.hasPrefix("/") ? path : base + "/" + path)
             guard absolute == rootPath || absolute.hasPrefix(rootPath + "/") else {
                 throw ShellError(message: "'\(path)' is outside the repository (\(rootPath)); give a path inside it")
             }
             let relative = absolute == rootPath ? "" : String(absolute.dropFirst(rootPath.count + 1))
-            var isDirectory: ObjCBool = false
-            let folder =
-                path.hasSuffix("/") || relative.isEmpty
-                || (FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
-                    && isDirectory.boolValue)
+            let folder = path.hasSuffix("/") || relative.isEmpty || OwnersQuery.isDirectory(absolute)
             guard folder else {
                 paths.append(relative)
                 continue
@@ -69,6 +75,30 @@ struct OwnersQuery {
             if matches { output += file + "\n" }
         }
         return 0
+    }
+
+    /// Whether `path` is relative and has no ".", ".." or empty segment (a trailing "/" aside).
+    static func isPlain(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/") else { return false }
+        var length = 0
+        var onlyDots = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || onlyDots && length <= 2 { return false }
+                length = 0
+                onlyDots = true
+            } else {
+                length += 1
+                if byte != UInt8(ascii: ".") { onlyDots = false }
+            }
+        }
+        return length == 0 || !(onlyDots && length <= 2)
+    }
+
+    /// Whether `path` names a folder on disk (a file, or nothing, is not).
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// "/a/b/../c/./d" → "/a/c/d", without touching the file system.

@@ -46,9 +46,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// The relative path, "orders/1234/payment.json".
     public var path: String {
         // A loop, not `joined`: that one is not specialised here and costs a runtime conformance lookup.
-        var path = ""
-        for segment in segments { path += path.isEmpty ? segment : "/" + segment }
-        return path
+        segments.joined(separator: "/")
     }
     /// The relative path.
     public var description: String { path }

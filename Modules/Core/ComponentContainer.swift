@@ -74,10 +74,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
 
     /// Creates a container with capabilities already found (the registry finds them once per type).
     init(_ component: C, slot: Slot, context: ComponentContext, capabilities: Capabilities<C>) {
-        self.component = component
-        self.slot = slot
-        self.context = context
-        self.capabilities = capabilities
+        (self.component, self.slot, self.context, self.capabilities) = (component, slot, context, capabilities)
     }
 
     /// The component's id.
@@ -204,9 +201,8 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     }
 
     private func draw(_ state: inout State) {
-        let block = component.card(for: state.state, context: context)
-        state.block = block
-        slot.post(.drew(block))
+        state.block = component.card(for: state.state, context: context)
+        slot.post(.drew(state.block))
     }
 
     private static var encoder: JSONEncoder {
@@ -233,9 +229,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
 
     private func consumeAll(into info: C.Info, _ state: State) -> C.Info {
         guard let consume = capabilities.consume else { return info }
-        var info = info
-        for event in state.received { info = consume(component, event, info) }
-        return info
+        return state.received.reduce(info) { consume(component, $1, $0) }
     }
 
     private func newEvents(for info: C.Info, _ state: inout State) -> [DomainEvent] {

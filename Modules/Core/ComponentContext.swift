@@ -20,12 +20,8 @@ public struct ComponentContext: Sendable {
         ids: [String: String] = [:], backend: any Backend, clock: any CourierClock = SystemClock(),
         presentation: Presentation = .embedded, timeout: Duration = .seconds(5), payload: Data? = nil
     ) {
-        self.ids = ids
-        self.backend = backend
-        self.clock = clock
-        self.presentation = presentation
-        self.timeout = timeout
-        self.payload = payload
+        (self.ids, self.backend, self.clock) = (ids, backend, clock)
+        (self.presentation, self.timeout, self.payload) = (presentation, timeout, payload)
     }
 
     /// The id of `kind`, or a failure that says which id the host forgot to pass.

@@ -19,8 +19,7 @@ public struct ComponentID: Hashable, Sendable, Comparable, Codable, ExpressibleB
 
     /// Encodes as a plain JSON string.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
+        try rawValue.encode(to: encoder)
     }
 
     /// The raw id, so diagnostics read naturally.

@@ -14,9 +14,7 @@ public struct ComponentRegistration: Sendable {
         self.module = module
         self.endpoint = endpoint
         let capabilities = Capabilities<C>()
-        self.make = { slot, context in
-            ComponentContainer(make(), slot: slot, context: context, capabilities: capabilities)
-        }
+        self.make = { ComponentContainer(make(), slot: $0, context: $1, capabilities: capabilities) }
     }
 
     /// A running component in `slot`, not yet loading.

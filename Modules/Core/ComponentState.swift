@@ -66,8 +66,7 @@ public struct IllegalTransition: Error, Equatable, Sendable, CustomStringConvert
 
     /// Records an attempted transition.
     public init(from: Phase, transition: Transition) {
-        self.from = from
-        self.transition = transition
+        (self.from, self.transition) = (from, transition)
     }
 
     /// Names the phase and the transition so the bug can be found.

@@ -20,8 +20,7 @@ public struct Slot: Sendable {
 
     /// Creates a slot whose updates go to `sink`, called from any task, in order per slot.
     public init(id: ComponentID, sink: @escaping @Sendable (SlotUpdate) -> Void) {
-        self.id = id
-        self.sink = sink
+        (self.id, self.sink) = (id, sink)
     }
 
     /// Reports an update to the host.

@@ -2,7 +2,7 @@ import Core
 import Foundation
 
 /// A canned answer for one endpoint path.
-public enum CannedAnswer: Sendable {
+public indirect enum CannedAnswer: Sendable {
     /// This JSON text as the body.
     case json(String)
     /// These bytes as the body.
@@ -13,6 +13,8 @@ public enum CannedAnswer: Sendable {
     case delayed(Duration, String)
     /// Never answers (until cancelled): exercises the component's deadline.
     case hang
+    /// One answer per fetch, in order; the last one repeats (a backend that fails, then recovers).
+    case sequence([CannedAnswer])
 }
 
 /// A backend that answers from a table on a virtual clock and records what was asked, so tests see every fetch.
@@ -36,8 +38,15 @@ public final class CannedBackend: Backend {
     /// Answers from the table.
     public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
         let path = endpoint.path
-        state.withLock { $0.requests.append(path) }
-        switch answers[path] {
+        let asked = state.withLock { state in
+            state.requests.append(path)
+            return state.requests.filter { $0 == path }.count
+        }
+        return try await answer(answers[path], path: path, fetch: asked)
+    }
+
+    private func answer(_ answer: CannedAnswer?, path: String, fetch: Int) async throws(BackendError) -> Data {
+        switch answer {
         case nil: throw .notFound(path: path)
         case .json(let text): return Data(text.utf8)
         case .body(let data): return data
@@ -48,6 +57,9 @@ public final class CannedBackend: Backend {
         case .hang:
             try await sleep(.seconds(86_400), path: path)
             throw .timeout(path: path)
+        case .sequence(let answers):
+            return try await self.answer(
+                answers.isEmpty ? nil : answers[min(fetch, answers.count) - 1], path: path, fetch: fetch)
         }
     }
 

@@ -1,6 +1,6 @@
 import Core
 
-/// Location's face to hosts: two registry lines, plus typed input/output interfaces.
+/// Location's face to hosts: two registry lines, plus a typed face per card for clients without a registry.
 public enum LocationModule {
     /// The rider card's registry line.
     public static let delivery = ComponentRegistration(
@@ -12,33 +12,13 @@ public enum LocationModule {
         ETAComponent()
     }
 
-    /// Renders the rider card for `order` into `slot` and reports what happened.
-    public static func renderDelivery(order: String, into slot: Slot, context: ComponentContext) async
-        -> LocationOutput<DeliveryInfo>
-    {
-        LocationOutput(await DeliveryComponent().render(into: slot, context: context.with("order", order)))
+    /// The rider card for `order`: render it into a slot and listen for where the rider is.
+    public static func deliveryFace(order: String) -> some ModuleFace<String, DeliveryInfo> {
+        ComponentFace(input: order, component: { DeliveryComponent() }, bind: { $1.with("order", $0) })
     }
 
-    /// Renders the arrival card for `order` into `slot` and reports what happened.
-    public static func renderETA(order: String, into slot: Slot, context: ComponentContext) async -> LocationOutput<
-        ETAInfo
-    > {
-        LocationOutput(await ETAComponent().render(into: slot, context: context.with("order", order)))
-    }
-}
-
-/// What a Location card tells its client.
-public enum LocationOutput<Info: Sendable & Equatable>: Sendable, Equatable {
-    /// The card is on screen with this info.
-    case shown(Info)
-    /// The card failed and should be hidden.
-    case hide(Failure)
-
-    init(_ state: ComponentState<Info>) {
-        switch state {
-        case .info(let info): self = .shown(info)
-        case .failed(let failure): self = .hide(failure)
-        case .loading: self = .hide(Failure("did not finish loading"))
-        }
+    /// The arrival card for `order`: render it into a slot and listen for the arrival time.
+    public static func etaFace(order: String) -> some ModuleFace<String, ETAInfo> {
+        ComponentFace(input: order, component: { ETAComponent() }, bind: { $1.with("order", $0) })
     }
 }

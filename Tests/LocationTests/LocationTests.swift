@@ -140,3 +140,26 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
         #expect(try time("2027-01-15T08:00:00Z", "Asia/Kolkata") == "13:30")
     }
 }
+
+@Suite struct LocationFaceTests {
+    /// Each Location card has its own typed face; a missing endpoint hides the card with the reason.
+    @Test func theRiderAndArrivalFacesReportTheirInfoOrWhyTheyAreHidden() async {
+        let clock = VirtualClock()
+        let context = ComponentContext(backend: CannedBackend([etaPath: .json(goodETA)], clock: clock), clock: clock)
+        var rider = LocationModule.deliveryFace(order: "1234").render(
+            into: Slot(id: "delivery") { _ in }, context: context
+        )
+        .outputs.makeAsyncIterator()
+        #expect(await rider.next() == .loading)
+        #expect(await rider.next() == .hidden(Failure("orders/1234/delivery.json: not found (404)")))
+        let arrival = LocationModule.etaFace(order: "1234").render(into: Slot(id: "eta") { _ in }, context: context)
+        var outputs = arrival.outputs.makeAsyncIterator()
+        #expect(await outputs.next() == .loading)
+        guard case .shown(let info)? = await outputs.next() else {
+            Issue.record("expected the arrival info")
+            return
+        }
+        #expect(info.minMinutes == 10 && info.maxMinutes == 20)
+        arrival.end()
+    }
+}

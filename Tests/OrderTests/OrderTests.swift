@@ -101,3 +101,25 @@ func details(status: String) -> CannedAnswer {
         #expect(harness.container.validate("rate-order") == .allow)
     }
 }
+
+@Suite struct OrderFaceTests {
+    /// The typed face: made with the order id, listened to until the order is delivered on a later load.
+    @Test func theFaceReportsTheOrderLoadAfterLoad() async {
+        let clock = VirtualClock()
+        let backend = CannedBackend(
+            [detailsPath: .sequence([details(status: "on_the_way"), details(status: "delivered")])], clock: clock)
+        let session = OrderModule.face(order: "1234").render(
+            into: Slot(id: "order") { _ in }, context: ComponentContext(backend: backend, clock: clock))
+        await session.reload()
+        session.end()
+        var statuses: [String] = []
+        for await output in session.outputs {
+            switch output {
+            case .loading: statuses.append("loading")
+            case .shown(let info): statuses.append(info.status.rawValue)
+            case .hidden(let failure): statuses.append("hidden: \(failure)")
+            }
+        }
+        #expect(statuses == ["loading", "on_the_way", "delivered"])
+    }
+}

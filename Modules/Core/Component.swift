@@ -75,6 +75,9 @@ public struct UserAction: Hashable, Sendable, ExpressibleByStringLiteral, Custom
 public enum Verdict: Sendable, Equatable {
     /// The component has no objection.
     case allow
+    /// No objection, with what the confirmation must show: a line for people ("refund SAR 50.50 to Visa •••• 4242")
+    /// and the same facts by name for scripts (`["refund": "SAR 50.50", "method": "Visa •••• 4242"]`).
+    case confirm(String, facts: [String: String])
     /// The component refuses, saying why.
     case veto(String)
 }

@@ -131,7 +131,9 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         state.withLock { state in
             var reason: String?
             if case .failed(let failure) = state.state { reason = failure.reason }
-            let info = includingInfo ? state.state.info.flatMap { try? ComponentContainer.encoder.encode($0) } : nil
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let info = includingInfo ? state.state.info.flatMap { try? encoder.encode($0) } : nil
             return ComponentSnapshot(id: C.id, phase: state.state.phase, reason: reason, info: info, block: state.block)
         }
     }
@@ -203,12 +205,6 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     private func draw(_ state: inout State) {
         state.block = component.card(for: state.state, context: context)
         slot.post(.drew(state.block))
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 
     /// What new info means for the host: a hidden card comes back, a finished subject is said once, and a

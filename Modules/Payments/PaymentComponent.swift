@@ -46,6 +46,10 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents {
         if !info.refundable {
             return .veto("The \(info.methodLabel) payment can't be refunded, so the order can't be cancelled here.")
         }
-        return .allow
+        // What the confirmation needs: money already taken goes back the way it came; nothing taken, nothing to say.
+        guard info.status == .paid else { return .confirm("nothing was charged", facts: ["refund": "none"]) }
+        return .confirm(
+            "refund \(info.total) to \(info.methodLabel)",
+            facts: ["refund": "\(info.total)", "method": info.methodLabel])
     }
 }

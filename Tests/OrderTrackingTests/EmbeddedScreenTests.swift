@@ -182,14 +182,29 @@ let registeredIDs: String = {
     @Test func cancelAsksEveryValidatingComponent() throws {
         let allowed = try CLI.run(["cancel", "3333"])
         #expect(allowed.status == 0)
-        #expect(allowed.stdout == "order: ok\npayment: ok\nOrder 3333 can be cancelled.\n")
+        #expect(
+            allowed.stdout
+                == "order: ok\npayment: ok: refund SAR 50.50 to Visa •••• 4242\nOrder 3333 can be cancelled.\n")
         let vetoed = try CLI.run(["cancel", "4040"])
         #expect(vetoed.status == 3)
         #expect(
             vetoed.stdout
-                == "order: veto: Al Baik is already preparing this order, so it can't be cancelled.\npayment: ok\nOrder 4040 can't be cancelled (1 veto).\n"
+                == "order: veto: Al Baik is already preparing this order, so it can't be cancelled.\npayment: ok: nothing was charged\nOrder 4040 can't be cancelled (1 veto).\n"
         )
         #expect(try CLI.run(["cancel", "9999"]).status == 1)
+    }
+
+    /// Scripts get every verdict, reason and confirmation in one object, with the same exit status.
+    @Test func cancelAsJSONCarriesVerdictsAndWhatTheConfirmationNeeds() throws {
+        let run = try CLI.run(["cancel", "3333", "--format", "json"])
+        #expect(run.status == 0 && run.stderr.isEmpty)
+        #expect(
+            run.stdout
+                == #"{"cancellable":true,"order":"3333","verdicts":[{"confirmation":null,"id":"order","reason":null,"verdict":"allow"},{"confirmation":{"facts":{"method":"Visa •••• 4242","refund":"SAR 50.50"},"summary":"refund SAR 50.50 to Visa •••• 4242"},"id":"payment","reason":null,"verdict":"allow"}],"vetoes":0}"#
+                + "\n")
+        let vetoed = try CLI.json(try CLI.run(["cancel", "5678", "--format", "json"]).stdout)
+        #expect(vetoed["cancellable"] as? Bool == false && vetoed["vetoes"] as? Int == 2)
+        #expect(try CLI.run(["cancel", "3333", "--format", "xml"]).status == 64)
     }
 }
 

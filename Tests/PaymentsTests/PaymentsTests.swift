@@ -124,8 +124,15 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
         return harness.container.validate(.cancelOrder)
     }
 
-    @Test func refundablePaymentAllowsCancelling() async {
-        #expect(await verdict(.json(goodPayment)) == .allow)
+    /// The validator hands back what the confirmation needs: how much goes back, and where.
+    @Test func refundablePaymentAllowsCancellingAndSaysWhatIsRefunded() async {
+        #expect(
+            await verdict(.json(goodPayment))
+                == .confirm(
+                    "refund SAR 50.50 to Visa •••• 4242", facts: ["refund": "SAR 50.50", "method": "Visa •••• 4242"]))
+        #expect(
+            await verdict(payment(replacing: #""paid""#, with: #""pending""#))
+                == .confirm("nothing was charged", facts: ["refund": "none"]))
     }
 
     @Test func nonRefundablePaymentVetoesWithAReason() async {

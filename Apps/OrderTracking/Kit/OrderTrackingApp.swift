@@ -75,14 +75,15 @@ public enum OrderTrackingApp {
             let json = try format(parsed)
             return ComponentsCommand(json: json, host: try context.host(parsed)).run()
         case "cancel":
-            let parsed = try ArgumentParser(options: common).parse(rest)
+            let parsed = try ArgumentParser(options: common + [formatOption]).parse(rest)
             if parsed.has("--help") { return context.say(Help.cancel) }
             guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
             let order = try validateID(parsed.positionals[0], kind: "order")
             let host = try context.host(parsed)
             let timeout = try timeout(parsed)
+            let json = try format(parsed)
             return await withInterruptHandling(host.terminal) {
-                await CancelCommand(order: order, host: host, timeout: timeout).run()
+                await CancelCommand(order: order, host: host, timeout: timeout, json: json).run()
             }
         case "login":
             let parsed = try ArgumentParser(

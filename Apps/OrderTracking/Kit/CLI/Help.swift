@@ -48,10 +48,12 @@ enum Help {
         """
 
     static let cancel = """
-        order-tracking cancel ORDER-ID [--api URL] [--timeout SECONDS]
+        order-tracking cancel ORDER-ID [--format text|json] [--api URL] [--timeout SECONDS]
 
         Loads the order and asks every validating component (Order, Payments) whether it may be cancelled;
-        prints each verdict with its reason. Exit 0 may cancel, 3 vetoed, 1 order not loadable.
+        prints each verdict with its reason, or what the confirmation needs (Payments: the refund and where it
+        goes). --format json prints every verdict in one object. Exit 0 may cancel, 3 vetoed, 1 order not
+        loadable.
         """
 
     static let track = main

@@ -1,4 +1,5 @@
 import Core
+import JSON
 
 /// `cancel ORDER-ID`: loads the order's screen and asks every `Validatable` component whether it may be
 /// cancelled. Fails closed: a validating component that could not load counts as a veto.
@@ -6,6 +7,7 @@ struct CancelCommand {
     let order: String
     let host: HostEnvironment
     let timeout: Duration
+    let json: Bool
 
     func run() async -> ExitCode {
         let layout: ScreenLayout
@@ -25,17 +27,21 @@ struct CancelCommand {
         await withTaskGroup(of: Void.self) { group in
             for component in components { group.addTask { await component.load() } }
         }
-        var vetoes = 0
+        let verdicts = components.map { component in
+            (id: component.id.rawValue, verdict: component.validate(.cancelOrder), reason: component.snapshot.reason)
+        }
+        let vetoes = verdicts.filter { if case .confirm? = $0.verdict { false } else { $0.verdict != .allow } }.count
+        if json {
+            host.terminal.out(report(verdicts, vetoes: vetoes).text + "\n")
+            return vetoes == 0 ? .ok : .vetoed
+        }
         var lines: [String] = []
-        for component in components {
-            switch component.validate(.cancelOrder) {
-            case .allow?: lines.append("\(component.id): ok")
-            case .veto(let reason)?:
-                vetoes += 1
-                lines.append("\(component.id): veto: \(reason)")
-            case nil:
-                vetoes += 1
-                lines.append("\(component.id): veto: could not check (\(component.snapshot.reason ?? "not loaded"))")
+        for entry in verdicts {
+            switch entry.verdict {
+            case .allow?: lines.append("\(entry.id): ok")
+            case .confirm(let summary, _)?: lines.append("\(entry.id): ok: \(summary)")
+            case .veto(let reason)?: lines.append("\(entry.id): veto: \(reason)")
+            case nil: lines.append("\(entry.id): veto: could not check (\(entry.reason ?? "not loaded"))")
             }
         }
         let plural = vetoes == 1 ? "veto" : "vetoes"
@@ -44,5 +50,29 @@ struct CancelCommand {
                 ? "Order \(order) can be cancelled." : "Order \(order) can't be cancelled (\(vetoes) \(plural)).")
         host.terminal.out(lines.map { $0 + "\n" }.joined())
         return vetoes == 0 ? .ok : .vetoed
+    }
+
+    /// `cancel --format json`: every verdict with its reason or confirmation, in one object.
+    private func report(_ verdicts: [(id: String, verdict: Verdict?, reason: String?)], vetoes: Int) -> JSONValue {
+        let rows: [JSONValue] = verdicts.map { entry in
+            var row: [String: JSONValue] = [
+                "id": .string(entry.id), "verdict": .string("veto"), "reason": .null, "confirmation": .null,
+            ]
+            switch entry.verdict {
+            case .allow?: row["verdict"] = .string("allow")
+            case .confirm(let summary, let facts)?:
+                row["verdict"] = .string("allow")
+                row["confirmation"] = .object([
+                    "summary": .string(summary), "facts": .object(facts.mapValues(JSONValue.string)),
+                ])
+            case .veto(let reason)?: row["reason"] = .string(reason)
+            case nil: row["reason"] = .string("could not check (\(entry.reason ?? "not loaded"))")
+            }
+            return .object(row)
+        }
+        return .object([
+            "order": .string(order), "cancellable": .bool(vetoes == 0), "vetoes": .number(Double(vetoes)),
+            "verdicts": .array(rows),
+        ])
     }
 }

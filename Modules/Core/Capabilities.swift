@@ -8,61 +8,50 @@ struct Capabilities<C: Component>: Sendable {
     var validate: (@Sendable (C, UserAction, C.Info) -> Verdict)?
     var refreshInterval: (@Sendable (C, C.Info) -> Duration?)?
     var isFinished: (@Sendable (C, C.Info) -> Bool)?
+    var analytics: (@Sendable (C, Moment<C.Info>) -> [AnalyticsEvent])?
 
+    // One cast per protocol here; each closure then opens the component as that protocol (its `Info` is `C.Info`,
+    // so the `as?` inside the erased helpers below always succeeds).
     init() {
-        if let type = C.self as? any EventConsuming.Type { (consumedEvents, consume) = Self.consuming(type) }
-        if let type = C.self as? any EventPublishing.Type { events = Self.publishing(type) }
-        if let type = C.self as? any Validatable.Type { validate = Self.validating(type) }
-        if let type = C.self as? any SelfRefreshing.Type { refreshInterval = Self.refreshing(type) }
-        if let type = C.self as? any Finishing.Type { isFinished = Self.finishing(type) }
+        if let type = C.self as? any EventConsuming.Type {
+            consumedEvents = type.consumedEvents
+            consume = { ($0 as? any EventConsuming)?.consume(erased: $1, into: $2) as? C.Info ?? $2 }
+        }
+        if C.self is any EventPublishing.Type { events = { ($0 as? any EventPublishing)?.events(erased: $1) ?? [] } }
+        if C.self is any Validatable.Type {
+            validate = { ($0 as? any Validatable)?.validate($1, erased: $2) ?? .allow }
+        }
+        if C.self is any SelfRefreshing.Type { refreshInterval = { ($0 as? any SelfRefreshing)?.interval(erased: $1) } }
+        if C.self is any Finishing.Type { isFinished = { ($0 as? any Finishing)?.isFinished(erased: $1) ?? false } }
+        if C.self is any Tracking.Type { analytics = { ($0 as? any Tracking)?.analytics(erased: $1) ?? [] } }
         if let type = C.self as? any RefreshingOnEvents.Type { refreshingEvents = type.refreshingEvents }
     }
 
     /// Every event name the router should deliver to this component.
     var routedEvents: Set<String> { consumedEvents.union(refreshingEvents) }
+}
 
-    // Each helper opens the existential: `E` is `C` at run time, so every cast below succeeds.
-
-    private static func consuming<E: EventConsuming>(
-        _: E.Type
-    ) -> (Set<String>, @Sendable (C, DomainEvent, C.Info) -> C.Info) {
-        let names = E.consumedEvents
-        return (
-            names,
-            { component, event, info in
-                guard names.contains(event.name), let typed = component as? E, let current = info as? E.Info,
-                    let updated = typed.consume(event, into: current) as? C.Info
-                else { return info }
-                return updated
-            }
-        )
+extension EventConsuming {
+    fileprivate func consume(erased event: DomainEvent, into info: Any) -> Any {
+        (info as? Info).map { consume(event, into: $0) } ?? info
     }
-
-    private static func publishing<E: EventPublishing>(_: E.Type) -> @Sendable (C, C.Info) -> [DomainEvent] {
-        { component, info in
-            guard let typed = component as? E, let current = info as? E.Info else { return [] }
-            return typed.events(for: current)
-        }
+}
+extension EventPublishing {
+    fileprivate func events(erased info: Any) -> [DomainEvent] { (info as? Info).map { events(for: $0) } ?? [] }
+}
+extension Validatable {
+    fileprivate func validate(_ action: UserAction, erased info: Any) -> Verdict {
+        (info as? Info).map { validate(action, info: $0) } ?? .allow
     }
-
-    private static func validating<E: Validatable>(_: E.Type) -> @Sendable (C, UserAction, C.Info) -> Verdict {
-        { component, action, info in
-            guard let typed = component as? E, let current = info as? E.Info else { return .allow }
-            return typed.validate(action, info: current)
-        }
-    }
-
-    private static func refreshing<E: SelfRefreshing>(_: E.Type) -> @Sendable (C, C.Info) -> Duration? {
-        { component, info in
-            guard let typed = component as? E, let current = info as? E.Info else { return nil }
-            return typed.refreshInterval(for: current)
-        }
-    }
-
-    private static func finishing<E: Finishing>(_: E.Type) -> @Sendable (C, C.Info) -> Bool {
-        { component, info in
-            guard let typed = component as? E, let current = info as? E.Info else { return false }
-            return typed.isFinished(current)
-        }
+}
+extension SelfRefreshing {
+    fileprivate func interval(erased info: Any) -> Duration? { (info as? Info).flatMap { refreshInterval(for: $0) } }
+}
+extension Finishing {
+    fileprivate func isFinished(erased info: Any) -> Bool { (info as? Info).map { isFinished($0) } ?? false }
+}
+extension Tracking {
+    fileprivate func analytics<Other>(erased moment: Moment<Other>) -> [AnalyticsEvent] {
+        (moment as? Moment<Info>).map { analytics(for: $0) } ?? []
     }
 }

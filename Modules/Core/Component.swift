@@ -50,6 +50,13 @@ public protocol RefreshingOnEvents: Component {
     static var refreshingEvents: Set<String> { get }
 }
 
+/// Opt-in: a component whose squad decides what analytics records about its card, as it decides the card itself;
+/// hosts only forward the events (order-tracking `--analytics FILE`).
+public protocol Tracking: Component {
+    /// The events `moment` is worth; empty records nothing.
+    func analytics(for moment: Moment<Info>) -> [AnalyticsEvent]
+}
+
 /// Opt-in: a component that reacts to other components' events by updating its own info.
 public protocol EventConsuming: Component {
     /// The event names this component listens to.

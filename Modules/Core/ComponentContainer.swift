@@ -59,6 +59,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         var published: [DomainEvent] = []
         var hidden = false
         var finished = false
+        var shownOnce = false
     }
 
     private let component: C
@@ -123,7 +124,14 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     /// Asks a validating component about `action`.
     public func validate(_ action: UserAction) -> Verdict? {
         guard let validate = capabilities.validate, let info = current.info else { return nil }
-        return validate(component, action, info)
+        let verdict = validate(component, action, info)
+        track(.verdict(action, verdict))
+        return verdict
+    }
+
+    /// Forwards what the squad wants recorded about `moment` (``Tracking``) to the slot, for the host to write.
+    private func track(_ moment: Moment<C.Info>) {
+        for event in capabilities.analytics?(component, moment) ?? [] { slot.post(.event(.analytics(event))) }
     }
 
     /// The state as plain data.
@@ -164,6 +172,9 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
             case .success(let info):
                 let info = consumeAll(into: info, state)
                 if apply(.receive, .info(info), &state) {
+                    // Analytics hears of a card when it appears (first info, or info after a hide), not every reload.
+                    if !state.shownOnce || state.hidden { track(.shown(info)) }
+                    state.shownOnce = true
                     announce(info, &state)
                     for event in newEvents(for: info, &state) { slot.post(.event(.domain(event))) }
                 }
@@ -172,6 +183,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
                 if apply(.fail, .failed(failure), &state) {
                     state.hidden = true
                     slot.post(.event(.hide(failure)))
+                    track(.hidden(failure))
                 }
             }
         }

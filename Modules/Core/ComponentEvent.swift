@@ -8,8 +8,7 @@ public struct DomainEvent: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// Creates an event.
     public init(_ name: String, _ value: String) {
-        self.name = name
-        self.value = value
+        (self.name, self.value) = (name, value)
     }
 
     /// "name=value", for traces.
@@ -28,6 +27,31 @@ public enum ComponentEvent: Sendable, Equatable {
     case finished
     /// A domain event for other components, routed by the host.
     case domain(DomainEvent)
+    /// An analytics event the component's squad named (``Tracking``); the host only forwards it.
+    case analytics(AnalyticsEvent)
+}
+
+/// One analytics event, named by the squad that owns the card ("payment_card_shown", with its properties).
+public struct AnalyticsEvent: Sendable, Equatable {
+    /// The squad's own event name.
+    public let name: String
+    /// What the squad wants recorded with it.
+    public let properties: [String: String]
+
+    /// Creates an event.
+    public init(_ name: String, _ properties: [String: String] = [:]) {
+        (self.name, self.properties) = (name, properties)
+    }
+}
+
+/// A moment in a card's life that its squad may want recorded.
+public enum Moment<Info: Sendable & Equatable>: Sendable {
+    /// The card is shown with this info (after each load that brought info).
+    case shown(Info)
+    /// The card was hidden, for this reason.
+    case hidden(Failure)
+    /// The component answered a user action (a veto, an approval, a confirmation).
+    case verdict(UserAction, Verdict)
 }
 
 /// Where a component is shown; it may draw differently but never learns who else is on screen.

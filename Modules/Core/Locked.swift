@@ -1,35 +1,22 @@
 import Synchronization
 
 #if COURIER_TSAN
-    #if canImport(Darwin)
-        import Darwin
-    #elseif canImport(Glibc)
-        import Glibc
-    #endif
+    import Foundation
 
-    /// ThreadSanitizer builds only (`-Xswiftc -DCOURIER_TSAN`): the same interface as `Mutex`, on a pthread
-    /// mutex that TSan can see. The toolchain's `Mutex` on Linux locks with futexes TSan cannot observe, so it
-    /// reports races on perfectly guarded state (Scripts/sanitize explains and runs both sanitizers).
+    /// ThreadSanitizer builds only (`-Xswiftc -DCOURIER_TSAN`): the same interface as `Mutex`, on `NSLock` (a
+    /// pthread mutex, which TSan sees). The toolchain's `Mutex` on Linux locks with futexes TSan cannot observe,
+    /// so it reports races on perfectly guarded state (Scripts/sanitize explains and runs both sanitizers).
     public final class Locked<Value>: @unchecked Sendable {
         private var value: Value
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private let lock = NSLock()
 
         /// Guards `value`.
-        public init(_ value: Value) {
-            self.value = value
-            mutex = .allocate(capacity: 1)
-            pthread_mutex_init(mutex, nil)
-        }
-
-        deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
-        }
+        public init(_ value: Value) { self.value = value }
 
         /// Runs `body` with exclusive access to the value.
         public func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            lock.lock()
+            defer { lock.unlock() }
             return try body(&value)
         }
     }

@@ -76,7 +76,6 @@ public struct ComponentFace<C: Component, Input: Sendable>: ModuleFace {
                 report()
             },
             end: {
-                first.cancel()
                 container.cancel()
                 continuation.finish()
             })

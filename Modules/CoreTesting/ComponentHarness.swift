@@ -73,9 +73,18 @@ public final class ComponentHarness<C: Component>: Sendable {
         updates.compactMap { if case .drew(let block) = $0 { return block } else { return nil } }
     }
 
-    /// Every event sent, in order.
+    /// Every event sent to the host, in order; analytics events are apart, in ``analytics``.
     public var events: [ComponentEvent] {
-        updates.compactMap { if case .event(let event) = $0 { return event } else { return nil } }
+        updates.compactMap {
+            guard case .event(let event) = $0 else { return nil }
+            if case .analytics = event { return nil }
+            return event
+        }
+    }
+
+    /// The analytics events the component's squad chose to record (``Tracking``), in order.
+    public var analytics: [AnalyticsEvent] {
+        updates.compactMap { if case .event(.analytics(let event)) = $0 { return event } else { return nil } }
     }
 
     /// The last block drawn, as plain text lines of `width` columns ("(nothing)" when nothing is drawn).

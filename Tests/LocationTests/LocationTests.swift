@@ -163,3 +163,20 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
         arrival.end()
     }
 }
+
+/// The Location squad records how far the rider was and the window promised, or why a card was hidden.
+@Suite struct LocationAnalyticsTests {
+    @Test func riderAndArrivalCardsRecordWhatTheyShowed() async {
+        let rider = deliveryHarness(.json(goodDelivery))
+        await rider.load()
+        #expect(rider.analytics.map(\.name) == ["rider_card_shown"])
+        #expect(rider.analytics.first?.properties["delivered"] == "false")
+        let arrival = etaHarness(.json(goodETA))
+        await arrival.load()
+        #expect(arrival.analytics == [AnalyticsEvent("eta_shown", ["min_minutes": "10", "max_minutes": "20"])])
+        let missing = etaHarness(.fault(.notFound(path: etaPath)))
+        await missing.load()
+        #expect(
+            missing.analytics == [AnalyticsEvent("eta_hidden", ["reason": "orders/1234/eta.json: not found (404)"])])
+    }
+}

@@ -123,3 +123,34 @@ func details(status: String) -> CannedAnswer {
         #expect(statuses == ["loading", "on_the_way", "delivered"])
     }
 }
+
+/// The Order squad records the status people saw and a cancel it refused; an allowed cancel records nothing.
+@Suite struct OrderAnalyticsTests {
+    @Test func theStatusShownAndARefusedCancelAreRecorded() async {
+        let preparing = orderHarness(details(status: "preparing"))
+        await preparing.load()
+        _ = preparing.container.validate(.cancelOrder)
+        #expect(
+            preparing.analytics == [
+                AnalyticsEvent("order_card_shown", ["status": "preparing"]),
+                AnalyticsEvent(
+                    "order_cancel_vetoed",
+                    [
+                        "action": "cancel-order",
+                        "reason": "Al Baik is already preparing this order, so it can't be cancelled.",
+                    ]),
+            ])
+        let accepted = orderHarness(.json(goodDetails))
+        await accepted.load()
+        _ = accepted.container.validate(.cancelOrder)
+        #expect(accepted.analytics == [AnalyticsEvent("order_card_shown", ["status": "accepted"])])
+    }
+
+    /// Reloads under --watch do not repeat "shown": analytics hears of a card when it appears.
+    @Test func aReloadedCardIsNotShownAgain() async {
+        let harness = orderHarness(.json(goodDetails))
+        await harness.load()
+        await harness.refresh()
+        #expect(harness.analytics.map(\.name) == ["order_card_shown"])
+    }
+}

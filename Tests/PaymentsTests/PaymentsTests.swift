@@ -183,3 +183,31 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
         session.end()
     }
 }
+
+/// The Payments squad decides what analytics hears about its card; the host only forwards it.
+@Suite struct PaymentAnalyticsTests {
+    @Test func shownHiddenAndTheCancelAnswerAreRecordedWithoutCardDigits() async {
+        let shown = paymentHarness(.json(goodPayment))
+        await shown.load()
+        _ = shown.container.validate(.cancelOrder)
+        #expect(
+            shown.analytics == [
+                AnalyticsEvent("payment_card_shown", ["method": "card", "status": "paid"]),
+                AnalyticsEvent("payment_confirmed", ["action": "cancel-order", "refund": "SAR 50.50"]),
+            ])
+        #expect(!shown.analytics.contains { $0.properties.values.contains { $0.contains("4242") } })
+        let broken = paymentHarness(payment(replacing: #""logo""#, with: #""logo_s""#))
+        await broken.load()
+        #expect(
+            broken.analytics == [
+                AnalyticsEvent("payment_card_hidden", ["reason": "unexpected payload: missing key 'logo'"])
+            ])
+        let refunded = paymentHarness(payment(replacing: #""paid""#, with: #""refunded""#))
+        await refunded.load()
+        _ = refunded.container.validate(.cancelOrder)
+        #expect(
+            refunded.analytics.last
+                == AnalyticsEvent(
+                    "payment_vetoed", ["action": "cancel-order", "reason": "The payment was already refunded."]))
+    }
+}

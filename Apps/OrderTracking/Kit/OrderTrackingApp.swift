@@ -15,6 +15,8 @@ public enum OrderTrackingApp {
     static let dataDir = OptionSpec(
         "--data-dir", .required("DIR"), help: "where the signed-in user is kept (default ~/.local/share/courier)")
     static let formatOption = OptionSpec("--format", .required("text|json"), help: "output format (default text)")
+    static let analyticsOption = OptionSpec(
+        "--analytics", .required("FILE"), help: "append each squad's analytics events to FILE (JSON lines)")
     static let common = [api, cacert, noColor, timeoutOption, helpOption]
 
     static let track =
@@ -26,7 +28,7 @@ public enum OrderTrackingApp {
             OptionSpec("--record", .required("FILE"), help: "write every backend answer to FILE (JSON lines)"),
             OptionSpec("--replay", .required("FILE"), help: "play a --record file back as the backend"),
             OptionSpec("--trace", help: "state transitions and event hops, timestamped, to stderr"),
-        ] + common + [dataDir, OptionSpec("--version", help: "the version")]
+        ] + common + [dataDir, analyticsOption, OptionSpec("--version", help: "the version")]
     static let preview =
         common + [
             OptionSpec("--order", .required("ID")),
@@ -75,15 +77,16 @@ public enum OrderTrackingApp {
             let json = try format(parsed)
             return ComponentsCommand(json: json, host: try context.host(parsed)).run()
         case "cancel":
-            let parsed = try ArgumentParser(options: common + [formatOption]).parse(rest)
+            let parsed = try ArgumentParser(options: common + [formatOption, analyticsOption]).parse(rest)
             if parsed.has("--help") { return context.say(Help.cancel) }
             guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
             let order = try validateID(parsed.positionals[0], kind: "order")
             let host = try context.host(parsed)
             let timeout = try timeout(parsed)
             let json = try format(parsed)
+            let analytics = try AnalyticsLog.open(parsed.options["--analytics"], order: order, host: host)
             return await withInterruptHandling(host.terminal) {
-                await CancelCommand(order: order, host: host, timeout: timeout, json: json).run()
+                await CancelCommand(order: order, host: host, timeout: timeout, json: json, analytics: analytics).run()
             }
         case "login":
             let parsed = try ArgumentParser(

@@ -10,9 +10,11 @@ struct RecordingOptions {
     let record: String?
     let replay: String?
 
-    func backend(wrapping backend: any Backend, clock: any CourierClock) throws(UsageError) -> any Backend {
+    func backend(wrapping backend: any Backend, clock: any CourierClock, terminal: Terminal) throws(UsageError)
+        -> any Backend
+    {
         if let replay { return try ReplayBackend(file: replay, clock: clock) }
-        if let record { return try RecordingBackend(wrapping: backend, file: record) }
+        if let record { return try RecordingBackend(wrapping: backend, file: record, terminal: terminal) }
         return backend
     }
 }
@@ -69,37 +71,27 @@ struct RecordedAnswer: Sendable {
 /// Passes every request through and appends its answer to the file as it arrives.
 final class RecordingBackend: Backend {
     private let wrapped: any Backend
-    private let file: FileHandle
-    private let path: String
-    private let state = Locked((started: ContinuousClock.Instant?.none, failed: false))
+    private let file: JSONLinesFile
+    private let terminal: Terminal
+    private let started = Locked(ContinuousClock.Instant?.none)
 
-    init(wrapping backend: any Backend, file path: String) throws(UsageError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { throw UsageError(message: "--record '\(path)' cannot be written; give a file in a writable folder") }
+    init(wrapping backend: any Backend, file path: String, terminal: Terminal) throws(UsageError) {
+        file = try JSONLinesFile(path: path, option: "--record", append: false)
         wrapped = backend
-        file = handle
-        self.path = path
+        self.terminal = terminal
     }
 
     func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
-        let started = state.withLock { state in
-            if state.started == nil { state.started = ContinuousClock.now }
-            return state.started!
+        let started = self.started.withLock { started in
+            if started == nil { started = ContinuousClock.now }
+            return started!
         }
         let outcome: Result<Data, BackendError>
         do { outcome = .success(try await wrapped.fetch(endpoint)) } catch { outcome = .failure(error) }
         let answer = RecordedAnswer(
             atMilliseconds: Int((ContinuousClock.now - started).seconds * 1000), endpoint: endpoint.path,
             outcome: outcome)
-        state.withLock { state in
-            guard !state.failed else { return }
-            do { try file.write(contentsOf: Data((answer.line + "\n").utf8)) } catch {
-                state.failed = true
-                FileHandle.standardError.write(
-                    Data("cannot write --record \(path): \(error.localizedDescription)\n".utf8))
-            }
-        }
+        file.append(answer.line, errors: terminal)
         return try outcome.get()
     }
 }

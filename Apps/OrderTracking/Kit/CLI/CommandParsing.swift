@@ -41,8 +41,9 @@ extension OrderTrackingApp {
         }
         let host = try context.host(parsed)
         let backend = try RecordingOptions(record: parsed.options["--record"], replay: parsed.options["--replay"])
-            .backend(wrapping: host.backend, clock: host.clock)
-        let screen = TrackingScreen(options: options, host: host.with(backend: backend))
+            .backend(wrapping: host.backend, clock: host.clock, terminal: host.terminal)
+        let analytics = try AnalyticsLog.open(parsed.options["--analytics"], order: options.order, host: host)
+        let screen = TrackingScreen(options: options, host: host.with(backend: backend), analytics: analytics)
         return await withInterruptHandling(host.terminal) { await screen.run() }
     }
 

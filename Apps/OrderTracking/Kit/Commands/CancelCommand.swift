@@ -8,6 +8,7 @@ struct CancelCommand {
     let host: HostEnvironment
     let timeout: Duration
     let json: Bool
+    let analytics: AnalyticsLog?
 
     func run() async -> ExitCode {
         let layout: ScreenLayout
@@ -17,20 +18,25 @@ struct CancelCommand {
             host.terminal.err(error.message)
             return .fatal
         }
-        let components = layout.entries.compactMap { entry -> (any LoadableComponent)? in
-            guard let registration = try? host.registry.registration(for: entry.id) else { return nil }
+        var components: [any LoadableComponent] = []
+        for entry in layout.entries {
+            guard let registration = try? host.registry.registration(for: entry.id) else { continue }
             let context = ComponentContext(
                 ids: ["order": order], backend: host.backend, clock: host.clock, timeout: timeout,
                 payload: entry.payload)
-            return registration.instantiate(in: Slot(id: entry.id) { _ in }, context: context)
-        }.filter(\.validates)
+            let forward: @Sendable (SlotUpdate) -> Void
+            if let analytics { forward = analytics.forwarding(entry.id) } else { forward = { _ in } }
+            let slot = Slot(id: entry.id, sink: forward)
+            let component = registration.instantiate(in: slot, context: context)
+            if component.validates { components.append(component) }
+        }
         await withTaskGroup(of: Void.self) { group in
             for component in components { group.addTask { await component.load() } }
         }
-        let verdicts = components.map { component in
-            (id: component.id.rawValue, verdict: component.validate(.cancelOrder), reason: component.snapshot.reason)
+        let verdicts: [(id: String, verdict: Verdict?, reason: String?)] = components.map { component in
+            (component.id.rawValue, component.validate(UserAction.cancelOrder), component.snapshot.reason)
         }
-        let vetoes = verdicts.filter { if case .confirm? = $0.verdict { false } else { $0.verdict != .allow } }.count
+        let vetoes = verdicts.filter { Self.isVeto($0.verdict) }.count
         if json {
             host.terminal.out(report(verdicts, vetoes: vetoes).text + "\n")
             return vetoes == 0 ? .ok : .vetoed
@@ -74,5 +80,13 @@ struct CancelCommand {
             "order": .string(order), "cancellable": .bool(vetoes == 0), "vetoes": .number(Double(vetoes)),
             "verdicts": .array(rows),
         ])
+    }
+
+    /// Fails closed: a veto, or no verdict at all (the component could not load), stops the cancel.
+    static func isVeto(_ verdict: Verdict?) -> Bool {
+        switch verdict {
+        case .allow?, .confirm?: false
+        case .veto?, nil: true
+        }
     }
 }

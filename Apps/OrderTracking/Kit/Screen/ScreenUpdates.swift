@@ -9,6 +9,7 @@ struct ScreenUpdates: Sendable {
     let state: ScreenState
     let host: HostEnvironment
     let trace: Trace
+    let analytics: AnalyticsLog?
 
     func consume(_ stream: AsyncStream<ScreenMessage>) async {
         let components = slots.map(\.component)
@@ -44,6 +45,9 @@ struct ScreenUpdates: Sendable {
                 }
                 for hop in result.hops { trace("event \(hop.event): \(hop.from) → \(hop.to)") }
                 for cycle in result.cycles { host.terminal.err(cycle.description) }
+            case .event(.analytics(let event)):
+                trace("\(id): analytics \(event.name)")
+                analytics?.record(event, from: id)
             case .dropped(let generation): trace("\(id): dropped a stale answer (load #\(generation))")
             case .diagnostic(let message): host.terminal.err(message)
             }

@@ -10,6 +10,8 @@ import TerminalUI
 struct TrackingScreen: Sendable {
     let options: TrackingOptions
     let host: HostEnvironment
+    /// `--analytics FILE`, when given: where the squads' analytics events go.
+    var analytics: AnalyticsLog?
 
     func run() async -> ExitCode {
         let started = ContinuousClock.now
@@ -38,7 +40,7 @@ struct TrackingScreen: Sendable {
         terminal.hideCursorIf(output.mode == .live)
         state.paint { $0.paintFirstFrame() }
         let trace = Trace(enabled: options.trace, started: started, terminal: terminal)
-        let updates = ScreenUpdates(slots: slots, state: state, host: host, trace: trace)
+        let updates = ScreenUpdates(slots: slots, state: state, host: host, trace: trace, analytics: analytics)
         let consumer = Task { await updates.consume(stream) }
         let components = slots.map(\.component)
 

@@ -1,0 +1,53 @@
+import ArgumentParsing
+import Core
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file the host writes one JSON object per line to (`--record`, `--analytics`), with POSIX calls so every
+/// problem is the system's own words ("No space left on device") naming the path, reported once on stderr.
+/// Writing never stops the screen: a line that cannot be written is dropped after the one report.
+final class JSONLinesFile: Sendable {
+    private let descriptor: Int32
+    private let path: String
+    private let option: String
+    private let failed = Locked(false)
+
+    /// Opens `path` for `option`, appending or starting afresh; the error says what to do next.
+    init(path: String, option: String, append: Bool) throws(UsageError) {
+        guard !path.isEmpty else { throw UsageError(message: "\(option) needs a file name") }
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
+        let descriptor = open(path, flags, 0o644)
+        guard descriptor >= 0 else {
+            throw UsageError(
+                message: "\(option) '\(path)' cannot be written: \(String(cString: strerror(errno))); "
+                    + "give a file in a writable folder")
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw UsageError(message: "\(option) '\(path)' is a folder; give a file name")
+        }
+        (self.descriptor, self.path, self.option) = (descriptor, path, option)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends `line` and a newline in one write (so concurrent writers never interleave within a line).
+    func append(_ line: String, errors: Terminal) {
+        var bytes = Array((line + "\n").utf8)
+        let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written != bytes.count else { return }
+        let reason = written < 0 ? String(cString: strerror(errno)) : "short write"
+        bytes = []
+        let first = failed.withLock { failed in
+            defer { failed = true }
+            return !failed
+        }
+        if first { errors.err("cannot write \(option) '\(path)': \(reason); later lines are dropped") }
+    }
+}

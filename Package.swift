@@ -15,7 +15,7 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Tabs", ["Core", "TerminalUI"]),
     ("Profile", ["Core", "Login", "Tabs"]),
     ("Feed", ["Core", "Login", "Tabs"]),
-    ("Storage", ["Core", "Login"]),
+    ("Storage", ["Core", "Login", "Tabs"]),
     // squad:new-module (squad new inserts above this line)
 ]
 

@@ -163,11 +163,16 @@ public final class ComponentHarness<C: Component>: Sendable {
         // pool busy (a sanitizer run starting processes), the load and this loop wait alike, and nothing trips.
         // 100,000 turns of at least 200 µs each is 20 s or more of a load that could have run and did not settle.
         var turns = 0
+        var idleTurns = 0
         while done.all.isEmpty && turns < 100_000 {
             turns += 1
-            // The deadline timer plus every sleeping fetch must be registered before time moves.
-            if clock.sleeperCount >= 1 + backend.sleepingFetches {
+            // Time moves only once the deadline timer and every sleeping fetch are registered and that has held
+            // for a few turns: a load still working without the clock (a task group, a hop between tasks) must
+            // not see its deadline jump ahead of it.
+            idleTurns = clock.sleeperCount >= 1 + backend.sleepingFetches ? idleTurns + 1 : 0
+            if idleTurns >= 25 {
                 clock.advanceToNextDeadline()
+                idleTurns = 0
             }
             try? await Task.sleep(for: .microseconds(200))
         }

@@ -6,12 +6,12 @@ import Tabs
 /// Feed's login hook: fetches `users/<id>/feed.json` once the user is in, and updates the tab's badge.
 public struct FeedPlugin: PostLoginSuccessPlugin {
     private let backend: any Backend
-    private let badge: TabBadge?
+    private let params: TabParams?
 
-    /// A hook fetching from `backend`; `badge` (the Feed tab's) gets the item count.
-    public init(backend: any Backend, badge: TabBadge? = nil) {
+    /// A hook fetching from `backend`; `params` (the Feed tab's) get the item count as the badge.
+    public init(backend: any Backend, params: TabParams? = nil) {
         self.backend = backend
-        self.badge = badge
+        self.params = params
     }
 
     /// "Fetching user feed with id 1234...".
@@ -20,7 +20,7 @@ public struct FeedPlugin: PostLoginSuccessPlugin {
     /// Fetches the feed and reports how many items it has.
     public func didLogIn(_ session: LoginSession) async throws -> String {
         let items = try await FeedPlugin.fetch(session.userID, backend: backend)
-        badge?.set(items.isEmpty ? nil : "\(items.count)")
+        params?.set(TabParams.badge, items.isEmpty ? nil : "\(items.count)")
         return "Feed: \(items.count) item\(items.count == 1 ? "" : "s")"
     }
 
@@ -35,16 +35,16 @@ public struct FeedPlugin: PostLoginSuccessPlugin {
     }
 }
 
-/// Feed's tab: shown for a signed-in user, with the number of items as its badge.
+/// Feed's tab: shown for a signed-in user, with the number of items as its badge once its content has loaded.
 public struct FeedTab: TabPlugin {
     private let backend: any Backend
-    /// The badge; the login hook and the tab itself update it.
-    public let badge: TabBadge?
+    /// The badge lives here; the login hook and the tab's own load update it.
+    public let params: TabParams
 
     /// A tab fetching from `backend`.
-    public init(backend: any Backend, badge: TabBadge = TabBadge()) {
+    public init(backend: any Backend, params: TabParams = TabParams()) {
         self.backend = backend
-        self.badge = badge
+        self.params = params
     }
 
     /// "feed".
@@ -54,20 +54,25 @@ public struct FeedTab: TabPlugin {
     /// After Profile.
     public var order: Int { 30 }
 
-    /// Only for a signed-in user; refreshes the badge while deciding.
-    public func isApplicable(_ session: TabSession) async -> Bool {
-        guard let userID = session.userID else { return false }
-        if let items = try? await FeedPlugin.fetch(userID, backend: backend) {
-            badge?.set(items.isEmpty ? nil : "\(items.count)")
+    /// Only for a signed-in user.
+    public func isApplicable(_ session: TabSession) -> Bool { session.userID != nil }
+
+    /// Fetches the items and publishes their count as the badge (none when signed out or on failure).
+    public func load(_ session: TabSession) async {
+        guard let userID = session.userID, let items = try? await FeedPlugin.fetch(userID, backend: backend) else {
+            params.set(TabParams.badge, nil)
+            return
         }
-        return true
+        params.set(TabParams.badge, items.isEmpty ? nil : "\(items.count)")
     }
 
     /// The feed's items.
-    public func screen(_ session: TabSession) async -> [String] {
-        guard let userID = session.userID else { return ["Sign in to see your feed: order-tracking login 1234"] }
-        do { return try await FeedPlugin.fetch(userID, backend: backend).map { "• \($0.title)" } } catch {
-            return ["Feed unavailable: \(Failure(describing: error).reason)"]
+    public func open(_ session: TabSession) async -> TabOpening {
+        guard let userID = session.userID else {
+            return .screen(["Sign in to see your feed: order-tracking login 1234"])
+        }
+        do { return .screen(try await FeedPlugin.fetch(userID, backend: backend).map { "• \($0.title)" }) } catch {
+            return .screen(["Feed unavailable: \(Failure(describing: error).reason)"])
         }
     }
 }

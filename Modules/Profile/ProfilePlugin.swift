@@ -46,18 +46,17 @@ public struct ProfileTab: TabPlugin {
     public var title: String { "Profile" }
     /// After Tracking.
     public var order: Int { 20 }
-    /// No badge.
-    public var badge: TabBadge? { nil }
-
     /// Only for a signed-in user.
-    public func isApplicable(_ session: TabSession) async -> Bool { session.userID != nil }
+    public func isApplicable(_ session: TabSession) -> Bool { session.userID != nil }
 
     /// The profile's lines.
-    public func screen(_ session: TabSession) async -> [String] {
-        guard let userID = session.userID else { return ["Sign in to see your profile: order-tracking login 1234"] }
+    public func open(_ session: TabSession) async -> TabOpening {
+        guard let userID = session.userID else {
+            return .screen(["Sign in to see your profile: order-tracking login 1234"])
+        }
         do {
             let profile = try await ProfilePlugin.fetch(userID, backend: backend)
-            return ["\(profile.name)", "City: \(profile.city)", "Member since \(profile.member_since)"]
-        } catch { return ["Profile unavailable: \(Failure(describing: error).reason)"] }
+            return .screen(["\(profile.name)", "City: \(profile.city)", "Member since \(profile.member_since)"])
+        } catch { return .screen(["Profile unavailable: \(Failure(describing: error).reason)"]) }
     }
 }

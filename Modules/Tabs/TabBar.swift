@@ -7,8 +7,13 @@ public struct TabItem: Sendable, Equatable, Encodable {
     public let id: String
     /// Its label.
     public let title: String
-    /// Its badge, if any.
-    public let badge: String?
+    /// What the tab publishes (``TabParams``), e.g. its badge.
+    public let params: [String: String]
+
+    /// The badge drawn beside the title, if the tab publishes one.
+    public var badge: String? { params[TabParams.badge] }
+
+    init(_ tab: any TabPlugin) { (id, title, params) = (tab.id, tab.title, tab.params.values) }
 }
 
 /// The tab-bar plugin point: modules register tabs; only the Tabs module resolves them.
@@ -24,56 +29,54 @@ public final class TabContainer: Sendable {
     func resolve() -> [any TabPlugin] { tabs.resolver.resolve().sorted { ($0.order, $0.id) < ($1.order, $1.id) } }
 }
 
-/// The bar's look and feel, and the two-level observation: it watches which tabs apply and every applicable
-/// tab's badge, and re-renders when any of them changes.
+/// The bar's look and feel, and the two-level observation: which tabs apply (asked again for every session) and
+/// every applicable tab's params; it re-renders when either changes.
 public final class TabBar: Sendable {
     private let container: TabContainer
-    private let observations = Locked<[(TabBadge, Int)]>([])
+    private let observations = Locked<[(TabParams, Int)]>([])
 
     /// A bar over `container`'s tabs.
     public init(container: TabContainer) { self.container = container }
 
     deinit { stopObserving() }
 
-    /// The applicable tabs for `session`, in order, with their current badges.
-    public func items(for session: TabSession) async -> [TabItem] {
-        var items: [TabItem] = []
-        for tab in container.resolve() where await tab.isApplicable(session) {
-            items.append(TabItem(id: tab.id, title: tab.title, badge: tab.badge?.value))
+    /// The applicable tabs for `session`, in order, with their params now.
+    public func items(for session: TabSession) -> [TabItem] { applicableTabs(session).map(TabItem.init) }
+
+    /// Loads every applicable tab's content for `session`, all at once (their params change as answers arrive).
+    public func load(_ session: TabSession) async {
+        await withTaskGroup(of: Void.self) { group in
+            for tab in applicableTabs(session) { group.addTask { await tab.load(session) } }
         }
-        return items
     }
 
-    /// Calls `render` now and again whenever an applicable tab's badge changes.
-    public func observe(_ session: TabSession, render: @escaping @Sendable ([TabItem]) -> Void) async {
+    /// Calls `render` now and again whenever an applicable tab's params change; a new session replaces the old
+    /// observation (tabs that stop applying are no longer heard).
+    public func observe(_ session: TabSession, render: @escaping @Sendable ([TabItem]) -> Void) {
         stopObserving()
-        let applicable = await applicableTabs(session)
-        let snapshot = { @Sendable in applicable.map { TabItem(id: $0.id, title: $0.title, badge: $0.badge?.value) } }
-        var tokens: [(TabBadge, Int)] = []
-        for tab in applicable {
-            if let badge = tab.badge { tokens.append((badge, badge.observe { _ in render(snapshot()) })) }
-        }
+        let applicable = applicableTabs(session)
+        let snapshot = { @Sendable in applicable.map(TabItem.init) }
+        let tokens = applicable.map { tab in (tab.params, tab.params.observe { _ in render(snapshot()) }) }
         observations.withLock { $0 = tokens }
         render(snapshot())
     }
 
-    /// Ends every badge observation.
+    /// Ends every params observation.
     public func stopObserving() {
-        for (badge, token) in observations.withLock({ state in
-            defer { state = [] }; return state
-        }) { badge.stopObserving(token) }
+        for (params, token) in observations.withLock({ state in
+            defer { state = [] }
+            return state
+        }) { params.stopObserving(token) }
     }
 
-    /// The screen lines of tab `id`, or nil when it is not applicable.
-    public func screen(of id: String, session: TabSession) async -> [String]? {
-        guard let tab = await applicableTabs(session).first(where: { $0.id == id }) else { return nil }
-        return await tab.screen(session)
+    /// What selecting tab `id` does, or nil when it is not applicable for `session`.
+    public func open(_ id: String, session: TabSession) async -> TabOpening? {
+        guard let tab = applicableTabs(session).first(where: { $0.id == id }) else { return nil }
+        return await tab.open(session)
     }
 
-    private func applicableTabs(_ session: TabSession) async -> [any TabPlugin] {
-        var result: [any TabPlugin] = []
-        for tab in container.resolve() where await tab.isApplicable(session) { result.append(tab) }
-        return result
+    private func applicableTabs(_ session: TabSession) -> [any TabPlugin] {
+        container.resolve().filter { $0.isApplicable(session) }
     }
 
     /// The bar as one line: "▸ Tracking   Profile   Feed (3)", the selected tab marked and bold.

@@ -8,7 +8,7 @@ public struct TabsInfo: Sendable, Equatable, Encodable {
     public let selected: String
 }
 
-/// The tab bar as a component: loading until every tab has said whether it applies, then the bar.
+/// The tab bar as a component: loading until every applicable tab has loaded its content, then the bar.
 public struct TabsComponent: Component {
     /// The id layouts use.
     public static let id: ComponentID = "tabs"
@@ -23,9 +23,11 @@ public struct TabsComponent: Component {
         self.session = session
     }
 
-    /// Asks every tab whether it applies.
+    /// Loads every applicable tab's content (so badges are known), then lays out the bar.
     public func load(_ context: ComponentContext) async throws -> TabsInfo {
-        TabsInfo(items: await bar.items(for: session()), selected: selected)
+        let session = session()
+        await bar.load(session)
+        return TabsInfo(items: bar.items(for: session), selected: selected)
     }
 
     /// A skeleton, the bar, or nothing.

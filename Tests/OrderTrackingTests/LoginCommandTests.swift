@@ -32,7 +32,7 @@ import Testing
 
                 """)
         let tabs = try CLI.run(["tabs", "--data-dir", directory.path, "--select", "feed"])
-        #expect(tabs.stdout.hasPrefix("Tracking   Profile   ▸ Feed (3)\n"))
+        #expect(tabs.stdout.hasPrefix("Tracking   Profile   ▸ Feed (3)   Sign out\n"))
         let logout = try CLI.run(["logout", "--data-dir", directory.path])
         #expect(logout.stdout == "Logged out: removed \(directory.path)/user.json\n")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("user.json").path))

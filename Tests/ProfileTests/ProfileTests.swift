@@ -22,8 +22,9 @@ import Testing
 
     @Test func theTabAppliesOnlyToASignedInUser() async {
         let tab = ProfileTab(backend: backend)
-        #expect(await tab.isApplicable(TabSession(userID: nil)) == false)
-        #expect(await tab.isApplicable(TabSession(userID: "1234")))
-        #expect(await tab.screen(TabSession(userID: "1234")) == ["Sara", "City: Riyadh", "Member since 2021"])
+        #expect(tab.isApplicable(TabSession(userID: nil)) == false)
+        #expect(tab.isApplicable(TabSession(userID: "1234")))
+        #expect(
+            await tab.open(TabSession(userID: "1234")) == .screen(["Sara", "City: Riyadh", "Member since 2021"]))
     }
 }

@@ -3,14 +3,26 @@ import CoreTesting
 import Tabs
 import Testing
 
+/// A tab whose content "loads" by publishing a badge, so the bar's observation can be seen.
 struct FakeTab: TabPlugin {
     let id: String
     let title: String
     let order: Int
-    var badge: TabBadge?
+    var params = TabParams()
     var needsUser = false
-    func isApplicable(_ session: TabSession) async -> Bool { !needsUser || session.userID != nil }
-    func screen(_ session: TabSession) async -> [String] { ["\(title) screen"] }
+    var loadedBadge: String?
+    func isApplicable(_ session: TabSession) -> Bool { !needsUser || session.userID != nil }
+    func load(_ session: TabSession) async { if let loadedBadge { params.set(TabParams.badge, loadedBadge) } }
+    func open(_ session: TabSession) async -> TabOpening { .screen(["\(title) screen"]) }
+}
+
+/// A tab that publishes nothing and keeps every default.
+struct PlainTab: TabPlugin {
+    var id: String { "plain" }
+    var title: String { "Plain" }
+    var order: Int { 50 }
+    func isApplicable(_ session: TabSession) -> Bool { true }
+    func open(_ session: TabSession) async -> TabOpening { .performed("did it") }
 }
 
 final class Renders: Sendable {
@@ -18,9 +30,10 @@ final class Renders: Sendable {
 }
 
 @Suite struct TabsTests {
-    func container(badge: TabBadge = TabBadge()) throws -> TabContainer {
+    func container(feed: TabParams = TabParams(), feedLoads badge: String? = nil) throws -> TabContainer {
         let container = TabContainer()
-        try container.register(FakeTab(id: "feed", title: "Feed", order: 30, badge: badge, needsUser: true))
+        try container.register(
+            FakeTab(id: "feed", title: "Feed", order: 30, params: feed, needsUser: true, loadedBadge: badge))
         try container.register(FakeTab(id: "tracking", title: "Tracking", order: 10))
         try container.register(FakeTab(id: "profile", title: "Profile", order: 20, needsUser: true))
         return container
@@ -28,30 +41,51 @@ final class Renders: Sendable {
 
     @Test func orderingAndApplicability() async throws {
         let bar = TabBar(container: try container())
-        #expect(await bar.items(for: TabSession(userID: nil)).map(\.id) == ["tracking"])
-        let signedIn = await bar.items(for: TabSession(userID: "1"))
+        #expect(bar.items(for: TabSession(userID: nil)).map(\.id) == ["tracking"])
+        let signedIn = bar.items(for: TabSession(userID: "1"))
         #expect(signedIn.map(\.id) == ["tracking", "profile", "feed"])
         #expect(TabBar.render(signedIn, selected: "tracking") == "▸ Tracking   Profile   Feed")
-        #expect(await bar.screen(of: "feed", session: TabSession(userID: nil)) == nil)
-        #expect(await bar.screen(of: "profile", session: TabSession(userID: "1")) == ["Profile screen"])
+        #expect(await bar.open("feed", session: TabSession(userID: nil)) == nil)
+        #expect(await bar.open("profile", session: TabSession(userID: "1")) == .screen(["Profile screen"]))
     }
 
-    @Test func aBadgeChangeRerendersTheBar() async throws {
-        let badge = TabBadge()
-        let bar = TabBar(container: try container(badge: badge))
+    @Test func aParamsChangeRerendersTheBarAndAnotherSessionReplacesTheObservation() async throws {
+        let feed = TabParams()
+        let bar = TabBar(container: try container(feed: feed))
         let renders = Renders()
-        await bar.observe(TabSession(userID: "1")) { items in
-            renders.lines.withLock { $0.append(TabBar.render(items, selected: "feed")) }
+        let record: @Sendable ([TabItem]) -> Void = { items in
+            renders.lines.withLock { $0.append(TabBar.render(items, selected: "tracking")) }
         }
-        badge.set("3")
-        badge.set("3")
-        badge.set(nil)
+        bar.observe(TabSession(userID: "1"), render: record)
+        feed.set(TabParams.badge, "3")
+        feed.set(TabParams.badge, "3")
+        feed.set(TabParams.badge, nil)
+        bar.observe(TabSession(userID: nil), render: record)
+        feed.set(TabParams.badge, "9")
         bar.stopObserving()
-        badge.set("9")
         #expect(
             renders.lines.withLock { $0 } == [
-                "Tracking   Profile   ▸ Feed", "Tracking   Profile   ▸ Feed (3)", "Tracking   Profile   ▸ Feed",
+                "▸ Tracking   Profile   Feed", "▸ Tracking   Profile   Feed (3)", "▸ Tracking   Profile   Feed",
+                "▸ Tracking",
             ])
+    }
+
+    /// Loading belongs to the content: the bar asks applicable tabs to load, and their params follow.
+    @Test func loadingTheApplicableTabsFillsTheirParams() async throws {
+        let feed = TabParams()
+        let bar = TabBar(container: try container(feed: feed, feedLoads: "2"))
+        await bar.load(TabSession(userID: nil))
+        #expect(feed.values.isEmpty, "a tab that does not apply is not loaded")
+        await bar.load(TabSession(userID: "1"))
+        #expect(bar.items(for: TabSession(userID: "1")).last?.badge == "2")
+    }
+
+    @Test func aTabThatPublishesNothingHasEmptyParamsAndMayPerformAnAction() async throws {
+        let container = TabContainer()
+        try container.register(PlainTab())
+        let bar = TabBar(container: container)
+        #expect(bar.items(for: TabSession(userID: nil)).first?.params == [:])
+        #expect(await bar.open("plain", session: TabSession(userID: nil)) == .performed("did it"))
     }
 
     @Test func duplicateTabIdsAreRefused() throws {
@@ -61,12 +95,12 @@ final class Renders: Sendable {
         }
     }
 
-    @Test func theTabsCardLoadsUntilEveryTabHasAnswered() async throws {
+    @Test func theTabsCardLoadsUntilEveryApplicableTabHasLoaded() async throws {
         let harness = ComponentHarness(
-            TabsComponent(container: try container(), selected: "tracking") { TabSession(userID: "1") })
+            TabsComponent(container: try container(feedLoads: "4"), selected: "tracking") { TabSession(userID: "1") })
         await harness.load()
         harness.expectPhases([.loading, .info])
         #expect(harness.blocks.first??.isSkeleton == true)
-        #expect(harness.card(width: 40).contains("│ ▸ Tracking   Profile   Feed          │"))
+        #expect(harness.card(width: 44).contains("│ ▸ Tracking   Profile   Feed (4)          │"))
     }
 }

@@ -108,8 +108,12 @@ public enum OrderTrackingApp {
             guard parsed.positionals.isEmpty else { throw UsageError(message: "logout takes no arguments") }
             return LogoutCommand(host: try context.host(parsed)).run()
         case "tabs":
-            let parsed = try ArgumentParser(options: common + [OptionSpec("--select", .required("ID")), dataDir])
-                .parse(rest)
+            let parsed = try ArgumentParser(
+                options: common + [
+                    OptionSpec("--select", .required("ID"), help: "the tab to open (default tracking)"), dataDir,
+                    OptionSpec("--watch", help: "follow the bar: badges and sign-in/out, until Ctrl-C"),
+                ]
+            ).parse(rest)
             if parsed.has("--help") { return context.say(Help.tabs) }
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "tabs takes no arguments; use --select ID")
@@ -117,7 +121,7 @@ public enum OrderTrackingApp {
             let host = try context.host(parsed)
             let selected = parsed.options["--select"] ?? TrackingTab.tabID
             return await withInterruptHandling(host.terminal) {
-                await TabsCommand(selected: selected, host: host).run()
+                await TabsCommand(selected: selected, watch: parsed.has("--watch"), host: host).run()
             }
         case "preview":
             let parsed = try ArgumentParser(options: preview).parse(rest)

@@ -69,9 +69,11 @@ enum Help {
         """
 
     static let tabs = """
-        order-tracking tabs [--select tracking|profile|feed] [--data-dir DIR]
+        order-tracking tabs [--select tracking|profile|feed|signout] [--watch] [--data-dir DIR]
 
-        Prints the tab bar and the selected tab's screen. Profile and Feed appear once a user is signed in.
+        Prints the tab bar and what the selected tab does: its screen, or its action (signout signs the user
+        out). Profile, Feed and Sign out appear once a user is signed in. --watch follows the bar until Ctrl-C:
+        it redraws when a badge changes and when someone signs in or out on the same --data-dir.
         """
 
     static func text(for command: String) -> String? {

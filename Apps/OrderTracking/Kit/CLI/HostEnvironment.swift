@@ -52,15 +52,16 @@ struct HostEnvironment: Sendable {
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
         let login = LoginContainer()
         let tabs = TabContainer()
-        let feedBadge = TabBadge()
+        let feedParams = TabParams()
         do {
             // One line per plugin: the host is the only place that knows which modules plug in.
             try login.register(success: ProfilePlugin(backend: backend), id: "Profile")
-            try login.register(success: FeedPlugin(backend: backend, badge: feedBadge), id: "Feed")
+            try login.register(success: FeedPlugin(backend: backend, params: feedParams), id: "Feed")
             try StoragePlugin.register(into: login, store: store)
             try tabs.register(TrackingTab())
             try tabs.register(ProfileTab(backend: backend))
-            try tabs.register(FeedTab(backend: backend, badge: feedBadge))
+            try tabs.register(FeedTab(backend: backend, params: feedParams))
+            try tabs.register(SignOutTab(store: store))
         } catch { preconditionFailure("host plugin registration is inconsistent: \(error)") }
         return HostEnvironment(
             backend: backend, clock: clock,

@@ -53,27 +53,6 @@ struct LogoutCommand {
 }
 
 /// `tabs [--select ID]`: the tab bar and the selected tab's screen.
-struct TabsCommand {
-    let selected: String
-    let host: HostEnvironment
-
-    func run() async -> ExitCode {
-        let session = TabSession(userID: (try? host.store.storedSession())?.userID)
-        let bar = TabBar(container: host.tabs)
-        let items = await bar.items(for: session)
-        guard let lines = await bar.screen(of: selected, session: session) else {
-            host.terminal.err(
-                "tab '\(selected)' is not available now; available: \(items.map(\.id).joined(separator: ", "))"
-                    + suggestion(for: selected, among: items.map(\.id)))
-            return .usage
-        }
-        let rendered = TabBar.render(items, selected: selected, styler: host.terminal.styler)
-        host.terminal.out(
-            ([rendered, String(repeating: "─", count: DisplayWidth.of(TabBar.render(items, selected: selected)))]
-                + lines).map { $0 + "\n" }.joined())
-        return .ok
-    }
-}
 
 /// The host's own tab: the tracking screen, always applicable.
 struct TrackingTab: TabPlugin {
@@ -81,9 +60,8 @@ struct TrackingTab: TabPlugin {
     var id: String { TrackingTab.tabID }
     var title: String { "Tracking" }
     var order: Int { 10 }
-    var badge: TabBadge? { nil }
-    func isApplicable(_ session: TabSession) async -> Bool { true }
-    func screen(_ session: TabSession) async -> [String] {
-        ["Track an order: order-tracking ORDER-ID (demo orders 1234, 5678, 9012, 4040, 7777, 3333)"]
+    func isApplicable(_ session: TabSession) -> Bool { true }
+    func open(_ session: TabSession) async -> TabOpening {
+        .screen(["Track an order: order-tracking ORDER-ID (demo orders 1234, 5678, 9012, 4040, 7777, 3333, 4242)"])
     }
 }

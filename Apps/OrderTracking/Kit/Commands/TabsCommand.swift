@@ -1,0 +1,83 @@
+import ArgumentParsing
+import Core
+import Foundation
+import Tabs
+import TerminalUI
+
+/// `tabs`: the tab bar and what the selected tab does (its screen, or an action such as signing out).
+/// `--watch`: the bar follows the signed-in user and every tab's params until a signal: it re-renders when a
+/// badge changes (the Feed's count as its items arrive) and asks again which tabs apply when someone signs in or
+/// out (another `order-tracking login` or `logout` on the same `--data-dir`).
+struct TabsCommand {
+    let selected: String
+    let watch: Bool
+    let host: HostEnvironment
+
+    /// How often `--watch` looks at the stored user.
+    static let sessionPoll: Duration = .milliseconds(250)
+
+    func run() async -> ExitCode {
+        let bar = TabBar(container: host.tabs)
+        if watch { return await follow(bar) }
+        let session = currentSession()
+        await bar.load(session)
+        let items = bar.items(for: session)
+        guard let opening = await bar.open(selected, session: session) else {
+            host.terminal.err(
+                "tab '\(selected)' is not available now; available: \(items.map(\.id).joined(separator: ", "))"
+                    + suggestion(for: selected, among: items.map(\.id)))
+            return .usage
+        }
+        switch opening {
+        case .screen(let lines):
+            let plainBar = TabBar.render(items, selected: selected)
+            let rendered = TabBar.render(items, selected: selected, styler: host.terminal.styler)
+            let rule = String(repeating: "─", count: DisplayWidth.of(plainBar))
+            host.terminal.out(([rendered, rule] + lines).map { $0 + "\n" }.joined())
+            return .ok
+        case .performed(let message):
+            host.terminal.out(message + "\n")
+            return .ok
+        case .failed(let message):
+            host.terminal.err(message)
+            return .fatal
+        }
+    }
+
+    /// Redraws the bar whenever what it shows changes, until a signal ends the process (130, 143 or 129).
+    private func follow(_ bar: TabBar) async -> ExitCode {
+        let live = host.terminal.canRedraw
+        let shown = Locked(String?.none)
+        let terminal = host.terminal
+        let clock = host.clock
+        let selected = selected
+        let render: @Sendable ([TabItem]) -> Void = { items in
+            let text = TabBar.render(items, selected: selected, styler: terminal.styler)
+            guard
+                shown.withLock({ last in
+                    defer { last = text }
+                    return last != text
+                })
+            else { return }
+            // On a terminal the bar is redrawn in place; elsewhere each change is a line headed by its time.
+            terminal.out(live ? "\r\u{1B}[2K" + text : ScreenOutput.clockTime(clock.now()) + "  " + text + "\n")
+        }
+        terminal.hideCursorIf(live)
+        var session: TabSession?
+        var loading: Task<Void, Never>?
+        while !Task.isCancelled {
+            let now = currentSession()
+            if now != session {
+                session = now
+                loading?.cancel()
+                bar.observe(now, render: render)
+                loading = Task { await bar.load(now) }
+            }
+            try? await Task.sleep(for: Self.sessionPoll)
+        }
+        bar.stopObserving()
+        return .ok
+    }
+
+    private func currentSession() -> TabSession { TabSession(userID: (try? host.store.storedSession())?.userID) }
+}

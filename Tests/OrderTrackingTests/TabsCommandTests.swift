@@ -1,0 +1,69 @@
+import Core
+import CoreTesting
+import Foundation
+import Testing
+
+/// `tabs`: a tab that performs an action (Sign out), and `--watch`, which follows badges and sign-in/out made by
+/// other processes on the same data folder.
+@Suite struct TabsCommandTests {
+    @Test func theSignOutTabSignsTheUserOutInsteadOfShowingAScreen() throws {
+        let directory = try TemporaryDirectory()
+        _ = try CLI.run(["login", "1234", "--data-dir", directory.url.path])
+        let run = try CLI.run(["tabs", "--select", "signout", "--data-dir", directory.url.path])
+        #expect(run.status == 0)
+        #expect(run.stdout == "Signed out user 1234 (removed \(directory.url.path)/user.json).\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("user.json").path))
+        let again = try CLI.run(["tabs", "--select", "signout", "--data-dir", directory.url.path])
+        #expect(again.status == 64 && again.stderr.contains("tab 'signout' is not available now; available: tracking"))
+    }
+
+    /// Outside a terminal each change is one line headed by its time: signed out, then signed in (the Feed badge
+    /// arrives after its content loads), then signed out again; SIGTERM ends it with 143.
+    @Test func watchFollowsBadgesAndSignInAndOut() throws {
+        let directory = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["tabs", "--watch", "--data-dir", directory.url.path]
+        process.environment = CLI.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let seen = Locked("")
+        let reader = Thread {
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                seen.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }
+        reader.start()
+        func waitFor(_ text: String) -> Bool {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                if seen.withLock({ $0.contains(text) }) { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return false
+        }
+        #expect(waitFor("  ▸ Tracking\n"))
+        _ = try CLI.run(["login", "1234", "--data-dir", directory.url.path])
+        #expect(waitFor("▸ Tracking   Profile   Feed (3)   Sign out\n"))
+        _ = try CLI.run(["logout", "--data-dir", directory.url.path])
+        #expect(waitFor("Sign out\n") && waitFor("  ▸ Tracking\n"))
+        let deadline = ContinuousClock.now + .seconds(20)
+        while seen.withLock({ $0.components(separatedBy: "  ▸ Tracking\n").count }) < 3
+            && ContinuousClock.now < deadline
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        let lines = seen.withLock { $0 }.split(separator: "\n").map { String($0.dropFirst(10)) }
+        #expect(lines.first == "▸ Tracking")
+        #expect(lines.contains("▸ Tracking   Profile   Feed (3)   Sign out"))
+        #expect(lines.last == "▸ Tracking", "\(lines)")
+        #expect(seen.withLock { $0 }.split(separator: "\n").allSatisfy { $0.dropFirst(2).hasPrefix(":") })
+    }
+}

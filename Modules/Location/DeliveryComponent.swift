@@ -13,13 +13,15 @@ public struct DeliveryInfo: Sendable, Equatable, Encodable {
     public let address: String
     /// "40 s ago".
     public let lastUpdate: String
-    /// True once Order says the order was delivered: the card stops tracking.
+    /// True once the rider handed the parcel over or Order says the order was delivered: tracking stops.
     public var delivered: Bool
+    /// The rider app reported the hand-over (announced to others as `delivery.handed_over`).
+    public let handedOver: Bool
 }
 
 /// The Location squad's rider card; it follows `order.status`, asks to be reloaded while the rider moves, and
 /// stops tracking once delivered.
-public struct DeliveryComponent: Component, EventConsuming, SelfRefreshing {
+public struct DeliveryComponent: Component, EventConsuming, EventPublishing, SelfRefreshing {
     /// The id layouts use.
     public static let id: ComponentID = "delivery"
     /// Listens to Order's status without importing Order.
@@ -41,14 +43,20 @@ public struct DeliveryComponent: Component, EventConsuming, SelfRefreshing {
         return DeliveryInfo(
             rider: payload.rider.name, vehicle: payload.rider.vehicle,
             distance: LocationFormat.distance(meters: payload.distance_m, imperial: payload.units == "imperial"),
-            address: payload.address, lastUpdate: LocationFormat.age(seconds: payload.location_age_s), delivered: false)
+            address: payload.address, lastUpdate: LocationFormat.age(seconds: payload.location_age_s),
+            delivered: payload.handed_over == true, handedOver: payload.handed_over == true)
     }
 
     /// Marks the delivery done when Order reports `delivered`.
     public func consume(_ event: DomainEvent, into info: DeliveryInfo) -> DeliveryInfo {
         var info = info
-        info.delivered = event.value == "delivered"
+        info.delivered = info.delivered || event.value == "delivered"
         return info
+    }
+
+    /// The hand-over, for whoever listens (Order marks the order delivered).
+    public func events(for info: DeliveryInfo) -> [DomainEvent] {
+        info.handedOver ? [DomainEvent("delivery.handed_over", "true")] : []
     }
 
     /// The rider moves: look again every 3 s until the order is delivered.

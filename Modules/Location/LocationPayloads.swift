@@ -9,6 +9,8 @@ struct DeliveryPayload: Decodable {
     let address: String
     let location_age_s: Int
     let units: String?
+    /// Set by the rider app once the parcel is in the customer's hands (absent: not yet).
+    let handed_over: Bool?
 }
 
 /// The wire shape of `orders/<id>/eta.json`: an arrival window in minutes from now, and the customer's time zone.

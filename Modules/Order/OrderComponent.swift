@@ -3,7 +3,7 @@ import Foundation
 
 /// The Order squad's card: restaurant, basket and where the order is; it announces status changes to others,
 /// asks to be looked at again until the order is delivered, and says when it is (so hosts stop watching).
-public struct OrderComponent: Component, Validatable, EventPublishing, SelfRefreshing, Finishing {
+public struct OrderComponent: Component, Validatable, EventPublishing, EventConsuming, SelfRefreshing, Finishing {
     /// The id layouts use.
     public static let id: ComponentID = "order"
     /// The event Order publishes whenever the status is known; its value is the raw status ("delivered").
@@ -31,6 +31,19 @@ public struct OrderComponent: Component, Validatable, EventPublishing, SelfRefre
             rows.append(Row(steps, value: info.status.label, style: info.status == .delivered ? .success : .plain))
             return Block(title: "Order", rows: rows)
         }
+    }
+
+    /// The rider's hand-over, by name (Location publishes it; Order never imports Location).
+    public static let consumedEvents: Set<String> = ["delivery.handed_over"]
+
+    /// The rider app reports the hand-over before the restaurant system does: Order trusts it and shows the order
+    /// delivered (and says so again on `order.status`, which is how a rider card that reported it hears it back:
+    /// the host refuses that loop and names it).
+    public func consume(_ event: DomainEvent, into info: OrderInfo) -> OrderInfo {
+        guard event.name == "delivery.handed_over", info.status < .delivered else { return info }
+        var info = info
+        info.status = .delivered
+        return info
     }
 
     /// Tells others the status, so the rider and ETA cards can follow it.

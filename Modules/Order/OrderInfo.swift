@@ -51,8 +51,8 @@ public struct OrderInfo: Sendable, Equatable, Encodable {
     public let items: [Item]
     /// Sum of the items.
     public let subtotal: Money
-    /// Where the order is.
-    public let status: OrderStatus
+    /// Where the order is (moved to delivered when the rider reports the hand-over first).
+    public internal(set) var status: OrderStatus
 
     /// Applies the rules: at least one item, positive quantities, one currency, a known status.
     init(_ payload: OrderPayload) throws {

@@ -180,3 +180,18 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
             missing.analytics == [AnalyticsEvent("eta_hidden", ["reason": "orders/1234/eta.json: not found (404)"])])
     }
 }
+
+@Suite struct HandOverTests {
+    /// The rider app's hand-over shows the parcel delivered and is announced to whoever listens.
+    @Test func aHandedOverParcelIsDeliveredAndAnnounced() async {
+        let harness = deliveryHarness(
+            .json(goodDelivery.replacingOccurrences(of: #""address""#, with: #""handed_over": true, "address""#)))
+        await harness.load()
+        #expect(harness.container.current.info?.delivered == true)
+        #expect(harness.events.contains(.domain(DomainEvent("delivery.handed_over", "true"))))
+        #expect(harness.card().contains("✓ Delivered by"))
+        let before = deliveryHarness(.json(goodDelivery))
+        await before.load()
+        #expect(!before.events.contains { if case .domain = $0 { true } else { false } })
+    }
+}

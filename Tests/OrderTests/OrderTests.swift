@@ -154,3 +154,15 @@ func details(status: String) -> CannedAnswer {
         #expect(harness.analytics.map(\.name) == ["order_card_shown"])
     }
 }
+
+@Suite struct HandOverConsumptionTests {
+    /// Order trusts the rider's hand-over: an order on its way becomes delivered and says so.
+    @Test func theRidersHandOverDeliversTheOrder() async {
+        let harness = orderHarness(details(status: "on_the_way"))
+        await harness.load()
+        let caused = harness.container.receive(DomainEvent("delivery.handed_over", "true"))
+        #expect(harness.container.current.info?.status == .delivered)
+        #expect(caused == [DomainEvent("order.status", "delivered")])
+        #expect(harness.container.receive(DomainEvent("delivery.handed_over", "true")).isEmpty, "said once")
+    }
+}

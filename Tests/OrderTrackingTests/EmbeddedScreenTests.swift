@@ -101,6 +101,23 @@ let registeredIDs: String = {
         #expect(total < 1500, "the screen finished without waiting for the 1.5 s answer")
     }
 
+    /// A cycle between two real components: the rider reports the hand-over, Order marks the order delivered and
+    /// says so on `order.status`, which would reach the rider card again. The host refuses that hop, names the
+    /// loop on stderr, and both cards still settle (the rider's answer is delayed 300 ms so Order is first).
+    @Test func aLoopBetweenRiderAndOrderIsRefusedAndNamedAndBothCardsSettle() throws {
+        let run = try CLI.run(["6060", "--format", "json"])
+        #expect(run.status == 0)
+        #expect(run.stderr == "event cycle refused: delivery → order → delivery (order.status=delivered)\n")
+        let report = try CLI.json(run.stdout)
+        let cards = (report["components"] as? [[String: Any]]) ?? []
+        let state = { (id: String) in cards.first { $0["id"] as? String == id }?["state"] as? String }
+        #expect(state("order") == "info" && state("delivery") == "info")
+        let order = cards.first { $0["id"] as? String == "order" }?["info"] as? [String: Any]
+        #expect(order?["status"] as? String == "delivered")
+        let text = try CLI.run(["6060", "--plain"])
+        #expect(text.stdout.contains("✓ Delivered by Omar") && text.stdout.contains("Delivered │"))
+    }
+
     @Test func watchStopsOnceTheOrderIsDelivered() throws {
         let run = try CLI.run(["7777", "--watch", "--every", "0.2", "--plain"], limit: .seconds(10))
         #expect(run.status == 0)

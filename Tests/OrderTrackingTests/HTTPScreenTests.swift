@@ -69,4 +69,22 @@ import Testing
             timeout > .milliseconds(250) && timeout < .milliseconds(700),
             "waited \(waited), failing at once \(immediate)")
     }
+
+    /// A layout listing a card twice keeps the first and says so on stderr (order 7777 once drew "✓ Delivered"
+    /// and then "Arriving in 0 min", because events reached only the first of two ETA cards).
+    @Test func aCardListedTwiceAppearsOnceAndTheSecondIsNamed() throws {
+        let tree = try TemporaryDirectory()
+        let order = tree.url.appendingPathComponent("orders/7777")
+        try FileManager.default.createDirectory(
+            at: order.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("orders/7777"), to: order)
+        try tree.write(#"{"components": ["order", "eta", "eta"]}"#, to: "orders/7777/screen.json")
+        let server = try TestServer.staticFiles(tree.url)
+        defer { server.stop() }
+        let run = try CLI.run(["7777", "--plain", "--api", server.baseURL.absoluteString])
+        #expect(run.status == 0)
+        #expect(run.stderr == "skipping a second 'eta' (position 3) in orders/7777/screen.json: a card appears once\n")
+        #expect(run.stdout.components(separatedBy: "╭─ Arrival").count == 2)
+        #expect(run.stdout.contains("✓ Delivered") && !run.stdout.contains("Arriving in"))
+    }
 }

@@ -14,10 +14,10 @@ enum Help {
           order-tracking [ORDER-ID] [options]     track an order (default ORDER-ID: 1234, the demo order)
           order-tracking preview COMPONENT [...]  show one component alone, with any payload or fault
           order-tracking components [--format json]
-          order-tracking cancel ORDER-ID          ask every validating component whether the order may be cancelled
+          order-tracking cancel ORDER-ID [--format json]   may the order be cancelled? (each veto, or the refund)
           order-tracking login USER-ID [--password P] [--data-dir DIR] [--verbose]   sign in, run the hooks
           order-tracking logout [--data-dir DIR]  clear the stored user
-          order-tracking tabs [--select ID]       the tab bar and the selected tab's screen
+          order-tracking tabs [--select ID] [--watch]   the tab bar and what the selected tab does
           order-tracking help COMMAND | --help | --version
 
         OPTIONS
@@ -27,6 +27,7 @@ enum Help {
           1234 happy path · 5678 payment payload bug · 9012 slow rider endpoint · 4040 no rider/ETA
           7777 delivered · 3333 cancellable (inline ETA payload, unknown 'loyalty' card)
           4242 live: preparing → on the way → delivered in about a minute (try --watch)
+          6060 the rider reports the hand-over first (an event loop, refused and named on stderr)
 
         EXIT STATUS
           0 every card shown · 2 degraded (cards hidden) · 1 fatal (unknown order, backend down,

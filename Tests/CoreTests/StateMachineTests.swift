@@ -1,4 +1,5 @@
 import Core
+import CoreTesting
 import Testing
 
 @Suite struct StateMachineTests {
@@ -20,7 +21,14 @@ import Testing
         }
     }
 
-    @Test func theTableHasExactlySixLegalTransitions() {
-        #expect(StateMachine.table.count == 6)
+    /// What a user of the machine sees: a retry while info is shown is refused and reported, and the card stays.
+    @Test func anIllegalCallOnARunningContainerIsReportedAndChangesNothing() async {
+        let harness = ComponentHarness(
+            Greeting(), ids: ["user": "1"], answers: ["users/1/greeting.json": .json(#"{"name": "Ada"}"#)])
+        await harness.load()
+        await harness.retry()
+        #expect(harness.updates.contains(.diagnostic("greeting: illegal transition 'retry' from 'info'")))
+        #expect(harness.phases == [.loading, .info])
+        #expect(harness.container.current.info?.name == "Ada")
     }
 }

@@ -54,12 +54,26 @@ extension ScreenLayout {
             return .success(try ScreenLayout.decode(data))
         } catch BackendError.notFound(let path) {
             return .failure(FatalError("order '\(order)' not found (\(path): 404); try the demo order 1234"))
+        } catch let error where ScreenLayout.isTimeout(error) {
+            // The deadline and the transport's own limit are the same --timeout; whichever fires, say it one way.
+            let limit = String(format: "%g", timeout.seconds)
+            return .failure(
+                FatalError(
+                    "cannot load the screen layout: orders/\(order)/screen.json: no answer within \(limit)s; "
+                        + "check --api or raise --timeout"))
         } catch let error as BackendError {
             return .failure(FatalError("cannot load the screen layout: \(error); check --api or try again later"))
         } catch {
             return .failure(
                 FatalError("cannot load the screen layout for order '\(order)': \(Failure(describing: error))"))
         }
+    }
+
+    /// The deadline and the transport's own limit are both `--timeout`: either means "no answer in time".
+    private static func isTimeout(_ error: any Error) -> Bool {
+        if error is DeadlineExceeded { return true }
+        if case BackendError.timeout = error { return true }
+        return false
     }
 }
 

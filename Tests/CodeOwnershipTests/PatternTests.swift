@@ -1,5 +1,4 @@
 import CodeOwnership
-import SquadKit
 import Testing
 
 /// GitHub's CODEOWNERS pattern rules, case by case: (pattern, path, matches).

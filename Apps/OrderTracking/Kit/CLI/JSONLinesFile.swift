@@ -22,15 +22,11 @@ final class JSONLinesFile: Sendable {
         guard !path.isEmpty else { throw UsageError(message: "\(option) needs a file name") }
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
         let descriptor = open(path, flags, 0o644)
+        // A folder fails here too, in the system's words ("Is a directory").
         guard descriptor >= 0 else {
             throw UsageError(
                 message: "\(option) '\(path)' cannot be written: \(String(cString: strerror(errno))); "
                     + "give a file in a writable folder")
-        }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            close(descriptor)
-            throw UsageError(message: "\(option) '\(path)' is a folder; give a file name")
         }
         (self.descriptor, self.path, self.option) = (descriptor, path, option)
     }
@@ -39,11 +35,10 @@ final class JSONLinesFile: Sendable {
 
     /// Appends `line` and a newline in one write (so concurrent writers never interleave within a line).
     func append(_ line: String, errors: Terminal) {
-        var bytes = Array((line + "\n").utf8)
-        let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let bytes = Array((line + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written != bytes.count else { return }
         let reason = written < 0 ? String(cString: strerror(errno)) : "short write"
-        bytes = []
         let first = failed.withLock { failed in
             defer { failed = true }
             return !failed

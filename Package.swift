@@ -12,7 +12,7 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Order", ["Core", "Currency"]),
     ("Location", ["Core"]),
     ("Login", ["Core"]),
-    ("Tabs", ["Core", "TerminalUI"]),
+    ("Tabs", ["Core", "TerminalUI", "SafeText"]),
     ("Profile", ["Core", "Login", "Tabs"]),
     ("Feed", ["Core", "Login", "Tabs"]),
     ("Storage", ["Core", "Login", "Tabs"]),
@@ -23,10 +23,11 @@ let modules: [(name: String, dependencies: [String])] = [
 /// toolchain, Core's vocabulary at most, and other shared libraries.
 let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("JSON", []),
+    ("SafeText", []),
     ("ArgumentParsing", []),
     ("Currency", []),
     ("CodeOwnership", []),
-    ("TerminalUI", ["Core"]),
+    ("TerminalUI", ["Core", "SafeText"]),
     ("FixtureBackend", ["Core"]),
     ("CoreHTTP", ["Core", "CurlBinding"]),
 ]
@@ -40,12 +41,12 @@ let testSupport: [(name: String, dependencies: [String])] = [
 let apps: [(name: String, executable: String, dependencies: [String])] = [
     (
         "OrderTracking", "order-tracking",
-        modules.map(\.name) + ["JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend"]
+        modules.map(\.name) + ["JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText"]
     ),
-    ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership"]),
+    ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText"]),
     (
         "Benchmarks", "courier-bench",
-        ["Core", "CoreTesting", "JSON", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend"]
+        ["Core", "CoreTesting", "JSON", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText"]
     ),
 ]
 

@@ -49,20 +49,41 @@ public struct CodeOwners: Sendable {
     public let rules: [Rule]
     /// Refused lines.
     public let issues: [Issue]
+    /// Lines kept as GitHub reads them that hold something easy to misread (a byte-order mark, a form feed).
+    public let notes: [Issue]
     /// Which rules a path could match, so a lookup tries a handful instead of every line.
     private let index: CodeOwnersIndex
 
     /// Where GitHub looks, in order; the first that exists is used.
     public static let searchPaths = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"]
 
-    /// Parses CODEOWNERS text.
+    /// Parses CODEOWNERS text. Lines end at "\n" only (a "\r" before it is dropped), as git and GitHub read
+    /// them: form feed, vertical tab, NEL and U+2028/2029 are characters inside a line, not line breaks.
     public init(text: String) {
         var rules: [Rule] = []
         var issues: [Issue] = []
-        // Split on any newline: in Swift "\r\n" is one Character, so splitting on "\n" alone would read a
-        // Windows-edited CODEOWNERS as a single line.
-        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            switch CodeOwners.parse(line: String(line), number: number + 1) {
+        var notes: [Issue] = []
+        var body = Substring(text)
+        if body.unicodeScalars.first == "\u{FEFF}" {
+            body = Substring(body.unicodeScalars.dropFirst())
+            notes.append(
+                Issue(
+                    line: 1, column: 1,
+                    message: "the file starts with a UTF-8 byte-order mark, which GitHub may read as part of the "
+                        + "first pattern; save the file without it"))
+        }
+        for (number, bytes) in body.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let line = String(Substring(bytes.last == 0x0D ? bytes.dropLast() : bytes))
+            if let control = line.unicodeScalars.firstIndex(where: CodeOwners.isUnusualControl) {
+                let scalar = line.unicodeScalars[control]
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                notes.append(
+                    Issue(
+                        line: number + 1, column: line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: control) + 1,
+                        message: "U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) is read as part of "
+                            + "the line, not as a line break or a space; remove it unless a path really holds it"))
+            }
+            switch CodeOwners.parse(line: line, number: number + 1) {
             case .success(let rule?): rules.append(rule)
             case .success(nil): break
             case .failure(let issue): issues.append(issue)
@@ -70,20 +91,33 @@ public struct CodeOwners: Sendable {
         }
         self.rules = rules
         self.issues = issues
+        self.notes = notes
         index = CodeOwnersIndex(rules.map(\.pattern))
+    }
+
+    /// Control and separator characters that editors may show as line breaks or spaces but CODEOWNERS does not.
+    static func isUnusualControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
+            || scalar == "\u{2029}" || scalar == "\u{FEFF}"
     }
 
     /// The file GitHub would use below `root`, or nil.
     public static func locate(in root: URL) -> URL? {
-        searchPaths.map { root.appendingPathComponent($0) }.first { FileManager.default.fileExists(atPath: $0.path) }
+        searchPaths.map { root.appendingPathComponent($0) }.first { url in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
     }
 
-    /// The ownership of `path`: the last matching line wins; earlier owners are not merged.
-    public func ownership(of path: String) -> Ownership {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+    /// The ownership of `path`: the last matching line wins; earlier owners are not merged. Matched on the
+    /// path's bytes (see ``PathBytes``).
+    public func ownership(of path: String) -> Ownership { ownership(ofBytes: Array(path.utf8)) }
+
+    /// The ownership of the path whose bytes are `path`, exactly as git holds them (valid UTF-8 or not).
+    public func ownership(ofBytes path: [UInt8]) -> Ownership {
+        let segments = PathBytes.segments(path)
         guard !segments.isEmpty else { return Ownership(owners: [], line: nil) }
-        let scalars = segments.map { Array($0.unicodeScalars) }
-        for candidate in index.candidates(segments) where rules[candidate].pattern.matches(segments: scalars) {
+        for candidate in index.candidates(segments) where rules[candidate].pattern.matches(segments: segments) {
             return Ownership(owners: rules[candidate].owners, line: rules[candidate].line)
         }
         return Ownership(owners: [], line: nil)
@@ -91,18 +125,15 @@ public struct CodeOwners: Sendable {
 
     /// Every rule that matches `path`, in file order (the last one owns it; the others are overridden for it).
     public func matchingRules(of path: String) -> [Rule] {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        let segments = PathBytes.segments(path.utf8)
         guard !segments.isEmpty else { return [] }
-        let scalars = segments.map { Array($0.unicodeScalars) }
-        return index.candidates(segments).reversed().filter { rules[$0].pattern.matches(segments: scalars) }.map {
+        return index.candidates(segments).reversed().filter { rules[$0].pattern.matches(segments: segments) }.map {
             rules[$0]
         }
     }
 
-    /// "./a//b" → "a/b"; paths are compared as GitHub sees them (relative, case-sensitive).
-    public static func normalize(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }.joined(separator: "/")
-    }
+    /// "./a//b" → "a/b"; paths are compared as GitHub sees them (relative, case-sensitive, byte for byte).
+    public static func normalize(_ path: String) -> String { PathBytes.normalize(path) }
 
     static func parse(line: String, number: Int) -> Result<Rule?, Issue> {
         var tokens: [(text: String, column: Int)] = []
@@ -110,16 +141,24 @@ public struct CodeOwners: Sendable {
         var start = 0
         var column = 0
         var escaped = false
-        for character in line {
+        // By scalars, never Characters: a space or a "#" followed by a combining mark is still a separator.
+        for character in line.unicodeScalars {
             column += 1
             if escaped {
-                current.append(character)
+                if character == "#" {
+                    return .failure(
+                        Issue(
+                            line: number, column: column - 1,
+                            message: "'\\#' does not escape '#' in CODEOWNERS (GitHub reads a comment from '#'); "
+                                + "match the '#' with '?' instead"))
+                }
+                current.unicodeScalars.append(character)
                 escaped = false
                 continue
             }
             if character == "\\" {
                 if current.isEmpty { start = column }
-                current.append(character)
+                current.unicodeScalars.append(character)
                 escaped = true
                 continue
             }
@@ -130,7 +169,7 @@ public struct CodeOwners: Sendable {
             }
             if character == "#" && current.isEmpty { break }
             if current.isEmpty { start = column }
-            current.append(character)
+            current.unicodeScalars.append(character)
         }
         if !current.isEmpty { tokens.append((current, start)) }
         guard let first = tokens.first else { return .success(nil) }

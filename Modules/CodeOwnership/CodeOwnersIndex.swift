@@ -10,19 +10,19 @@
 /// - everything else (`*`, `/*/x`, `**/*-gen`), tried on every path.
 struct CodeOwnersIndex: Sendable {
     private struct Node: Sendable {
-        var children: [Substring: Int] = [:]
+        var children: [ArraySlice<UInt8>: Int] = [:]
         var rules: [Int] = []
     }
     private var nodes = [Node()]
-    private var byName: [Substring: [Int]] = [:]
-    private var byExtension: [Substring: [Int]] = [:]
+    private var byName: [ArraySlice<UInt8>: [Int]] = [:]
+    private var byExtension: [ArraySlice<UInt8>: [Int]] = [:]
 
     init(_ patterns: [CodeOwnersPattern]) {
         for (index, pattern) in patterns.enumerated() { insert(index, pattern) }
     }
 
     /// Indices of every rule that might match `segments` (each once, newest first).
-    func candidates(_ segments: [Substring]) -> [Int] {
+    func candidates(_ segments: [ArraySlice<UInt8>]) -> [Int] {
         var found = nodes[0].rules
         var node = 0
         for segment in segments {
@@ -33,11 +33,8 @@ struct CodeOwnersIndex: Sendable {
         if !byName.isEmpty || !byExtension.isEmpty {
             for segment in segments {
                 if let rules = byName[segment] { found += rules }
-                // By scalars, as patterns are matched: a dot followed by a combining mark is still a dot.
-                let scalars = segment.unicodeScalars
-                if let dot = scalars.lastIndex(of: "."),
-                    let rules = byExtension[Substring(scalars[scalars.index(after: dot)...])]
-                {
+                // By bytes, as patterns are matched: a dot followed by a combining mark is still a dot.
+                if let dot = segment.lastIndex(of: PathBytes.dot), let rules = byExtension[segment[(dot + 1)...]] {
                     found += rules
                 }
             }
@@ -70,9 +67,8 @@ struct CodeOwnersIndex: Sendable {
                 byName[name, default: []].append(index)
                 return
             }
-            if case .glob(_, let suffix) = pattern.segments[1], let dot = suffix.lastIndex(of: ".") {
-                byExtension[Substring(String(String.UnicodeScalarView(suffix[(dot + 1)...]))), default: []].append(
-                    index)
+            if case .glob(_, let suffix) = pattern.segments[1], let dot = suffix.lastIndex(of: PathBytes.dot) {
+                byExtension[ArraySlice(suffix[(dot + 1)...]), default: []].append(index)
                 return
             }
         }
@@ -80,13 +76,13 @@ struct CodeOwnersIndex: Sendable {
     }
 
     /// The segment's text when it has no wildcard (it then matches only a path segment spelled exactly so).
-    private static func literal(_ segment: CodeOwnersPattern.Segment) -> Substring? {
+    private static func literal(_ segment: CodeOwnersPattern.Segment) -> ArraySlice<UInt8>? {
         guard case .glob(let tokens, _) = segment else { return nil }
-        var text = String.UnicodeScalarView()
+        var bytes: [UInt8] = []
         for token in tokens {
-            guard case .literal(let scalar) = token else { return nil }
-            text.append(scalar)
+            guard case .literal(let byte) = token else { return nil }
+            bytes.append(byte)
         }
-        return Substring(String(text))
+        return bytes[...]
     }
 }

@@ -2,16 +2,20 @@
 /// no `/` (or only a trailing one) matches at any depth; any other `/` anchors at the root; a trailing `/`
 /// matches only a directory's contents; `dir/*` is one level; otherwise a match also covers everything below;
 /// `**` spans zero or more directories, but a trailing `/**` needs at least one more segment.
+///
+/// Paths are matched as git stores them, as bytes (UTF-8 code units): never as Swift `Character`s, where "/"
+/// followed by a combining mark is one character, nor as canonically equal strings, where NFC "é" equals NFD
+/// "e\u{301}" though git holds them as two files. `?` consumes one UTF-8 encoded scalar.
 public struct CodeOwnersPattern: Sendable, Equatable {
     enum Token: Sendable, Equatable {
-        case literal(Unicode.Scalar)
+        case literal(UInt8)
         case star
         case question
     }
     enum Segment: Sendable, Equatable {
         case anyDirectories
-        /// A one-segment glob, with the literal run it must end with (a cheap early reject).
-        case glob([Token], suffix: [Unicode.Scalar])
+        /// A one-segment glob, with the literal bytes it must end with (a cheap early reject).
+        case glob([Token], suffix: [UInt8])
     }
 
     /// The pattern as written.
@@ -21,13 +25,12 @@ public struct CodeOwnersPattern: Sendable, Equatable {
     let lastIsLoneStar: Bool
     let trailingDoubleStar: Bool
 
-    /// Compiles `text`; the error says what GitHub does not support and at which offset (0-based).
+    /// Compiles `text`; the error says what GitHub does not support and at which offset (0-based, in scalars).
     public init(_ text: String) throws(PatternError) {
         self.text = text
         guard !text.isEmpty else { throw PatternError(offset: 0, message: "empty pattern") }
         if text.hasPrefix("!") { throw PatternError(offset: 0, message: "'!' negation is not supported by GitHub") }
-        var raw = Array(text.unicodeScalars)
-        var offsets = Array(raw.indices)
+        let raw = Array(text.unicodeScalars)
         // Walk once to find unescaped specials and the unescaped slashes.
         var tokens: [(character: Unicode.Scalar, escaped: Bool, offset: Int)] = []
         var index = 0
@@ -36,7 +39,7 @@ public struct CodeOwnersPattern: Sendable, Equatable {
                 guard index + 1 < raw.count else {
                     throw PatternError(offset: index, message: "pattern ends with a lone '\\'")
                 }
-                tokens.append((raw[index + 1], true, offsets[index]))
+                tokens.append((raw[index + 1], true, index))
                 index += 2
                 continue
             }
@@ -46,17 +49,14 @@ public struct CodeOwnersPattern: Sendable, Equatable {
                     offset: index,
                     message: "'\(character)' ranges are not supported by GitHub; escape it as '\\\(character)'")
             }
-            tokens.append((character, false, offsets[index]))
+            tokens.append((character, false, index))
             index += 1
         }
-        raw = []
-        offsets = []
-        let starRun = tokens.indices.contains {
-            $0 + 2 < tokens.count
-                && [tokens[$0], tokens[$0 + 1], tokens[$0 + 2]].allSatisfy { $0.character == "*" && !$0.escaped }
+        let isStar = { (token: (character: Unicode.Scalar, escaped: Bool, offset: Int)) in
+            token.character == "*" && !token.escaped
         }
-        if starRun, let first = tokens.firstIndex(where: { $0.character == "*" && !$0.escaped }) {
-            throw PatternError(offset: tokens[first].offset, message: "'***' is not a valid pattern")
+        if let run = tokens.indices.first(where: { $0 + 2 < tokens.count && tokens[$0...($0 + 2)].allSatisfy(isStar) }) {
+            throw PatternError(offset: tokens[run].offset, message: "'***' is not a valid pattern")
         }
         let isSlash = { (token: (character: Unicode.Scalar, escaped: Bool, offset: Int)) in
             token.character == "/" && !token.escaped
@@ -74,68 +74,85 @@ public struct CodeOwnersPattern: Sendable, Equatable {
         }
         var segments: [Segment] = anchored ? [] : [.anyDirectories]
         for part in parts {
-            if part.count == 2, part.allSatisfy({ $0.character == "*" && !$0.escaped }) {
-                segments.append(.anyDirectories)
+            if part.count == 2, part.allSatisfy(isStar) {
+                // `a/**/**/b` is `a/**/b`: consecutive `**` add nothing but work.
+                if segments.last != .anyDirectories { segments.append(.anyDirectories) }
                 continue
             }
-            let tokens: [Token] = part.map {
-                $0.escaped
-                    ? .literal($0.character)
-                    : $0.character == "*" ? .star : $0.character == "?" ? .question : .literal($0.character)
+            var glob: [Token] = []
+            for token in part {
+                if !token.escaped && token.character == "*" {
+                    glob.append(.star)
+                } else if !token.escaped && token.character == "?" {
+                    glob.append(.question)
+                } else {
+                    glob += String(token.character).utf8.map(Token.literal)
+                }
             }
-            var suffix: [Unicode.Scalar] = []
-            for token in tokens.reversed() {
-                guard case .literal(let scalar) = token else { break }
-                suffix.insert(scalar, at: 0)
+            var suffix: [UInt8] = []
+            for token in glob.reversed() {
+                guard case .literal(let byte) = token else { break }
+                suffix.append(byte)
             }
-            segments.append(.glob(tokens, suffix: suffix))
+            segments.append(.glob(glob, suffix: suffix.reversed()))
         }
         self.segments = segments
         lastIsLoneStar = segments.last == .glob([.star], suffix: [])
         trailingDoubleStar = anchored && segments.last == .anyDirectories
     }
 
-    /// Whether this pattern owns `path` (a repository-relative file path, `/`-separated). Case-sensitive.
-    public func matches(_ path: String) -> Bool { matches(segments: CodeOwnersPattern.split(path)) }
+    /// Whether this pattern owns `path` (a repository-relative file path, `/`-separated), byte for byte.
+    public func matches(_ path: String) -> Bool { matches(segments: PathBytes.segments(path.utf8)) }
 
-    /// `path` as segments of scalars: split once, then matched against many patterns.
-    static func split(_ path: String) -> [[Unicode.Scalar]] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.unicodeScalars) }
-    }
+    /// Whether this pattern owns the path whose bytes are `path` (git's own bytes, valid UTF-8 or not).
+    public func matches(bytes path: [UInt8]) -> Bool { matches(segments: PathBytes.segments(path)) }
 
-    func matches(segments path: [[Unicode.Scalar]]) -> Bool {
+    /// Linear in pattern segments × path segments whatever the pattern: the set of path positions each pattern
+    /// segment can reach is carried forward, so `**/**/…/x` never backtracks exponentially.
+    func matches(segments path: [ArraySlice<UInt8>]) -> Bool {
         guard !path.isEmpty else { return false }
-        return match(0, 0, path)
+        var reachable = [Bool](repeating: false, count: path.count + 1)
+        reachable[0] = true
+        for (index, segment) in segments.enumerated() {
+            var next = [Bool](repeating: false, count: path.count + 1)
+            switch segment {
+            case .anyDirectories:
+                let minimum = (index == segments.count - 1 && trailingDoubleStar) ? 1 : 0
+                guard let first = reachable.firstIndex(of: true), first + minimum <= path.count else { return false }
+                for end in (first + minimum)...path.count { next[end] = true }
+            case .glob(let tokens, let suffix):
+                var any = false
+                for start in 0..<path.count where reachable[start] {
+                    let name = path[start]
+                    if name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix),
+                        CodeOwnersPattern.glob(tokens, name)
+                    {
+                        next[start + 1] = true
+                        any = true
+                    }
+                }
+                if !any { return false }
+            }
+            reachable = next
+        }
+        // After the last segment: at the path's end a file matched (not for `dir/`); earlier, the match is a
+        // folder holding the path (not for a trailing lone `*`, which is one level, unless it is `dir/*/`).
+        for position in 0...path.count where reachable[position] {
+            if position == path.count ? !directoryOnly : position > 0 && (directoryOnly || !lastIsLoneStar) {
+                return true
+            }
+        }
+        return false
     }
 
-    /// Whether pattern segments from `segment` on can consume path segments from `start` and end acceptably.
-    private func match(_ segment: Int, _ start: Int, _ path: [[Unicode.Scalar]]) -> Bool {
-        guard segment < segments.count else {
-            if start == path.count { return !directoryOnly }
-            return start > 0 && (directoryOnly || !lastIsLoneStar)
-        }
-        switch segments[segment] {
-        case .anyDirectories:
-            let minimum = (segment == segments.count - 1 && trailingDoubleStar) ? 1 : 0
-            guard start + minimum <= path.count else { return false }
-            for end in (start + minimum)...path.count where match(segment + 1, end, path) { return true }
-            return false
-        case .glob(let tokens, let suffix):
-            guard start < path.count, path[start].count >= suffix.count,
-                path[start].suffix(suffix.count).elementsEqual(suffix),
-                CodeOwnersPattern.glob(tokens, path[start])
-            else { return false }
-            return match(segment + 1, start + 1, path)
-        }
-    }
-
-    /// Glob match of one segment: `*` any run, `?` one scalar, literals exact (iterative, with backtracking).
-    private static func glob(_ pattern: [Token], _ name: [Unicode.Scalar]) -> Bool {
+    /// Glob match of one segment: `*` any run of bytes, `?` one UTF-8 scalar, literals exact; iterative, with
+    /// one backtracking point, so quadratic at worst in the segment's length.
+    private static func glob(_ pattern: [Token], _ name: ArraySlice<UInt8>) -> Bool {
         var p = 0
-        var n = 0
+        var n = name.startIndex
         var starP = -1
-        var starN = 0
-        while n < name.count {
+        var starN = n
+        while n < name.endIndex {
             if p < pattern.count {
                 switch pattern[p] {
                 case .star:
@@ -145,9 +162,9 @@ public struct CodeOwnersPattern: Sendable, Equatable {
                     continue
                 case .question:
                     p += 1
-                    n += 1
+                    n += PathBytes.scalarLength(name, at: n)
                     continue
-                case .literal(let scalar) where scalar == name[n]:
+                case .literal(let byte) where byte == name[n]:
                     p += 1
                     n += 1
                     continue
@@ -166,7 +183,7 @@ public struct CodeOwnersPattern: Sendable, Equatable {
 
 /// Why a pattern was refused, with its offset inside the pattern.
 public struct PatternError: Error, Equatable, Sendable {
-    /// 0-based character offset inside the pattern.
+    /// 0-based scalar offset inside the pattern.
     public let offset: Int
     /// What is wrong and how to fix it.
     public let message: String

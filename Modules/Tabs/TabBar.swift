@@ -1,4 +1,5 @@
 import Core
+import SafeText
 import TerminalUI
 
 /// One tab as the bar draws it.
@@ -84,7 +85,8 @@ public final class TabBar: Sendable {
         -> String
     {
         items.map { item in
-            let label = item.title + (item.badge.map { " (\($0))" } ?? "")
+            // Titles and badges are plugins' data (a badge counts a backend's answer): shown visibly, never raw.
+            let label = SafeText.visible(item.title + (item.badge.map { " (\($0))" } ?? ""))
             return item.id == selected ? styler.apply(.bold, "▸ " + label) : label
         }.joined(separator: "   ")
     }

@@ -1,12 +1,17 @@
 import Core
+import SafeText
 
 /// Draws a ``Block`` as a box of exactly `width` columns: a pure function, so frames are pinned by golden tests.
 public enum CardRenderer {
     /// The narrowest card drawn; narrower terminals get this width and wrap.
     public static let minimumWidth = 16
 
-    /// The card's lines, each `width` columns wide (with styles applied when the styler has colour).
+    /// The card's lines, each `width` columns wide (with styles applied when the styler has colour). Every
+    /// title and row comes from a squad's data, so control characters are shown visibly, never sent raw.
     public static func lines(for block: Block, width: Int, styler: TextStyler) -> [String] {
+        let block = Block(
+            title: SafeText.visible(block.title),
+            rows: block.rows.map { Row(SafeText.visible($0.text), value: SafeText.visible($0.value), style: $0.style) })
         let width = max(width, minimumWidth)
         let inner = width - 4
         let title = DisplayWidth.truncate(block.title, to: inner - 2)

@@ -68,8 +68,9 @@ public struct Gate: Sendable {
                 valid.append(approval)
             }
         }
-        var seen = Set<String>()
-        let decisions = paths.filter { seen.insert($0).inserted }.map { path in
+        // Deduplicated by bytes: NFC "café" and NFD "cafe\u{301}" are two files to git, each with its owners.
+        var seen = Set<[UInt8]>()
+        let decisions = paths.filter { seen.insert(PathBytes.key($0)).inserted }.map { path in
             let (approvers, note) = approversFor(path)
             return Decision(
                 path: path, approvers: approvers, approvedBy: approvers.first { valid.contains($0) }, note: note)
@@ -78,11 +79,12 @@ public struct Gate: Sendable {
     }
 
     private func approversFor(_ path: String) -> ([String], String?) {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        if path.hasPrefix("/") || segments.contains("..") || segments.contains(".") || segments.contains("") {
+        let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        let odd = segments.contains { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }
+        if odd || path.unicodeScalars.contains("\u{FFFD}") {
             return ([Gate.platform], "path is not a plain repository path")
         }
-        if CodeOwners.searchPaths.contains(path) {
+        if CodeOwners.searchPaths.contains(where: { PathBytes.same($0, path) }) {
             return ([Gate.platform], "CODEOWNERS changes need the platform team")
         }
         guard let owners else { return ([Gate.platform], "the base revision has no CODEOWNERS") }

@@ -1,5 +1,6 @@
 import CodeOwnership
 import Foundation
+import SafeText
 
 /// One file a change touches; a rename touches two paths and both count.
 public struct ChangedFile: Equatable, Sendable {
@@ -9,14 +10,19 @@ public struct ChangedFile: Equatable, Sendable {
     public let paths: [String]
 }
 
-/// The git questions the gate and `affected` ask, against a real repository.
+/// The git questions the gate and `affected` ask, against a real repository. Output is split on NUL bytes,
+/// never on Characters (a NUL followed by a combining mark is one Character), and every revision is checked
+/// not to start with "-" and is passed after `--end-of-options`, so a ref can never become an option.
 struct Git: Sendable {
     let shell: Shell
 
     /// Files changed on `head` since it forked from `base` (what a pull request shows), renames detected.
     func changes(base: String, head: String) throws(ShellError) -> [ChangedFile] {
-        let output = try shell.run("git", ["diff", "--name-status", "-z", "-M", "\(base)...\(head)", "--"])
-        var fields = output.split(separator: "\0", omittingEmptySubsequences: true).map(String.init)[...]
+        try Git.checkRevision(base)
+        try Git.checkRevision(head)
+        let output = try shell.runBytes(
+            "git", ["diff", "--name-status", "-z", "-M", "--end-of-options", "\(base)...\(head)", "--"])
+        var fields = Git.fields(output)[...]
         var files: [ChangedFile] = []
         while let status = fields.popFirst() {
             let kind = String(status.prefix(1))
@@ -28,30 +34,48 @@ struct Git: Sendable {
         return files
     }
 
-    /// A file's text at a revision, or nil when it does not exist there.
+    /// A file's text at a revision, or nil when it does not exist there (or is no file: a folder is not rules).
     func show(_ path: String, at revision: String) -> String? {
-        try? shell.run("git", ["show", "\(revision):\(path)"])
+        guard (try? Git.checkRevision(revision)) != nil,
+            let kind = try? shell.run("git", ["cat-file", "-t", "--end-of-options", "\(revision):\(path)"]),
+            kind.trimmingCharacters(in: .whitespacesAndNewlines) == "blob"
+        else { return nil }
+        return try? shell.run("git", ["show", "--end-of-options", "\(revision):\(path)"])
     }
 
     /// Verifies that `revision` names a commit, so a typo is an error (exit 2), not an empty diff.
     func verify(_ revision: String) throws(ShellError) {
-        do { _ = try shell.run("git", ["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"]) } catch {
+        try Git.checkRevision(revision)
+        do {
+            _ = try shell.run("git", ["rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision)^{commit}"])
+        } catch {
             throw ShellError(
-                message: "no such revision '\(revision)'; give a branch, tag or commit (git fetch first for origin/…)")
+                message:
+                    "no such revision '\(SafeText.visible(revision))'; give a branch, tag or commit (git fetch first for origin/…)"
+            )
+        }
+    }
+
+    /// Refuses a revision git could read as an option (`--output=/tmp/x`) or that holds control characters.
+    static func checkRevision(_ revision: String) throws(ShellError) {
+        guard !revision.isEmpty, !revision.hasPrefix("-"), !revision.unicodeScalars.contains(where: { $0.value < 0x20 })
+        else {
+            throw ShellError(
+                message: "'\(SafeText.visible(revision))' is not a revision (it is empty, starts with '-' or holds a "
+                    + "control character); give a branch, tag or commit")
         }
     }
 
     /// Paths with uncommitted changes (staged, unstaged or new), or nil when git cannot say.
     func uncommitted() -> [String]? {
-        guard let status = try? shell.run("git", ["status", "--porcelain", "-z"]) else { return nil }
-        return status.split(separator: "\0").map { String($0.dropFirst(3)) }.filter { !$0.isEmpty }
+        guard let status = try? shell.runBytes("git", ["status", "--porcelain", "-z"]) else { return nil }
+        return Git.fields(status).map { String($0.unicodeScalars.dropFirst(3)) }.filter { !$0.isEmpty }
     }
 
     /// Every file git tracks or would track: committed, staged, and new files that are not ignored (a module
     /// `squad new` just wrote counts before anyone runs `git add`).
     func trackedFiles() throws(ShellError) -> [String] {
-        try shell.run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).split(separator: "\0")
-            .map(String.init)
+        Git.fields(try shell.runBytes("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]))
     }
 
     /// The CODEOWNERS GitHub would use at `revision` (first of .github/, root, docs/), with its path.
@@ -60,5 +84,11 @@ struct Git: Sendable {
             if let text = show(path, at: revision) { return (path, CodeOwners(text: text)) }
         }
         return nil
+    }
+
+    /// NUL-separated fields, split on the byte. A path that is not valid UTF-8 keeps U+FFFD where its bytes
+    /// were, which the gate treats as no plain path (platform approval, fail closed).
+    static func fields(_ output: Data) -> [String] {
+        output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -1,4 +1,5 @@
 import CodeOwnership
+import SafeText
 
 /// `squad lint` on CODEOWNERS: syntax, coverage, duplicates, shadowed rules and patterns matching nothing.
 public struct CodeOwnersLint: Sendable {
@@ -13,14 +14,17 @@ public struct CodeOwnersLint: Sendable {
 
     /// Every finding, as "FILE:LINE[:COLUMN]: message".
     public func findings(trackedFiles files: [String]) -> [String] {
-        var findings = owners.issues.map { "\(path):\($0)" }
-        var firstLine: [String: Int] = [:]
+        var findings = (owners.issues + owners.notes).sorted { ($0.line, $0.column) < ($1.line, $1.column) }.map {
+            "\(path):\(SafeText.visible($0.description))"
+        }
+        // Keyed by bytes: NFC and NFD spellings of a pattern match different files, so they are no duplicates.
+        var firstLine: [[UInt8]: Int] = [:]
         for rule in owners.rules {
-            if let first = firstLine[rule.pattern.text] {
+            if let first = firstLine[PathBytes.key(rule.pattern.text)] {
                 findings.append(
-                    "\(path):\(rule.line): duplicate pattern '\(rule.pattern.text)' (first on line \(first))")
+                    "\(path):\(rule.line): duplicate pattern '\(SafeText.visible(rule.pattern.text))' (first on line \(first))")
             } else {
-                firstLine[rule.pattern.text] = rule.line
+                firstLine[PathBytes.key(rule.pattern.text)] = rule.line
             }
         }
         var wins: Set<Int> = []
@@ -30,7 +34,7 @@ public struct CodeOwnersLint: Sendable {
         for file in files {
             let lines = owners.matchingRules(of: file).map(\.line)
             guard let last = lines.last else {
-                findings.append("\(file): no CODEOWNERS line owns this file")
+                findings.append("\(PathBytes.quoted(file)): no CODEOWNERS line owns this file")
                 continue
             }
             wins.insert(last)
@@ -40,10 +44,10 @@ public struct CodeOwnersLint: Sendable {
         }
         for rule in owners.rules {
             if !matched.contains(rule.line) {
-                findings.append("\(path):\(rule.line): pattern '\(rule.pattern.text)' matches no tracked file")
+                findings.append("\(path):\(rule.line): pattern '\(SafeText.visible(rule.pattern.text))' matches no tracked file")
             } else if !wins.contains(rule.line) {
                 findings.append(
-                    "\(path):\(rule.line): rule '\(rule.pattern.text)' is shadowed by a later rule (line \(overriddenBy[rule.line] ?? 0)) for every file it matches"
+                    "\(path):\(rule.line): rule '\(SafeText.visible(rule.pattern.text))' is shadowed by a later rule (line \(overriddenBy[rule.line] ?? 0)) for every file it matches"
                 )
             }
         }

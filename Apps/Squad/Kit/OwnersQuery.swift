@@ -14,6 +14,9 @@ struct OwnersQuery {
         var given: [String] = []
         for argument in arguments {
             guard argument == "-" else {
+                guard !argument.isEmpty else {
+                    throw UsageError(message: "'' is not a path; give a file or folder inside the repository")
+                }
                 given.append(argument)
                 continue
             }
@@ -39,10 +42,11 @@ struct OwnersQuery {
                 }
             }
             let absolute = OwnersQuery.standardize(path.hasPrefix("/") ? path : base + "/" + path)
-            guard absolute == rootPath || absolute.hasPrefix(rootPath + "/") else {
+            let atRoot = PathBytes.same(absolute, rootPath)
+            guard atRoot || PathBytes.hasPrefix(absolute, rootPath + "/") else {
                 throw ShellError(message: "'\(path)' is outside the repository (\(rootPath)); give a path inside it")
             }
-            let relative = absolute == rootPath ? "" : String(absolute.dropFirst(rootPath.count + 1))
+            let relative = atRoot ? "" : String(Substring(absolute.utf8.dropFirst(rootPath.utf8.count + 1)))
             let folder = path.hasSuffix("/") || relative.isEmpty || OwnersQuery.isDirectory(absolute)
             guard folder else {
                 paths.append(relative)
@@ -50,8 +54,13 @@ struct OwnersQuery {
             }
             if tracked == nil { tracked = try Git(shell: shell).trackedFiles() }
             let prefix = relative.isEmpty ? "" : relative + "/"
-            let inside = (tracked ?? []).filter { $0.hasPrefix(prefix) }
+            let inside = (tracked ?? []).filter { PathBytes.hasPrefix($0, prefix) }
             guard !inside.isEmpty else {
+                // A submodule is a folder on disk but one tracked path to git: answer it as that path.
+                if (tracked ?? []).contains(where: { PathBytes.same($0, relative) }) {
+                    paths.append(relative)
+                    continue
+                }
                 throw ShellError(message: "folder '\(path)' holds no tracked files; give a file or a folder git tracks")
             }
             paths += inside
@@ -95,21 +104,23 @@ struct OwnersQuery {
         return length == 0 || !(onlyDots && length <= 2)
     }
 
-    /// Whether `path` names a folder on disk (a file, or nothing, is not).
+    /// Whether `path` itself is a folder on disk. A symbolic link is not, whatever it points to: git tracks the
+    /// link as one path, and that path is what CODEOWNERS owns.
     static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        return type == .typeDirectory
     }
 
     /// "/a/b/../c/./d" → "/a/c/d", without touching the file system.
     static func standardize(_ path: String) -> String {
         var parts: [Substring] = []
-        for part in path.split(separator: "/") {
-            switch part {
-            case ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(part)
+        for part in path.utf8.split(separator: UInt8(ascii: "/")) {
+            if part.elementsEqual(".".utf8) { continue }
+            if part.elementsEqual("..".utf8) {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
             }
+            parts.append(Substring(part))
         }
         return "/" + parts.joined(separator: "/")
     }

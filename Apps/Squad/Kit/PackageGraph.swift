@@ -1,3 +1,4 @@
+import CodeOwnership
 import Foundation
 
 /// The package's targets as SwiftPM reports them (`swift package dump-package`): names, kinds, folders, edges.
@@ -60,7 +61,8 @@ public struct PackageGraph: Sendable, Equatable {
 
     /// The target whose folder holds `path`, if any.
     public func owningTarget(of path: String) -> String? {
-        targets.filter { path.hasPrefix($0.path + "/") }.max { $0.path.count < $1.path.count }?.name
+        targets.filter { PathBytes.hasPrefix(path, $0.path + "/") }.max { $0.path.utf8.count < $1.path.utf8.count }?
+            .name
     }
 
     /// `names` plus every target that depends on any of them, directly or not.
@@ -111,7 +113,9 @@ public struct Affected: Sendable {
     /// The changed targets, every target depending on them, and the test targets to run.
     public func analyse(_ paths: [String]) -> (changed: [String], affected: [String], tests: [String]) {
         if paths.contains(where: { path in
-            Affected.everything.contains { path == $0 || ($0.hasSuffix("/") && path.hasPrefix($0)) }
+            Affected.everything.contains {
+                PathBytes.same(path, $0) || ($0.hasSuffix("/") && PathBytes.hasPrefix(path, $0))
+            }
         }) {
             let all = graph.targets.map(\.name)
             return (all, all, graph.targets.filter { $0.kind == "test" }.map(\.name).sorted())

@@ -1,3 +1,5 @@
+import CodeOwnership
+import SafeText
 import Foundation
 
 /// A failed or unrunnable command; the message names it and what it printed.
@@ -18,6 +20,13 @@ struct Shell: Sendable {
     /// adds to (or overrides) this process's.
     func run(_ command: String, _ arguments: [String], environment: [String: String] = [:]) throws(ShellError)
         -> String
+    {
+        String(decoding: try runBytes(command, arguments, environment: environment), as: UTF8.self)
+    }
+
+    /// Runs `command` and returns stdout's bytes as they are (git paths are bytes, not text).
+    func runBytes(_ command: String, _ arguments: [String], environment: [String: String] = [:]) throws(ShellError)
+        -> Data
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -41,12 +50,12 @@ struct Shell: Sendable {
             try process.run()
         } catch { throw ShellError(message: "cannot run \(command): \(error.localizedDescription)") }
         process.waitUntilExit()
-        let stdout = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+        let stdout = (try? Data(contentsOf: output)) ?? Data()
         guard process.terminationStatus == 0 else {
             let stderr = String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
             throw ShellError(
-                message: "\(command) \(arguments.joined(separator: " ")) failed: "
-                    + stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+                message: "\(command) \(arguments.map(PathBytes.quoted).joined(separator: " ")) failed: "
+                    + SafeText.visible(stderr.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         return stdout
     }

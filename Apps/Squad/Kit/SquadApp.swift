@@ -2,6 +2,7 @@ import ArgumentParsing
 import CodeOwnership
 import Foundation
 import JSON
+import SafeText
 
 /// The `squad` command: owners, lint, gate, affected, new. Exit 0 ok, 1 blocked or findings, 2 error.
 public enum SquadApp {
@@ -100,10 +101,10 @@ public enum SquadApp {
         do {
             return try dispatch(arguments, directory: directory, stdin: stdin, output: &output, errors: &errors)
         } catch let error as UsageError {
-            errors += "squad: \(error.message)\nRun 'squad --help' for usage.\n"
+            errors += "squad: \(SafeText.visible(error.message))\nRun 'squad --help' for usage.\n"
             return 64
         } catch {
-            errors += "squad: \(error)\n"
+            errors += "squad: \(SafeText.visible("\(error)"))\n"
         }
         return 2
     }
@@ -205,7 +206,8 @@ public enum SquadApp {
             output += JSONValue.array(rows).text + "\n"
         } else {
             for (path, ownership) in results {
-                output += "\(path)\t\(ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " "))\n"
+                output +=
+                    "\(PathBytes.quoted(path))\t\(ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " "))\n"
             }
         }
         return 0
@@ -222,7 +224,7 @@ public enum SquadApp {
             let rule = DependencyRule(graph: try PackageGraph.dump(shell))
             findings += rule.manifestViolations()
             for target in rule.moduleTargets {
-                for file in files where file.hasPrefix(target.path + "/") && file.hasSuffix(".swift") {
+                for file in files where PathBytes.hasPrefix(file, target.path + "/") && file.hasSuffix(".swift") {
                     let source = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
                     findings += rule.importViolations(module: target.name, file: file, source: source)
                 }
@@ -243,6 +245,7 @@ public enum SquadApp {
         guard let base = parsed.options["--base"] else { throw UsageError(message: "gate needs --base REF") }
         let git = Git(shell: shell)
         try git.verify(base)
+        if let head = parsed.options["--head"] { try git.verify(head) }
         let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
         let codeOwners = git.codeOwners(at: base)
         let head = parsed.options["--head"] ?? "HEAD"
@@ -252,24 +255,26 @@ public enum SquadApp {
         let result = gate.evaluate(
             paths: paths, approvals: parsed.repeated["--approved-by"] ?? [], author: parsed.options["--author"])
         if codeOwners == nil { errors += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n" }
-        for warning in result.warnings { errors += "warning: \(warning)\n" }
+        for warning in result.warnings { errors += "warning: \(SafeText.visible(warning))\n" }
         if parsed.options["--files"] == nil, parsed.options["--head"] == nil, let dirty = git.uncommitted(),
             !dirty.isEmpty
         {
             errors +=
-                "warning: \(dirty.count) uncommitted change(s) are not part of the gate (\(dirty.prefix(3).joined(separator: ", "))"
+                "warning: \(dirty.count) uncommitted change(s) are not part of the gate (\(dirty.prefix(3).map(PathBytes.quoted).joined(separator: ", "))"
                 + "\(dirty.count > 3 ? ", …" : "")); commit them to have them checked\n"
         }
         for decision in result.decisions {
             let verdict =
                 decision.approvedBy.map { "approved by \($0)" }
                 ?? "needs one of \(decision.approvers.joined(separator: " "))"
-            output += "\(decision.path)\t\(verdict)\(decision.note.map { " (\($0))" } ?? "")\n"
+            // Paths are quoted as git quotes them: a name holding a tab, a newline or an escape cannot fake a line.
+            output += "\(PathBytes.quoted(decision.path))\t\(verdict)\(decision.note.map { " (\($0))" } ?? "")\n"
         }
         guard result.mayMerge else {
             output += "blocked: missing approvals:\n"
             for group in result.missing {
-                output += "  \(group.approvers.joined(separator: " or ")) for \(group.paths.joined(separator: ", "))\n"
+                output +=
+                    "  \(group.approvers.joined(separator: " or ")) for \(group.paths.map(PathBytes.quoted).joined(separator: ", "))\n"
             }
             return 1
         }
@@ -288,9 +293,11 @@ public enum SquadApp {
                 }
                 text = String(decoding: data, as: UTF8.self)
             }
-            return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                !$0.isEmpty
-            }
+            // One path a line, split on the "\n" byte (a "\r" before it dropped): never on Characters, and never
+            // trimmed, since a path may begin or end with a space.
+            return text.utf8.split(separator: UInt8(ascii: "\n")).map { line in
+                String(Substring(line.last == UInt8(ascii: "\r") ? line.dropLast() : line))
+            }.filter { !$0.isEmpty }
         }
         guard let base = parsed.options["--base"] else {
             throw UsageError(message: "needs --base REF (or --files FILE|-)")

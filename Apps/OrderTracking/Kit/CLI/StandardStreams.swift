@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import SafeText
 
 #if canImport(Darwin)
     import Darwin
@@ -32,8 +33,10 @@ final class StandardStreams: Sendable {
         }
     }
 
-    /// Writes a line to stderr unless the streams were handed back.
+    /// Writes a line to stderr unless the streams were handed back. Diagnostics quote backend strings (ids,
+    /// time zone names, reasons), so control characters are shown visibly: one diagnostic stays one line.
     func err(_ line: String) {
+        let line = SafeText.visible(line)
         state.withLock { state in
             guard !state.closed else { return }
             _ = StandardStreams.write(STDERR_FILENO, line + "\n")

@@ -1,5 +1,6 @@
 import Core
 import JSON
+import SafeText
 
 /// `cancel ORDER-ID`: loads the order's screen and asks every `Validatable` component whether it may be
 /// cancelled. Fails closed: a validating component that could not load counts as a veto.
@@ -54,7 +55,7 @@ struct CancelCommand {
         lines.append(
             vetoes == 0
                 ? "Order \(order) can be cancelled." : "Order \(order) can't be cancelled (\(vetoes) \(plural)).")
-        host.terminal.out(lines.map { $0 + "\n" }.joined())
+        host.terminal.out(lines.map { SafeText.visible($0) + "\n" }.joined())
         return vetoes == 0 ? .ok : .vetoed
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Core
 import Foundation
+import SafeText
 import Tabs
 import TerminalUI
 
@@ -33,10 +34,10 @@ struct TabsCommand {
             let plainBar = TabBar.render(items, selected: selected)
             let rendered = TabBar.render(items, selected: selected, styler: host.terminal.styler)
             let rule = String(repeating: "─", count: DisplayWidth.of(plainBar))
-            host.terminal.out(([rendered, rule] + lines).map { $0 + "\n" }.joined())
+            host.terminal.out(([rendered, rule] + lines.map(SafeText.visible)).map { $0 + "\n" }.joined())
             return .ok
         case .performed(let message):
-            host.terminal.out(message + "\n")
+            host.terminal.out(SafeText.visible(message) + "\n")
             return .ok
         case .failed(let message):
             host.terminal.err(message)

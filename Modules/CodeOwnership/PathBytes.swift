@@ -1,0 +1,63 @@
+/// Git paths as git holds them: bytes. Splitting, prefixes, equality and display all work on UTF-8 code units,
+/// because a Swift `Character` can swallow a "/" (a combining mark after it joins the grapheme) and `String`
+/// equality and hashing treat NFC and NFD twins, two different files to git, as one.
+public enum PathBytes {
+    /// The path's segments: split on "/" bytes, with empty and "." segments dropped ("./a//b" is "a/b").
+    public static func segments<Bytes: Collection<UInt8>>(_ path: Bytes) -> [ArraySlice<UInt8>] {
+        let bytes = Array(path)[...]
+        return bytes.split(separator: slash, omittingEmptySubsequences: true).filter { !($0.count == 1 && $0.first == dot) }
+    }
+
+    /// The path with empty and "." segments dropped, as a string.
+    public static func normalize(_ path: String) -> String {
+        String(decoding: Array(segments(path.utf8).joined(separator: [slash])), as: UTF8.self)
+    }
+
+    /// Whether `path` starts with `prefix`, byte for byte.
+    public static func hasPrefix(_ path: String, _ prefix: String) -> Bool { path.utf8.starts(with: prefix.utf8) }
+
+    /// Whether two paths are the same file to git (same bytes; canonical equivalence does not count).
+    public static func same(_ one: String, _ other: String) -> Bool { one.utf8.elementsEqual(other.utf8) }
+
+    /// The key to deduplicate paths by: their bytes.
+    public static func key(_ path: String) -> [UInt8] { Array(path.utf8) }
+
+    /// `path` as git prints it with `core.quotePath` on: as is when it is plain printable ASCII without `"` or
+    /// `\`, otherwise in double quotes with C escapes and every other byte in octal, so a name holding a tab,
+    /// a newline, an escape sequence or a look-alike letter can neither fake a line nor pass for another file.
+    public static func quoted(_ path: String) -> String {
+        let bytes = Array(path.utf8)
+        guard bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x5C }) else { return path }
+        var text = "\""
+        for byte in bytes {
+            switch byte {
+            case 0x07: text += "\\a"
+            case 0x08: text += "\\b"
+            case 0x09: text += "\\t"
+            case 0x0A: text += "\\n"
+            case 0x0B: text += "\\v"
+            case 0x0C: text += "\\f"
+            case 0x0D: text += "\\r"
+            case 0x22: text += "\\\""
+            case 0x5C: text += "\\\\"
+            case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let octal = String(byte, radix: 8)
+                text += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+            }
+        }
+        return text + "\""
+    }
+
+    /// How many bytes the UTF-8 scalar starting at `index` takes (1 for a stray or truncated byte).
+    static func scalarLength(_ bytes: ArraySlice<UInt8>, at index: Int) -> Int {
+        let lead = bytes[index]
+        let length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF8 ? 4 : 1
+        guard index + length <= bytes.endIndex else { return 1 }
+        for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return 1 }
+        return length
+    }
+
+    static let slash = UInt8(ascii: "/")
+    static let dot = UInt8(ascii: ".")
+}

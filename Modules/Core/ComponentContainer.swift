@@ -275,6 +275,10 @@ extension DecodingError {
         case .valueNotFound(let type, let context): return "null where \(type) was expected\(at(context))"
         case .dataCorrupted(let context):
             let detail = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            // Foundation says this, with no path, both for broken JSON and for a number too large for its field.
+            if context.codingPath.isEmpty, detail == nil, context.debugDescription.hasSuffix("not valid JSON.") {
+                return "not valid JSON, or a number too large for its field"
+            }
             return context.debugDescription + (detail.map { " (\($0))" } ?? "") + at(context)
         @unknown default: return "\(self)"
         }

@@ -27,7 +27,13 @@ public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Decodes `{"minor": 4550, "currency": "SAR"}`, rejecting unknown currencies and negative amounts.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let minor = try container.decode(Int.self, forKey: .minorUnits)
+        let minor: Int
+        do { minor = try container.decode(Int.self, forKey: .minorUnits) } catch {
+            // Foundation reports a number too big for Int as "not valid JSON" for the whole payload; name it here.
+            guard (try? container.decode(Double.self, forKey: .minorUnits)) != nil else { throw error }
+            throw DecodingError.dataCorruptedError(
+                forKey: .minorUnits, in: container, debugDescription: "number out of range")
+        }
         let currency = try container.decode(String.self, forKey: .currency)
         guard let money = Money(minorUnits: minor, currency: currency) else {
             throw DecodingError.dataCorruptedError(
@@ -52,14 +58,46 @@ public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
         return "\(currency) \(grouped).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
     }
 
-    /// The sum, or nil when the currencies differ (never add SAR to KWD).
-    public static func sum(_ amounts: [Money]) -> Money? {
-        guard let currency = amounts.first?.currency, amounts.allSatisfy({ $0.currency == currency }) else {
-            return nil
+    /// The sum. Amounts come from backends, so the arithmetic is checked: an overflow is an error for the card
+    /// that asked, never a trap that takes the whole screen down.
+    public static func sum(_ amounts: [Money]) throws(MoneyError) -> Money {
+        guard let first = amounts.first else { throw .empty }
+        var total = 0
+        for amount in amounts {
+            guard amount.currency == first.currency else {
+                throw .mixedCurrencies(first.currency, amount.currency)
+            }
+            let (added, overflow) = total.addingReportingOverflow(amount.minorUnits)
+            guard !overflow else { throw .outOfRange }
+            total = added
         }
-        return Money(minorUnits: amounts.reduce(0) { $0 + $1.minorUnits }, currency: currency)
+        return Money(minorUnits: total, currency: first.currency)!
     }
 
-    /// This amount times `count`.
-    public func times(_ count: Int) -> Money { Money(minorUnits: minorUnits * count, currency: currency)! }
+    /// This amount times `count` (a quantity from a backend), checked like ``sum(_:)``; a negative count is out
+    /// of range, as no amount is negative.
+    public func times(_ count: Int) throws(MoneyError) -> Money {
+        let (product, overflow) = minorUnits.multipliedReportingOverflow(by: count)
+        guard !overflow, let money = Money(minorUnits: product, currency: currency) else { throw .outOfRange }
+        return money
+    }
+}
+
+/// Why amounts could not be combined; each case reads as the card's failure reason.
+public enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing to add up.
+    case empty
+    /// Two currencies in one sum (never add SAR to KWD).
+    case mixedCurrencies(String, String)
+    /// The result does not fit in 64-bit minor units.
+    case outOfRange
+
+    /// "amount out of range", "SAR and KWD cannot be added", "no amounts".
+    public var description: String {
+        switch self {
+        case .empty: "no amounts"
+        case .mixedCurrencies(let one, let other): "\(one) and \(other) cannot be added"
+        case .outOfRange: "amount out of range"
+        }
+    }
 }

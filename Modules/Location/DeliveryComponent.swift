@@ -37,6 +37,8 @@ public struct DeliveryComponent: Component, EventConsuming, EventPublishing, Sel
         guard payload.distance_m >= 0, payload.location_age_s >= 0 else {
             throw Failure("delivery distance and location age must not be negative")
         }
+        // Once round the Earth bounds any real distance, and keeps the formatting's arithmetic in range.
+        guard payload.distance_m <= 40_075_000 else { throw Failure("delivery distance out of range") }
         guard [nil, "metric", "imperial"].contains(payload.units) else {
             throw Failure("unknown units '\(payload.units ?? "")'; expected metric or imperial")
         }

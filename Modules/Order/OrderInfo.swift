@@ -64,11 +64,14 @@ public struct OrderInfo: Sendable, Equatable, Encodable {
             guard (1...999).contains(item.quantity) else {
                 throw Failure("item '\(item.name)' has quantity \(item.quantity); expected 1 to 999")
             }
-            return Item(name: item.name, quantity: item.quantity, price: item.unit_price.times(item.quantity))
+            do {
+                return Item(name: item.name, quantity: item.quantity, price: try item.unit_price.times(item.quantity))
+            } catch { throw Failure("item '\(item.name)' price: \(error)") }
         }
-        guard let subtotal = Money.sum(items.map(\.price)) else {
+        let subtotal: Money
+        do { subtotal = try Money.sum(items.map(\.price)) } catch .mixedCurrencies {
             throw Failure("items are priced in different currencies")
-        }
+        } catch { throw Failure("order subtotal: \(error)") }
         self.restaurant = payload.restaurant.name
         self.logo = payload.restaurant.logo
         self.items = items

@@ -63,9 +63,10 @@ public struct PaymentInfo: Sendable, Equatable, Encodable {
         guard let status = Status(rawValue: payload.status) else {
             throw Failure("unknown payment status '\(payload.status)'")
         }
-        guard let total = Money.sum([payload.amount] + (payload.tip.map { [$0] } ?? [])) else {
+        let total: Money
+        do { total = try Money.sum([payload.amount] + (payload.tip.map { [$0] } ?? [])) } catch .mixedCurrencies {
             throw Failure("tip currency \(payload.tip?.currency ?? "?") differs from \(payload.amount.currency)")
-        }
+        } catch { throw Failure("payment total: \(error)") }
         guard !payload.logo.isEmpty else { throw Failure("payment provider logo is empty") }
         self.amount = payload.amount
         self.tip = payload.tip

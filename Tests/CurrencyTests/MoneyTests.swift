@@ -16,11 +16,13 @@ import Testing
         #expect(Money(minorUnits: -1, currency: "SAR") == nil)
     }
 
-    @Test func sumsNeverMixCurrencies() {
+    @Test func sumsNeverMixCurrencies() throws {
         let sar = Money(minorUnits: 4550, currency: "SAR")!
-        #expect(Money.sum([sar, sar.times(2)]) == Money(minorUnits: 13650, currency: "SAR"))
-        #expect(Money.sum([sar, Money(minorUnits: 1, currency: "KWD")!]) == nil)
-        #expect(Money.sum([]) == nil)
+        #expect(try Money.sum([sar, sar.times(2)]) == Money(minorUnits: 13650, currency: "SAR"))
+        #expect(throws: MoneyError.mixedCurrencies("SAR", "KWD")) {
+            try Money.sum([sar, Money(minorUnits: 1, currency: "KWD")!])
+        }
+        #expect(throws: MoneyError.empty) { try Money.sum([]) }
     }
 
     @Test func decodingChecksTheCurrencyAndNamesTheField() throws {
@@ -29,5 +31,14 @@ import Testing
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Money.self, from: Data(#"{"minor": 1, "currency": "XYZ"}"#.utf8))
         }
+    }
+
+    @Test func arithmeticOnBackendNumbersIsCheckedNotTrapped() throws {
+        let huge = Money(minorUnits: Int.max - 100, currency: "SAR")!
+        #expect(throws: MoneyError.outOfRange) { try Money.sum([huge, Money(minorUnits: 101, currency: "SAR")!]) }
+        #expect(try Money.sum([huge, Money(minorUnits: 100, currency: "SAR")!]).minorUnits == Int.max)
+        #expect(throws: MoneyError.outOfRange) { try Money(minorUnits: Int.max, currency: "SAR")!.times(2) }
+        #expect(throws: MoneyError.outOfRange) { try Money(minorUnits: 1, currency: "SAR")!.times(-1) }
+        #expect("\(MoneyError.outOfRange)" == "amount out of range")
     }
 }

@@ -64,6 +64,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
 
     @Test(arguments: [
         (#""distance_m": 1250"#, #""distance_m": -5"#, "must not be negative"),
+        (#""distance_m": 1250"#, #""distance_m": 9223372036854775807"#, "delivery distance out of range"),
         (#""rider""#, #""driver""#, "missing key 'rider'"),
         (#""location_age_s": 40"#, #""location_age_s": 40, "units": "furlongs""#, "unknown units 'furlongs'"),
     ])

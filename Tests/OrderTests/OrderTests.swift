@@ -53,6 +53,9 @@ func details(status: String) -> CannedAnswer {
         (#""currency": "SAR"}},"#, #""currency": "KWD"}},"#, "items are priced in different currencies"),
         (#""restaurant": {"name""#, #""restaurant": {"title""#, "missing key 'name' at restaurant"),
         (#""quantity": 2"#, #""quantity": "two""#, "expected Int at items.[0].quantity"),
+        // Overflowing backend numbers fail this card alone (they trapped the whole process before).
+        (#""minor": 1800"#, #""minor": 9223372036854775807"#, "item 'Chicken Meal' price: amount out of range"),
+        (#""minor": 950"#, #""minor": 9223372036854775000"#, "order subtotal: amount out of range"),
     ])
     func everyDecodingOrRuleFailureHides(old: String, new: String, reason: String) async throws {
         let harness = orderHarness(.json(goodDetails.replacingOccurrences(of: old, with: new)))

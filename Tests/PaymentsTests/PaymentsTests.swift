@@ -84,6 +84,10 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
         (#""minor": 4550"#, #""minor": 45.5"#, "unexpected payload"),
         (#""refundable": true"#, #""refundable": null"#, "expected Bool at refundable"),
         (#""logo": "visa.png""#, #""logo": """#, "logo is empty"),
+        // Backend numbers that would overflow: this card's failure, never a trap that takes the screen down.
+        (#""minor": 4550"#, #""minor": 9223372036854775707"#, "payment total: amount out of range"),
+        (#""minor": 4550"#, #""minor": 18446744073709551616"#, "number out of range at amount.minor"),
+        (#""minor": 4550"#, #""minor": 1e30"#, "number out of range at amount.minor"),
     ])
     func everyDecodingOrRuleFailureHides(old: String, new: String, reason: String) async throws {
         let harness = paymentHarness(payment(replacing: old, with: new))

@@ -1,0 +1,61 @@
+import CodeOwnership
+import Testing
+
+/// CODEOWNERS files and paths written to confuse: each case once slipped through or hung.
+@Suite struct HostileCodeOwnersTests {
+    @Test func repeatedDoubleStarsStayLinear() throws {
+        // 16 `**/` segments then a literal against a 30-level path that never matches: exponential backtracking
+        // took 6 s at 8 segments; position sets make it instant.
+        let pattern = try CodeOwnersPattern(String(repeating: "**/", count: 16) + "needle")
+        let path = (0..<30).map { "d\($0)" }.joined(separator: "/")
+        #expect(!pattern.matches(path))
+        #expect(pattern.matches(path + "/needle"))
+        let spread = try CodeOwnersPattern("/a/**/b/**/c/**/d/**/e/**/f/**/g/**/h/**/z")
+        #expect(!spread.matches(String(repeating: "a/b/c/d/e/f/g/h/", count: 4) + "y"))
+        #expect(spread.matches(String(repeating: "a/b/c/d/e/f/g/h/", count: 4) + "z"))
+    }
+
+    @Test func aByteOrderMarkDoesNotStickToTheFirstPattern() {
+        let owners = CodeOwners(text: "\u{FEFF}/secure/ @org/sec\n")
+        #expect(owners.ownership(of: "secure/a").owners == ["@org/sec"])
+        #expect(owners.notes.map(\.line) == [1])
+        #expect(owners.notes.first?.message.contains("byte-order mark") == true)
+    }
+
+    @Test func escapingAHashIsRefusedAsGitHubDocuments() {
+        let owners = CodeOwners(text: "* @org/all\n\\#notes @org/sec\n")
+        #expect(owners.issues.map(\.line) == [2])
+        #expect(owners.issues.first?.message.contains("does not escape '#'") == true)
+        #expect(owners.ownership(of: "#notes").owners == ["@org/all"])
+    }
+
+    @Test(arguments: ["\u{0C}", "\u{0B}", "\u{85}", "\u{2028}", "\u{2029}"])
+    func onlyANewlineEndsALine(separator: String) {
+        // "/a/ @x<FF>/secure/ @org/sec" is one line: its second "rule" is an owner token, not a rule.
+        let owners = CodeOwners(text: "/a/ @x\(separator)/secure/ @org/sec\n/b/ @y\r\n")
+        #expect(owners.rules.map(\.line) == [2], "\(owners.rules.map(\.line))")
+        #expect(owners.ownership(of: "secure/file").owners.isEmpty)
+        #expect(owners.ownership(of: "b/file").owners == ["@y"])
+        #expect(owners.notes.map(\.line) == [1])
+    }
+
+    @Test func invalidUTF8PathBytesAreMatchedAsBytes() {
+        let owners = CodeOwners(text: "* @org/all\n/secure/ @org/sec\n")
+        #expect(owners.ownership(ofBytes: Array("secure/".utf8) + [0xFF, 0x2F, 0x78]).owners == ["@org/sec"])
+        #expect(owners.ownership(ofBytes: [0xFF, 0x2F] + Array("secure/x".utf8)).owners == ["@org/all"])
+    }
+
+    @Test func questionMarkTakesOneScalarWhateverItsLength() throws {
+        #expect(try CodeOwnersPattern("/caf?.txt").matches("caf\u{E9}.txt"))
+        #expect(try !CodeOwnersPattern("/caf?.txt").matches("cafe\u{301}.txt"))
+        #expect(try CodeOwnersPattern("/caf??.txt").matches("cafe\u{301}.txt"))
+        #expect(try CodeOwnersPattern("/?").matches("\u{1F355}"))
+    }
+
+    @Test func quotedPathsFollowGit() {
+        #expect(PathBytes.quoted("Modules/Pay.swift") == "Modules/Pay.swift")
+        #expect(PathBytes.quoted("a\tb\n\"c\\") == "\"a\\tb\\n\\\"c\\\\\"")
+        #expect(PathBytes.quoted("caf\u{E9}") == "\"caf\\303\\251\"")
+        #expect(PathBytes.quoted("\u{1B}[2J") == "\"\\033[2J\"")
+    }
+}

@@ -1,0 +1,104 @@
+import CoreTesting
+import Foundation
+import Testing
+
+/// A careless or hostile backend, over real HTTP: its strings never reach the terminal with their control
+/// characters, and its numbers never take the screen down.
+@Suite struct HostileBackendTests {
+    /// The demo order 1234's tree with `edits` applied (file → text), served by a static server.
+    static func serve(_ edits: [String: String]) throws -> (server: TestServer, root: URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: CLI.fixtures, to: root)
+        for (file, text) in edits {
+            try Data(text.utf8).write(to: root.appendingPathComponent("orders/1234/\(file)"))
+        }
+        return (try TestServer.staticFiles(root), root)
+    }
+
+    static let escapes = "\u{1B}]52;c;cGF3bmVk\u{07}\u{1B}[2J\u{9B}31m\r\nfake line\u{8}\u{0}\u{7F}"
+
+    /// Bytes a terminal would act on: C0 controls but the newline, DEL, and C1 controls (as UTF-8, C2 80–9F).
+    static func controlBytes(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        var found: [UInt8] = []
+        for (index, byte) in bytes.enumerated() {
+            if (byte < 0x20 && byte != 0x0A) || byte == 0x7F { found.append(byte) }
+            if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                found.append(bytes[index + 1])
+            }
+        }
+        return found
+    }
+
+    @Test func backendStringsAreShownVisiblyNeverSentRaw() throws {
+        let details = #"""
+            {"restaurant": {"name": "Al Baik\#(Self.escapes.jsonEscaped)", "logo": "a.png"},
+             "items": [{"name": "Meal\#(Self.escapes.jsonEscaped)", "quantity": 1, "unit_price": {"minor": 100, "currency": "SAR"}}],
+             "status": "on_the_way"}
+            """#
+        let eta = #"{"min_minutes": 10, "max_minutes": 20, "timezone": "Mars/\#(Self.escapes.jsonEscaped)"}"#
+        let layout = #"{"components": ["order", "eta", "x\#(Self.escapes.jsonEscaped)", "payment"]}"#
+        let (server, root) = try Self.serve(["details.json": details, "eta.json": eta, "screen.json": layout])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        for mode in [["--plain", "--no-color"], ["--plain"]] {
+            let run = try CLI.run(["1234", "--api", server.baseURL.absoluteString] + mode, extra: ["TERM": "xterm"])
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(run.stdout.contains("Al Baik␛]52;c;cGF3bmVk␇␛[2J\u{FFFD}31m␍␊fake line␈␀␡"))
+            let styles = mode.contains("--no-color") ? [] : Self.controlBytes(run.stdout).filter { $0 == 0x1B }
+            #expect(Self.controlBytes(run.stdout) == styles, "stdout in \(mode)")
+            #expect(Self.controlBytes(run.stderr).isEmpty, "stderr: \(run.stderr)")
+            // Each diagnostic stays one line: the unknown id and the bad time zone are named on their own line.
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.contains { $0.contains("x␛]52") }, "\(run.stderr)")
+            #expect(lines.contains { $0.contains("Mars/␛]52") }, "\(run.stderr)")
+            #expect(!lines.contains { $0.hasPrefix("fake line") })
+        }
+    }
+
+    @Test func overflowingAmountsHideOneCardEverywhere() throws {
+        let payment = #"""
+            {"method": {"type": "cash"}, "amount": {"minor": 9223372036854775707, "currency": "SAR"},
+             "tip": {"minor": 500, "currency": "SAR"}, "status": "paid", "refundable": true, "logo": "cash.png"}
+            """#
+        let details = #"""
+            {"restaurant": {"name": "Al Baik", "logo": "a.png"},
+             "items": [{"name": "Meal", "quantity": 2, "unit_price": {"minor": 9223372036854775807, "currency": "SAR"}}],
+             "status": "on_the_way"}
+            """#
+        let (server, root) = try Self.serve(["payment.json": payment, "details.json": details])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let api = ["--api", server.baseURL.absoluteString]
+        let screen = try CLI.run(["1234", "--plain"] + api)
+        #expect(screen.status == 2, "\(screen.stderr)")
+        #expect(screen.stderr.contains("payment total: amount out of range"))
+        #expect(screen.stderr.contains("item 'Meal' price: amount out of range"))
+        #expect(screen.stdout.contains("Arriving"), "the other cards stay")
+        let cancel = try CLI.run(["cancel", "1234"] + api)
+        #expect([0, 3].contains(cancel.status), "\(cancel.stderr)")
+        #expect(cancel.stdout.contains("amount out of range"))
+        let preview = try CLI.run(["preview", "payment"] + api)
+        #expect(preview.status == 2, "\(preview.stdout) \(preview.stderr)")
+        #expect((preview.stdout + preview.stderr).contains("amount out of range"))
+    }
+}
+
+extension String {
+    /// The string as the inside of a JSON string literal (controls as \u escapes).
+    var jsonEscaped: String {
+        unicodeScalars.map { scalar in
+            switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                String(format: "\\u%04x", scalar.value)
+            default: String(scalar)
+            }
+        }.joined()
+    }
+}

@@ -1,5 +1,7 @@
+import ArgumentParsing
 import CodeOwnership
 import Foundation
+import SafeText
 
 /// `squad new NAME --owner OWNER`: a module that builds, tests, previews and is owned, in one command.
 public struct Scaffold: Sendable {
@@ -7,23 +9,88 @@ public struct Scaffold: Sendable {
     let name: String
     let owner: String
 
-    /// Checks the name and owner before anything is written.
-    public init(root: URL, name: String, owner: String) throws(ShellError) {
+    /// Checks the name and owner before anything is written: a name that is malformed, reserved by the
+    /// toolchain, or collides with an existing target, type, card id, endpoint, fixture or CODEOWNERS path is a
+    /// usage error (exit 64) naming the clash, so nothing of another squad's is overwritten or taken over.
+    public init(root: URL, name: String, owner: String) throws {
         guard let first = name.first, first.isUppercase, first.isASCII, (2...30).contains(name.count),
             name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         else {
-            throw ShellError(
-                message: "module name '\(name)' must be UpperCamelCase ASCII letters and digits, 2 to 30 long")
+            throw UsageError(
+                message: "module name '\(SafeText.visible(name))' must be UpperCamelCase ASCII letters and digits, 2 to 30 long")
         }
         guard CodeOwners.isValidOwner(owner) else {
-            throw ShellError(message: "owner '\(owner)' is not @user, @org/team or an email")
+            throw UsageError(message: "owner '\(SafeText.visible(owner))' is not @user, @org/team or an email")
         }
-        guard !FileManager.default.fileExists(atPath: root.appendingPathComponent("Modules/\(name)").path) else {
-            throw ShellError(message: "Modules/\(name) already exists; pick another name")
+        if let clash = Scaffold.clash(name: name, root: root) {
+            throw UsageError(message: "cannot create module '\(name)': \(clash); pick another name")
         }
         self.root = root
         self.name = name
         self.owner = owner
+    }
+
+    /// Names a module may never take: the toolchain's modules and the words Swift reserves for types.
+    static let reserved: Set<String> = [
+        "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking",
+        "FoundationXML", "Dispatch", "Synchronization", "Testing", "XCTest", "Glibc", "Darwin", "Musl", "Android",
+        "WinSDK", "Observation", "Distributed", "RegexBuilder", "CoreFoundation", "Cxx", "CxxStdlib", "StdlibUnittest",
+        "Self", "Any", "AnyObject", "Type", "Protocol", "Sendable", "Never", "Void", "Error", "Bool", "Int", "String",
+        "Array", "Dictionary", "Set", "Optional", "Result", "Task", "Actor", "Main", "Kit", "Tests", "Package",
+        "PackageDescription",
+    ]
+
+    /// What `name` would collide with in the repository at `root`, or nil when it is free.
+    static func clash(name: String, root: URL) -> String? {
+        if reserved.contains(name) { return "'\(name)' is reserved by Swift or its toolchain" }
+        let files = FileManager.default
+        let id = name.lowercased()
+        let targets = ["Modules", "Apps", "Tests"].flatMap { (try? files.contentsOfDirectory(atPath: root.appendingPathComponent($0).path)) ?? [] }
+        let appTargets = ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Apps").path)) ?? [])
+            .flatMap { [$0, $0 + "Kit", $0 + "Tests"] }
+        for mine in [name, name + "Tests"] {
+            for taken in Set(targets + appTargets).sorted() where mine.lowercased() == taken.lowercased() {
+                return "a target or folder named '\(taken)' exists (module \(name) adds targets \(name) and \(name)Tests)"
+            }
+        }
+        // The ids, endpoints and fixtures already in use: every demo order's files and every declared card id.
+        let orders = root.appendingPathComponent(fixtureFolder)
+        for order in ((try? files.contentsOfDirectory(atPath: orders.path)) ?? []).sorted() {
+            for file in (try? files.contentsOfDirectory(atPath: orders.appendingPathComponent(order).path)) ?? []
+            where file.lowercased() == "\(id).json" {
+                return "the fixture \(fixtureFolder)/\(order)/\(file) (an endpoint of another card) exists"
+            }
+        }
+        let sources = swiftSources(under: root.appendingPathComponent("Modules"))
+        let types = [name, "\(name)Info", "\(name)Component", "\(name)Module"]
+        for (path, text) in sources {
+            if text.contains("ComponentID = \"\(id)\"") { return "the card id '\(id)' is taken in \(path)" }
+            for type in types {
+                for keyword in ["struct", "enum", "class", "protocol", "actor", "typealias"]
+                where text.contains("\(keyword) \(type) ") || text.contains("\(keyword) \(type):")
+                    || text.contains("\(keyword) \(type)<")
+                {
+                    return "the type \(type), which the scaffold declares, exists in \(path)"
+                }
+            }
+        }
+        let codeowners = (try? String(contentsOf: root.appendingPathComponent("CODEOWNERS"), encoding: .utf8)) ?? ""
+        for path in ["/Modules/\(name)/", "/Tests/\(name)Tests/", "/\(id).json"] where codeowners.contains(path) {
+            return "CODEOWNERS already names '\(path)'"
+        }
+        return nil
+    }
+
+    private static func swiftSources(under folder: URL) -> [(String, String)] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var found: [(String, String)] = []
+        while let next = walker.nextObject() as? String {
+            guard next.hasSuffix(".swift"),
+                let text = try? String(contentsOf: folder.appendingPathComponent(next), encoding: .utf8)
+            else { continue }
+            found.append(("Modules/" + next, text))
+        }
+        return found
     }
 
     var id: String { name.lowercased() }

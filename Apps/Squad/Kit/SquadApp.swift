@@ -179,8 +179,15 @@ public enum SquadApp {
             }
             return 0
         default:
-            guard parsed.positionals.count == 1, let owner = parsed.options["--owner"] else {
-                throw UsageError(message: "usage: squad new NAME --owner OWNER")
+            guard parsed.positionals.count == 1 else {
+                throw UsageError(
+                    message: parsed.positionals.isEmpty
+                        ? "missing NAME (e.g. squad new Rewards --owner @courier/rewards)"
+                        : "new takes one NAME, got \(parsed.positionals.count)")
+            }
+            guard let owner = parsed.options["--owner"] else {
+                let example = "@courier/" + parsed.positionals[0].lowercased()
+                throw UsageError(message: "missing --owner (e.g. --owner \(SafeText.visible(example)))")
             }
             let written = try Scaffold(root: root, name: parsed.positionals[0], owner: owner).run()
             output += written.map { "wrote \($0)\n" }.joined()

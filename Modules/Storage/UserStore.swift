@@ -14,10 +14,14 @@ public struct UserStore: SessionReading {
     public let path: String
 
     /// Uses `directory` for the record.
-    public init(directory: URL) { path = directory.path }
+    public init(directory: URL) { self.init(path: directory.path) }
 
-    /// Uses the folder at `path` for the record.
-    public init(path: String) { self.path = path }
+    /// Uses the folder at `path` for the record, with "." and ".." resolved first, so `a/x/../y/../../z` makes
+    /// and uses `z` and leaves no stray `a/x` or `a/y` behind.
+    public init(path: String) {
+        let parts = UserStore.lexicalParts(path).joined(separator: "/")
+        self.path = path.hasPrefix("/") ? "/" + parts : path.isEmpty ? "" : parts.isEmpty ? "." : parts
+    }
 
     /// The folder holding `user.json`.
     public var directory: URL { URL(fileURLWithPath: path, isDirectory: true) }
@@ -45,7 +49,9 @@ public struct UserStore: SessionReading {
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
         do { data = try encoder.encode(session) } catch { throw StoreError(message: "cannot encode the user record") }
-        let temporary = path + "/.user.json.\(getpid()).tmp"
+        // The process id names the writer (so a dead writer's file can be told from a live one's); the random
+        // part keeps two writers in one process apart.
+        let temporary = path + "/.user.json.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { throw StoreError.system("cannot create a file in", path) }
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -78,7 +84,7 @@ public struct UserStore: SessionReading {
             return
         }
         var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
+        for part in UserStore.lexicalParts(path) {
             current += "/" + part
             if mkdir(current, 0o700) != 0 && errno != EEXIST { throw StoreError.system("cannot create", current) }
             if stat(current, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
@@ -105,10 +111,28 @@ public struct UserStore: SessionReading {
         throw StoreError.system("cannot remove the user record from", path)
     }
 
-    /// Deletes temp files left by writers that were killed mid-write.
+    /// The path's folders with "." dropped and ".." taken back (a ".." above the start is kept).
+    static func lexicalParts(_ path: String) -> [Substring] {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return parts
+    }
+
+    /// Deletes temp files left by writers that were killed mid-write: only those whose process is gone, since
+    /// a live writer's file (another `login` running now) is about to be renamed into place.
     private func removeStaleTemporaries() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".user.json.") && name.hasSuffix(".tmp") {
+            let fields = name.split(separator: ".")
+            guard fields.count >= 4, let pid = pid_t(fields[2]), pid > 0, kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
     }

@@ -70,6 +70,13 @@ public struct FramePainter: Sendable {
         emit(output)
     }
 
+    /// Paints the whole frame again below the cursor (live mode, after the process was stopped and continued:
+    /// whatever the shell printed meanwhile makes in-place moves land on the wrong lines).
+    public mutating func repaintWhole() {
+        guard live, firstFramePainted else { return }
+        paintFirstFrame()
+    }
+
     /// Paints the first frame (live mode only); later updates repaint in place.
     public mutating func paintFirstFrame() {
         guard live else { return }

@@ -65,6 +65,25 @@ import Testing
     }
 
     /// SIGKILL at random moments during login (and so during the Storage write) must never leave a torn record.
+    @Test func concurrentLoginsAndLogoutsAllSucceedAndTheRecordStaysWhole() async throws {
+        let directory = dataDirectory()
+        let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    let command = index % 5 == 4 ? ["logout"] : ["login", "1234"]
+                    return try CLI.run(command + ["--data-dir", directory.path], limit: .seconds(60)).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 0, count: 20))
+        let last = try CLI.run(["login", "1234", "--data-dir", directory.path])
+        #expect(last.status == 0)
+        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("user.json")))
+        #expect((record as? [String: Any])?["userID"] as? String == "1234")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["user.json"])
+    }
+
     @Test func killingTheWriterNeverLeavesATornFile() throws {
         let directory = dataDirectory()
         let record = directory.appendingPathComponent("user.json")

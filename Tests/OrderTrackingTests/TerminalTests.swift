@@ -22,17 +22,22 @@ final class TmuxSession {
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]).stdout }
 
+    /// The screen with everything scrolled off above it.
+    func history() throws -> String { try tmux(["capture-pane", "-p", "-S", "-", "-t", name]).stdout }
+
     func cursorVisible() throws -> Bool {
         try tmux(["display-message", "-p", "-t", name, "#{cursor_flag}"]).stdout.hasPrefix("1")
     }
 
     /// Polls the screen until `condition` holds or `limit` passes; returns the last screen.
-    func waitFor(_ limit: Duration = .seconds(15), _ condition: (String) -> Bool) throws -> String {
+    func waitFor(
+        _ limit: Duration = .seconds(15), scrollback: Bool = false, _ condition: (String) -> Bool
+    ) throws -> String {
         let deadline = ContinuousClock.now + limit
-        var text = try screen()
+        var text = try scrollback ? history() : screen()
         while !condition(text) && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.05)
-            text = try screen()
+            text = try scrollback ? history() : screen()
         }
         return text
     }
@@ -80,6 +85,33 @@ struct TerminalTests {
         let tops = after.components(separatedBy: "╭─").count
         let bottoms = after.components(separatedBy: "╰─").count
         #expect(tops == bottoms, "no half-drawn card left behind:\n\(after)")
+    }
+
+    @Test func ctrlZShowsTheCursorAndFgRepaintsTheWholeScreen() throws {
+        // An interactive shell with job control, as a person has: Ctrl-Z stops the job, `fg` brings it back.
+        let session = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
+        let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
+        try session.tmux(["send-keys", "-t", session.name, run, "Enter"])
+        _ = try session.waitFor { $0.contains("Ctrl-C to stop") }
+        #expect(try session.cursorVisible() == false)
+        try session.tmux(["send-keys", "-t", session.name, "C-z"])
+        let stopped = try session.waitFor(scrollback: true) { $0.contains("Stopped") }
+        #expect(stopped.contains("Stopped"), "\(stopped)")
+        #expect(try session.cursorVisible(), "the cursor is given back while the job is stopped")
+        let framesBefore = stopped.components(separatedBy: "╭─ Order").count - 1
+        try session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
+        // The repaint ends with the footer, so the footer below the shell's "Stopped" line means it is whole.
+        let resumed = try session.waitFor(scrollback: true) {
+            $0.components(separatedBy: "Stopped").last?.contains("Ctrl-C to stop") == true
+        }
+        #expect(resumed.components(separatedBy: "╭─ Order").count - 1 == framesBefore + 1, "one whole new frame:\n\(resumed)")
+        #expect(try session.cursorVisible() == false)
+        let lastFrame = resumed.components(separatedBy: "Stopped").last ?? ""
+        #expect(lastFrame.contains("╭─ Payment") && lastFrame.contains("╰─"), "the frame below the shell's lines is whole")
+        try session.tmux(["send-keys", "-t", session.name, "C-c"])
+        let after = try session.waitFor { $0.contains("interrupted") }
+        #expect(after.contains("interrupted"))
+        #expect(try session.cursorVisible())
     }
 
     @Test func sigtermLeavesTheTerminalCleanAndExits143() throws {

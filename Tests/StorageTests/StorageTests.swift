@@ -51,9 +51,22 @@ import Testing
         let store = store()
         defer { try? FileManager.default.removeItem(at: store.directory) }
         try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
-        try Data("half".utf8).write(to: store.directory.appendingPathComponent(".user.json.99.tmp"))
+        // A pid above any kernel's pid_max: its writer is gone. This process's own file belongs to a live writer.
+        try Data("half".utf8).write(to: store.directory.appendingPathComponent(".user.json.2000000000.1.tmp"))
+        let live = ".user.json.\(ProcessInfo.processInfo.processIdentifier).7.tmp"
+        try Data("writing".utf8).write(to: store.directory.appendingPathComponent(live))
         try store.save(LoginSession(userID: "1", name: "A"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["user.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path).sorted() == [live, "user.json"])
+    }
+
+    @Test func dotDotInTheDataFolderLeavesNoStrayFolders() throws {
+        let base = scratch.url.appendingPathComponent("dots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        let store = UserStore(path: base.path + "/a/x/../y/../../z")
+        try store.save(LoginSession(userID: "1", name: "A"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path) == ["z"])
+        #expect(try store.storedSession()?.userID == "1")
     }
 
     @Test func directoryFollowsTheFlagThenXDGThenHomeAndNeverGuesses() {

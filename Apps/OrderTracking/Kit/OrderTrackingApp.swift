@@ -44,7 +44,8 @@ public enum OrderTrackingApp {
         do {
             code = try await run(arguments, environment: environment, streams: streams)
         } catch {
-            streams.err("order-tracking: \(error.message)\nRun 'order-tracking --help' for usage.")
+            streams.err("order-tracking: \(error.message)")
+            streams.err("Run 'order-tracking --help' for usage.")
             code = .usage
         }
         switch streams.failure {

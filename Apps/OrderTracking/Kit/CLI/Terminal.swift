@@ -18,6 +18,8 @@ final class Terminal: Sendable {
     let streams: StandardStreams
     /// Whether the cursor is hidden.
     private let cursorHidden = Locked(false)
+    /// What repaints the whole live screen after `fg` (the shell wrote below it while the process was stopped).
+    private let resumeHandler = Locked<(@Sendable () -> Void)?>(nil)
 
     init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
         isTTY = isatty(STDOUT_FILENO) == 1
@@ -56,6 +58,23 @@ final class Terminal: Sendable {
         streams.out("\u{1B}[?25h")
     }
 
+    /// Registers what repaints the live screen whole when the process continues after Ctrl-Z.
+    func onResume(_ repaint: @escaping @Sendable () -> Void) { resumeHandler.withLock { $0 = repaint } }
+
+    /// Ctrl-Z: gives the terminal back as it was (cursor shown, on a fresh line), then stops the process.
+    func suspend() {
+        let hidden = cursorHidden.withLock { $0 }
+        if hidden { streams.out("\u{1B}[?25h\n") }
+        kill(getpid(), SIGSTOP)
+    }
+
+    /// After `fg`: hides the cursor again and repaints the whole screen below whatever the shell printed.
+    func resume() {
+        guard cursorHidden.withLock({ $0 }) else { return }
+        streams.out("\u{1B}[?25l")
+        resumeHandler.withLock { $0 }?()
+    }
+
     /// Restores the terminal (cursor shown, a final newline after a live frame), writes `farewell` to stderr and
     /// refuses every later write, so a paint still in flight cannot land after the process said goodbye.
     func handBack(farewell: String) {
@@ -91,7 +110,15 @@ func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () 
         source.resume()
         return source
     }
+    // Ctrl-Z and `fg`: the terminal is restored while stopped and the screen repainted whole on return.
+    let jobControl = [(SIGTSTP, terminal.suspend), (SIGCONT, terminal.resume)].map { number, action in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { action() }
+        source.resume()
+        return source
+    }
     let code = await work.value
-    for source in sources { source.cancel() }
+    for source in sources + jobControl { source.cancel() }
     return caught.withLock { $0 } ?? code
 }

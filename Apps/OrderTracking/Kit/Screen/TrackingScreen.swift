@@ -39,6 +39,7 @@ struct TrackingScreen: Sendable {
         }
         terminal.hideCursorIf(output.mode == .live)
         state.paint { $0.paintFirstFrame() }
+        terminal.onResume { state.paint { $0.repaintWhole() } }
         let trace = Trace(enabled: options.trace, started: started, terminal: terminal)
         let updates = ScreenUpdates(slots: slots, state: state, host: host, trace: trace, analytics: analytics)
         let consumer = Task { await updates.consume(stream) }

@@ -37,9 +37,27 @@ public enum OrderTrackingApp {
             OptionSpec("--state", .required("loading|info|failed")),
         ]
 
-    /// Runs the command line and returns the exit status.
-    public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
+    /// Gives each closed standard descriptor (0, 1, 2) to /dev/null before anything else opens a file, and
+    /// returns which were closed. Call it first thing in `main`: otherwise the runtime's own files (an epoll or
+    /// event descriptor) take number 1 and the screen would be written into them.
+    public static func reserveStandardDescriptors() -> Set<Int32> {
+        var closed: Set<Int32> = []
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            closed.insert(descriptor)
+            _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+        }
+        return closed
+    }
+
+    /// Runs the command line and returns the exit status. `closed` is what ``reserveStandardDescriptors()`` found.
+    public static func main(_ arguments: [String], environment: [String: String], closed: Set<Int32> = []) async
+        -> Int32
+    {
         let streams = StandardStreams()
+        if closed.contains(STDOUT_FILENO) {
+            streams.err("order-tracking: standard output is closed; run it with stdout open (a terminal, a pipe or > FILE)")
+            return ExitCode.fatal.rawValue
+        }
         var code: ExitCode
         do {
             code = try await run(arguments, environment: environment, streams: streams)

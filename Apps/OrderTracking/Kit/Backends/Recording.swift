@@ -48,24 +48,46 @@ struct RecordedAnswer: Sendable {
         self.outcome = outcome
     }
 
-    /// Reads one line; nil when it is not a recorded answer.
-    init?(line: String) {
-        guard case .object(let fields)? = try? JSONValue(parsing: Data(line.utf8)),
-            case .number(let at)? = fields["at_ms"], case .string(let endpoint)? = fields["endpoint"]
-        else { return nil }
-        self.atMilliseconds = Int(at)
+    /// Reads one line; the error says which field is wrong. Numbers are checked before they become integers:
+    /// `"at_ms": 1e19` or `"status": 1e30` is a clear error, not a trap.
+    init(line: Data) throws(RecordingError) {
+        guard case .object(let fields)? = try? JSONValue(parsing: line) else { throw RecordingError("not a JSON object") }
+        guard case .string(let endpoint)? = fields["endpoint"] else { throw RecordingError("no \"endpoint\" string") }
+        guard case .number(let at)? = fields["at_ms"], let milliseconds = Int(exactly: at),
+            (0...RecordedAnswer.longestRecording).contains(milliseconds)
+        else {
+            throw RecordingError(
+                "\"at_ms\" must be a whole number of milliseconds from 0 to \(RecordedAnswer.longestRecording)")
+        }
+        self.atMilliseconds = milliseconds
         self.endpoint = endpoint
         switch (fields["status"], fields["body_base64"], fields["error"]) {
-        case (.number(200)?, .string(let body)?, _):
-            guard let data = Data(base64Encoded: body) else { return nil }
-            outcome = .success(data)
-        case (.number(404)?, _, _): outcome = .failure(.notFound(path: endpoint))
-        case (.number(let code)?, _, _): outcome = .failure(.httpStatus(Int(code), path: endpoint))
+        case (.number(let status)?, let body, _):
+            guard let code = Int(exactly: status), (100...599).contains(code) else {
+                throw RecordingError("\"status\" must be an HTTP status from 100 to 599")
+            }
+            switch (code, body) {
+            case (200, .string(let body)?):
+                guard let data = Data(base64Encoded: body) else { throw RecordingError("\"body_base64\" is not base64") }
+                outcome = .success(data)
+            case (200, _): throw RecordingError("status 200 needs a \"body_base64\" string")
+            case (404, _): outcome = .failure(.notFound(path: endpoint))
+            default: outcome = .failure(.httpStatus(code, path: endpoint))
+            }
         case (_, _, .string("timeout")?): outcome = .failure(.timeout(path: endpoint))
         case (_, _, .string(let message)?): outcome = .failure(.transport(message, path: endpoint))
-        default: return nil
+        default: throw RecordingError("neither a \"status\" number nor an \"error\" string")
         }
     }
+
+    /// A week: no recorded run is longer, and the figure keeps later arithmetic far from overflow.
+    static let longestRecording = 7 * 24 * 3_600_000
+}
+
+/// Why a line of a recording cannot be replayed.
+struct RecordingError: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
 }
 
 /// Passes every request through and appends its answer to the file as it arrives.
@@ -102,16 +124,29 @@ final class ReplayBackend: Backend {
     private let clock: any CourierClock
     private let state: Locked<(answers: [String: [RecordedAnswer]], started: ContinuousClock.Instant?)>
 
+    /// The largest recording replayed: bodies are kept decoded in memory for the run.
+    static let largestFile = 256 << 20
+
     init(file path: String, clock: any CourierClock) throws(UsageError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Mapped, not read: a large recording costs its decoded bodies, not two more copies of its text.
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else {
             throw UsageError(message: "--replay '\(path)' cannot be read; give a file written by --record")
         }
+        guard data.count <= ReplayBackend.largestFile else {
+            throw UsageError(message: "--replay '\(path)' is larger than 256 MB; replay a shorter recording")
+        }
         var answers: [String: [RecordedAnswer]] = [:]
-        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
-            guard let answer = RecordedAnswer(line: String(line)) else {
-                throw UsageError(message: "--replay '\(path)' line \(number + 1) is not a recorded answer")
+        var number = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
+            do {
+                let answer = try RecordedAnswer(line: Data(line))
+                answers[answer.endpoint, default: []].append(answer)
+            } catch {
+                throw UsageError(
+                    message: "--replay '\(path)' line \(number) is not a recorded answer: \(error.reason)")
             }
-            answers[answer.endpoint, default: []].append(answer)
         }
         self.clock = clock
         state = Locked((answers, nil))

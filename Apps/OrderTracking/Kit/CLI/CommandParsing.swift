@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Core
 import Foundation
+import SafeText
 
 /// Turning parsed arguments into commands: validation of every value, with messages that say what to type.
 extension OrderTrackingApp {
@@ -29,7 +30,7 @@ extension OrderTrackingApp {
         if let every = parsed.options["--every"] {
             guard options.watch else { throw UsageError(message: "--every only applies with --watch; add --watch") }
             guard let seconds = Double(every), seconds >= 0.1, seconds <= 3600 else {
-                throw UsageError(message: "--every '\(every)' must be a number of seconds from 0.1 to 3600")
+                throw UsageError(message: "--every '\(SafeText.visible(every))' must be a number of seconds from 0.1 to 3600")
             }
             options.every = .milliseconds(Int(seconds * 1000))
         }
@@ -83,9 +84,10 @@ extension OrderTrackingApp {
 
     static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Duration {
         guard let text = parsed.options["--timeout"] else { return .seconds(5) }
-        guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
+        // A millisecond is the finest deadline the transport keeps; less would be reported as "within 0s".
+        guard let seconds = Double(text), seconds >= 0.001, seconds <= 600 else {
             throw UsageError(
-                message: "--timeout '\(text)' must be a number of seconds from 0 to 600, e.g. --timeout 2.5")
+                message: "--timeout '\(SafeText.visible(text))' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5")
         }
         return .milliseconds(Int(seconds * 1000))
     }

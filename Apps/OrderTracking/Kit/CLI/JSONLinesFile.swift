@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Core
 import Foundation
+import SafeText
 
 #if canImport(Darwin)
     import Darwin
@@ -20,14 +21,18 @@ final class JSONLinesFile: Sendable {
     /// Opens `path` for `option`, appending or starting afresh; the error says what to do next.
     init(path: String, option: String, append: Bool) throws(UsageError) {
         guard !path.isEmpty else { throw UsageError(message: "\(option) needs a file name") }
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
+        // Non-blocking to open: a FIFO nobody reads would otherwise hold the run before anything is drawn
+        // (it fails with ENXIO instead). Blocking again afterwards, so every line is written whole.
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | (append ? O_APPEND : O_TRUNC)
         let descriptor = open(path, flags, 0o644)
         // A folder fails here too, in the system's words ("Is a directory").
         guard descriptor >= 0 else {
+            let reason = errno == ENXIO ? "it is a pipe nobody is reading" : String(cString: strerror(errno))
             throw UsageError(
-                message: "\(option) '\(path)' cannot be written: \(String(cString: strerror(errno))); "
+                message: "\(option) '\(SafeText.visible(path))' cannot be written: \(reason); "
                     + "give a file in a writable folder")
         }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         (self.descriptor, self.path, self.option) = (descriptor, path, option)
     }
 

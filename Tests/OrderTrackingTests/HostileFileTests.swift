@@ -1,0 +1,43 @@
+import CoreTesting
+import Foundation
+import Testing
+
+/// Hostile files and streams around a run: each is one clear line on stderr and a documented exit code,
+/// never a trap, a hang or a misleading reason.
+@Suite struct HostileFileTests {
+    let scratch = try! TemporaryDirectory()
+
+    @Test(arguments: [
+        (#"{"at_ms": 1e19, "endpoint": "orders/1234/screen.json", "status": 404}"#, "\"at_ms\" must be a whole number"),
+        (#"{"at_ms": 0, "endpoint": "orders/1234/screen.json", "status": 1e30}"#, "\"status\" must be an HTTP status"),
+        (#"{"at_ms": -1, "endpoint": "orders/1234/screen.json", "status": 404}"#, "\"at_ms\" must be a whole number"),
+        (#"{"at_ms": 0.5, "endpoint": "orders/1234/screen.json", "status": 404}"#, "\"at_ms\" must be a whole number"),
+        (#"{"at_ms": 0, "endpoint": "orders/1234/screen.json", "status": 200}"#, "status 200 needs a \"body_base64\""),
+    ])
+    func replayNumbersOutOfRangeAreNamedWithTheirLine(line: String, reason: String) throws {
+        let file = scratch.url.appendingPathComponent("replay-\(UUID().uuidString).jsonl")
+        try Data(("\n" + line + "\n").utf8).write(to: file)
+        let run = try CLI.run(["1234", "--replay", file.path])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("order-tracking: --replay '\(file.path)' line 2 is not a recorded answer: \(reason)"))
+        #expect(run.stdout == "")
+    }
+
+    @Test(arguments: ["--record", "--analytics"])
+    func aPipeNobodyReadsIsRefusedAtOnce(option: String) throws {
+        let fifo = scratch.url.appendingPathComponent("fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = try CLI.run(["1234", option, fifo], limit: .seconds(10))
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("\(option) '\(fifo)' cannot be written: it is a pipe nobody is reading"))
+        #expect(run.stdout == "")
+    }
+
+    @Test func aClosedStdoutIsSaidPlainly() throws {
+        // `>&-`: closed, not full. Through the shell, which is what closes it.
+        let run = try ProcessRunner.run(
+            "sh", ["-c", "exec \"$0\" 1234 >&-", CLI.binary], environment: CLI.environment, limit: .seconds(20))
+        #expect(run.status == 1)
+        #expect(run.stderr == "order-tracking: standard output is closed; run it with stdout open (a terminal, a pipe or > FILE)\n")
+    }
+}

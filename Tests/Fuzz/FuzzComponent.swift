@@ -23,6 +23,11 @@ func fuzzComponent<C: Component>(_ component: C, _ bytes: UnsafeBufferPointer<UI
     for width in [16, 61] {
         if let block = component.card(for: result.value, context: context) {
             _ = CardRenderer.lines(for: block, width: width, styler: TextStyler(colors: true))
+            // The text sink: nothing of the payload reaches the terminal as a control character.
+            for line in CardRenderer.lines(for: block, width: width, styler: TextStyler(colors: false))
+            where line.unicodeScalars.contains(where: SafeText.isUnsafe) {
+                fatalError("a control character reached the card: \(line.debugDescription)")
+            }
         }
     }
 }

@@ -19,6 +19,13 @@ extension JSONValue {
         self = try parser.document()
     }
 
+    /// Parses a sequence of JSON values with only whitespace between them, as `gh api --paginate` prints one
+    /// array per page; an empty input is an empty sequence.
+    public static func sequence(parsing data: Data) throws(JSONSyntaxError) -> [JSONValue] {
+        var parser = JSONParser(bytes: Array(data))
+        return try parser.sequence()
+    }
+
     /// Parses like ``init(parsing:)`` and also returns the exact bytes of every value whose path `wanted`
     /// accepts (paths are keys and array indices: `["components", "2", "payload"]`), so a host can hand a
     /// slice on without printing it again: big integers and long decimals arrive as they were sent.
@@ -53,6 +60,16 @@ struct JSONParser {
         self.bytes = bytes
         // A UTF-8 byte-order mark is tolerated, as JSONDecoder does.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
+
+    mutating func sequence() throws(JSONSyntaxError) -> [JSONValue] {
+        var values: [JSONValue] = []
+        skipWhitespace()
+        while index < bytes.count {
+            values.append(try value())
+            skipWhitespace()
+        }
+        return values
     }
 
     mutating func document() throws(JSONSyntaxError) -> JSONValue {

@@ -84,3 +84,13 @@ import Testing
         #expect(error?.description == "not valid JSON at byte 7: expected a value")
     }
 }
+
+@Suite struct JSONSequenceTests {
+    @Test func concatenatedPagesParseAsASequence() throws {
+        let pages = try JSONValue.sequence(parsing: Data("[1, 2]\n[3][]  {\"a\": true}".utf8))
+        #expect(pages == [.array([.number(1), .number(2)]), .array([.number(3)]), .array([]), .object(["a": .bool(true)])])
+        #expect(try JSONValue.sequence(parsing: Data(" \n".utf8)).isEmpty)
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.sequence(parsing: Data("[1] [".utf8)) }
+    }
+}
+

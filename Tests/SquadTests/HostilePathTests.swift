@@ -24,7 +24,7 @@ import Testing
         #expect(gate.status == 1, "\(gate.output)")
         #expect(gate.output.contains("needs one of @org/sec"))
         #expect(repo.squad(["owners", sneaky]).output.hasSuffix("\t@org/sec\n"))
-        let owners = try CodeOwners(text: "* @org/everyone\n/secure/ @org/sec\n")
+        let owners = CodeOwners(text: "* @org/everyone\n/secure/ @org/sec\n")
         #expect(owners.ownership(of: sneaky).owners == ["@org/sec"])
     }
 

@@ -14,20 +14,46 @@ public struct Gate: Sendable {
         public let path: String
         /// Who may approve it.
         public let approvers: [String]
-        /// Who of them approved, if anyone.
+        /// Who of them approved, if anyone ("paula (for @courier/payments)" from a review, or the owner itself
+        /// from `--approved-by`).
         public let approvedBy: String?
         /// Why the approvers are what they are, when it is not a plain CODEOWNERS match.
         public let note: String?
+    }
+
+    /// What the gate decides from: owner handles approved by hand, and the pull request's reviews.
+    public struct Evidence: Sendable {
+        /// `--approved-by` owners (local what-ifs).
+        public var approvedOwners: [String] = []
+        /// GitHub's reviews, when given.
+        public var reviews: [Review] = []
+        /// Members of team and email owners, from the base revision.
+        public var teams = Teams(members: [:])
+        /// The pull request's author, whose reviews and approvals never count.
+        public var author: String?
+        /// The head commit, and whether approvals of an older commit count for nothing.
+        public var headCommit: String?
+        /// Branch protection's "dismiss stale pull request approvals".
+        public var dismissStale = false
+
+        /// Empty evidence: nothing approved.
+        public init() {}
     }
 
     /// The gate's answer.
     public struct Result: Equatable, Sendable {
         /// One decision per changed path, in order.
         public let decisions: [Decision]
-        /// Warnings: ignored approvals (the author's own, owners CODEOWNERS never names).
+        /// Warnings: ignored owner approvals (the author's own, owners CODEOWNERS never names).
         public let warnings: [String]
+        /// Reviewers whose latest decisive review requests changes and who own a changed file, with what they own.
+        public let changesRequested: [(login: String, owners: [String])]
+        /// Approving reviews that count for nothing, with why.
+        public let ignored: [(login: String, reason: String)]
+        /// Who can approve for each owner (the people behind a team or email).
+        public let people: [String: [String]]
         /// Whether the pull request may merge.
-        public var mayMerge: Bool { decisions.allSatisfy { $0.approvedBy != nil } }
+        public var mayMerge: Bool { decisions.allSatisfy { $0.approvedBy != nil } && changesRequested.isEmpty }
         /// Owner groups still needed, each with the paths waiting on it.
         public var missing: [(approvers: [String], paths: [String])] {
             var groups: [[String]: [String]] = [:]
@@ -37,6 +63,12 @@ public struct Gate: Sendable {
                 groups[decision.approvers, default: []].append(decision.path)
             }
             return order.map { ($0, groups[$0]!) }
+        }
+
+        public static func == (one: Result, other: Result) -> Bool {
+            one.decisions == other.decisions && one.warnings == other.warnings
+                && one.changesRequested.map(\.login) == other.changesRequested.map(\.login)
+                && one.ignored.map(\.login) == other.ignored.map(\.login)
         }
     }
 
@@ -52,14 +84,24 @@ public struct Gate: Sendable {
         self.headOwners = headOwners
     }
 
-    /// Decides `paths` given `approvals`, ignoring approvals by `author`.
+    /// Decides `paths` given `approvals` (owner handles), ignoring approvals by `author`.
     public func evaluate(paths: [String], approvals: [String], author: String?) -> Result {
+        var evidence = Evidence()
+        evidence.approvedOwners = approvals
+        evidence.author = author
+        return evaluate(paths: paths, evidence: evidence)
+    }
+
+    /// Decides `paths` from `evidence` with GitHub's review semantics: per reviewer the latest approval, change
+    /// request or dismissal counts (comments never do), logins compare case-insensitively, the author never
+    /// counts, a stale approval counts for nothing under `dismissStale`, and a code owner's change request blocks.
+    public func evaluate(paths: [String], evidence: Evidence) -> Result {
         var warnings: [String] = []
-        let authorHandle = author.map { $0.hasPrefix("@") ? $0 : "@" + $0 }
+        let author = evidence.author.map { ($0.hasPrefix("@") ? String($0.dropFirst()) : $0).lowercased() }
         var valid: [String] = []
         let known = Set((owners?.rules ?? []).flatMap(\.owners) + [Gate.platform])
-        for approval in approvals {
-            if approval == authorHandle {
+        for approval in evidence.approvedOwners {
+            if let author, approval.lowercased() == "@" + author {
                 warnings.append("ignored approval by \(approval): authors cannot approve their own pull request")
             } else if !known.contains(approval) {
                 let hint = approval.hasPrefix("@") ? "" : suggestion(for: "@" + approval, among: Array(known))
@@ -68,14 +110,59 @@ public struct Gate: Sendable {
                 valid.append(approval)
             }
         }
+        var ignored: [(login: String, reason: String)] = []
+        var approving: [String] = []
+        var requesting: [String] = []
+        for review in Review.latestDecisive(evidence.reviews).values.sorted(by: { $0.login.lowercased() < $1.login.lowercased() }) {
+            if review.login.lowercased() == author {
+                if review.state != "DISMISSED" { ignored.append((review.login, "the author")) }
+                continue
+            }
+            switch review.state {
+            case "APPROVED":
+                if evidence.dismissStale, let head = evidence.headCommit, review.commitID != head {
+                    let reviewed = review.commitID.map { String($0.prefix(7)) } ?? "no commit"
+                    ignored.append((review.login, "stale: approved \(reviewed), the head is \(head.prefix(7))"))
+                } else {
+                    approving.append(review.login)
+                }
+            case "CHANGES_REQUESTED": requesting.append(review.login)
+            default: break
+            }
+        }
         // Deduplicated by bytes: NFC "café" and NFD "cafe\u{301}" are two files to git, each with its owners.
         var seen = Set<[UInt8]>()
+        var used = Set<String>()
         let decisions = paths.filter { seen.insert(PathBytes.key($0)).inserted }.map { path in
             let (approvers, note) = approversFor(path)
-            return Decision(
-                path: path, approvers: approvers, approvedBy: approvers.first { valid.contains($0) }, note: note)
+            var approvedBy = approvers.first { valid.contains($0) }
+            if approvedBy == nil {
+                for login in approving {
+                    guard let owner = approvers.first(where: { evidence.teams.login(login, satisfies: $0) }) else {
+                        continue
+                    }
+                    approvedBy = "\(login) (for \(owner))"
+                    used.insert(login)
+                    break
+                }
+            }
+            return Decision(path: path, approvers: approvers, approvedBy: approvedBy, note: note)
         }
-        return Result(decisions: decisions, warnings: warnings)
+        for login in approving where !used.contains(login) {
+            let ownsSomething = decisions.contains { decision in
+                decision.approvers.contains { evidence.teams.login(login, satisfies: $0) }
+            }
+            if !ownsSomething { ignored.append((login, "not an owner of any changed file")) }
+        }
+        let allOwners = Array(Set(decisions.flatMap(\.approvers))).sorted()
+        let changesRequested = requesting.compactMap { login -> (login: String, owners: [String])? in
+            let owned = allOwners.filter { evidence.teams.login(login, satisfies: $0) }
+            return owned.isEmpty ? nil : (login, owned)
+        }
+        let people = Dictionary(uniqueKeysWithValues: allOwners.map { ($0, evidence.teams.people(for: $0)) })
+        return Result(
+            decisions: decisions, warnings: warnings, changesRequested: changesRequested, ignored: ignored,
+            people: people)
     }
 
     private func approversFor(_ path: String) -> ([String], String?) {

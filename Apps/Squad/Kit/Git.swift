@@ -56,6 +56,13 @@ struct Git: Sendable {
         }
     }
 
+    /// The full commit id `revision` names.
+    func commit(_ revision: String) throws(ShellError) -> String {
+        try verify(revision)
+        return try shell.run("git", ["rev-parse", "--verify", "--end-of-options", "\(revision)^{commit}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Refuses a revision git could read as an option (`--output=/tmp/x`) or that holds control characters.
     static func checkRevision(_ revision: String) throws(ShellError) {
         guard !revision.isEmpty, !revision.hasPrefix("-"), !revision.unicodeScalars.contains(where: { $0.value < 0x20 })

@@ -53,4 +53,24 @@ public struct CodeOwnersLint: Sendable {
         }
         return findings
     }
+
+    /// Owners the gate could never match to a reviewer: a team or email owner that `teams.json` does not list,
+    /// and a team listed with nobody in it. Plain `@user` owners are their own reviewer and need no entry.
+    public static func teamFindings(_ owners: CodeOwners, teams: Teams, path: String) -> [String] {
+        var findings: [String] = []
+        var reported = Set<String>()
+        for rule in owners.rules {
+            for owner in rule.owners where !(owner.hasPrefix("@") && !owner.contains("/")) {
+                guard reported.insert(owner.lowercased()).inserted else { continue }
+                if teams.members[owner.lowercased()] == nil {
+                    findings.append(
+                        "\(path):\(rule.line): owner \(owner) is not in \(Teams.path); add its members so reviews can satisfy it")
+                }
+            }
+        }
+        for (owner, members) in teams.members.sorted(by: { $0.key < $1.key }) where members.isEmpty {
+            findings.append("\(Teams.path): \(owner) has no members; nobody could approve for it")
+        }
+        return findings
+    }
 }

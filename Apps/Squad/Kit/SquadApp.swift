@@ -37,10 +37,16 @@ public enum SquadApp {
             [
                 OptionSpec("--base", .required("REF"), help: "the branch the pull request merges into"),
                 OptionSpec("--head", .required("REF"), help: "the pull request's head (default HEAD)"),
-                OptionSpec("--approved-by", .required("OWNER"), help: "an approval (repeat for each)"),
+                OptionSpec(
+                    "--reviews", .required("FILE|-"),
+                    help: "the PR's reviews as GitHub's API lists them (gh api --paginate …/pulls/N/reviews)"),
+                OptionSpec(
+                    "--teams", .required("FILE"), help: "team and email members (default: the base's .github/teams.json)"),
+                OptionSpec("--dismiss-stale", help: "an approval of an older commit than the head counts for nothing"),
+                OptionSpec("--approved-by", .required("OWNER"), help: "an owner's approval, for what-ifs (repeat for each)"),
                 OptionSpec("--author", .required("USER"), help: "the pull request's author (cannot approve)"),
                 OptionSpec("--files", .required("FILE|-"), help: "changed paths from a file or stdin instead of git"),
-                help,
+                format, help,
             ], ["--approved-by"]
         ),
         "affected": (
@@ -67,8 +73,8 @@ public enum SquadApp {
         \(["owners", "lint", "gate", "affected", "new"].map { "  " + options[$0]!.synopsis }.joined(separator: "\n"))
           squad COMMAND --help | squad --version
 
-        Exit status: 0 ok / may merge, 1 blocked or lint findings, 2 error (git failure, unreadable file),
-        64 usage error.
+        Exit status: 0 ok / may merge, 1 blocked or lint findings, 2 error (git failure, an unreadable or
+        malformed file), 64 usage error.
         """
     }
 
@@ -225,6 +231,12 @@ public enum SquadApp {
     {
         let files = try Git(shell: shell).trackedFiles()
         var findings = CodeOwnersLint(owners: owners.owners, path: owners.path).findings(trackedFiles: files)
+        let teamsFile = root.appendingPathComponent(Teams.path)
+        if let data = FileManager.default.contents(atPath: teamsFile.path) {
+            do {
+                findings += CodeOwnersLint.teamFindings(owners.owners, teams: try Teams.parse(data), path: owners.path)
+            } catch { findings.append("\(Teams.path): \(error)") }
+        }
         // The dependency rule is a Swift package's; a repository without a root manifest has only CODEOWNERS.
         let manifest = FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
         if manifest {
@@ -239,54 +251,14 @@ public enum SquadApp {
         }
         output += findings.map { $0 + "\n" }.joined()
         if !manifest { output += "dependency rule: skipped (no Package.swift at the repository root)\n" }
+        if !FileManager.default.fileExists(atPath: teamsFile.path) {
+            output += "teams: skipped (no \(Teams.path): reviews can satisfy only @user owners)\n"
+        }
         output +=
             findings.isEmpty
             ? "lint: clean (\(files.count) tracked files, \(owners.owners.rules.count) rules)\n"
             : "lint: \(findings.count) finding(s)\n"
         return findings.isEmpty ? 0 : 1
-    }
-
-    static func gate(
-        _ parsed: ParsedArguments, shell: Shell, stdin: () -> String, output: inout String, errors: inout String
-    ) throws -> Int32 {
-        guard let base = parsed.options["--base"] else { throw UsageError(message: "gate needs --base REF") }
-        let git = Git(shell: shell)
-        try git.verify(base)
-        if let head = parsed.options["--head"] { try git.verify(head) }
-        let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
-        let codeOwners = git.codeOwners(at: base)
-        let head = parsed.options["--head"] ?? "HEAD"
-        let gate = Gate(
-            owners: codeOwners?.owners, codeOwnersPath: codeOwners?.path ?? "CODEOWNERS",
-            headOwners: git.codeOwners(at: head)?.owners)
-        let result = gate.evaluate(
-            paths: paths, approvals: parsed.repeated["--approved-by"] ?? [], author: parsed.options["--author"])
-        if codeOwners == nil { errors += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n" }
-        for warning in result.warnings { errors += "warning: \(SafeText.visible(warning))\n" }
-        if parsed.options["--files"] == nil, parsed.options["--head"] == nil, let dirty = git.uncommitted(),
-            !dirty.isEmpty
-        {
-            errors +=
-                "warning: \(dirty.count) uncommitted change(s) are not part of the gate (\(dirty.prefix(3).map(PathBytes.quoted).joined(separator: ", "))"
-                + "\(dirty.count > 3 ? ", …" : "")); commit them to have them checked\n"
-        }
-        for decision in result.decisions {
-            let verdict =
-                decision.approvedBy.map { "approved by \($0)" }
-                ?? "needs one of \(decision.approvers.joined(separator: " "))"
-            // Paths are quoted as git quotes them: a name holding a tab, a newline or an escape cannot fake a line.
-            output += "\(PathBytes.quoted(decision.path))\t\(verdict)\(decision.note.map { " (\($0))" } ?? "")\n"
-        }
-        guard result.mayMerge else {
-            output += "blocked: missing approvals:\n"
-            for group in result.missing {
-                output +=
-                    "  \(group.approvers.joined(separator: " or ")) for \(group.paths.map(PathBytes.quoted).joined(separator: ", "))\n"
-            }
-            return 1
-        }
-        output += "may merge: \(result.decisions.count) changed path(s), each approved by an owner\n"
-        return 0
     }
 
     static func changedPaths(_ parsed: ParsedArguments, shell: Shell, stdin: () -> String) throws -> [String] {

@@ -1,0 +1,128 @@
+import Foundation
+import JSON
+
+/// One pull-request review as GitHub's REST API lists it ("list reviews for a pull request").
+public struct Review: Sendable, Equatable {
+    /// The reviewer's login as GitHub spells it.
+    public let login: String
+    /// `APPROVED`, `CHANGES_REQUESTED`, `COMMENTED`, `DISMISSED` or `PENDING`.
+    public let state: String
+    /// The commit the review was made on.
+    public let commitID: String?
+    /// When it was submitted (ISO 8601); nil for a pending review.
+    public let submittedAt: String?
+
+    /// Describes a review.
+    public init(login: String, state: String, commitID: String? = nil, submittedAt: String? = nil) {
+        self.login = login
+        self.state = state
+        self.commitID = commitID
+        self.submittedAt = submittedAt
+    }
+
+    /// The states that change a reviewer's standing; comments and pending reviews never do.
+    static let decisive: Set<String> = ["APPROVED", "CHANGES_REQUESTED", "DISMISSED"]
+    static let known: Set<String> = decisive.union(["COMMENTED", "PENDING"])
+
+    /// Reads the API's JSON: one array, or several pages concatenated (`gh api --paginate`). Anything else is
+    /// an error naming the problem, so the gate fails closed instead of deciding on part of the evidence.
+    public static func parse(_ data: Data) throws(ReviewsError) -> [Review] {
+        let pages: [JSONValue]
+        do { pages = try JSONValue.sequence(parsing: data) } catch { throw ReviewsError("\(error)") }
+        var reviews: [Review] = []
+        for page in pages {
+            guard case .array(let items) = page else { throw ReviewsError("expected an array of reviews") }
+            for (index, item) in items.enumerated() {
+                guard case .object(let fields) = item, case .object(let user)? = fields["user"],
+                    case .string(let login)? = user["login"], !login.isEmpty,
+                    case .string(let state)? = fields["state"], known.contains(state)
+                else {
+                    throw ReviewsError(
+                        "review \(reviews.count + 1) (page item \(index + 1)) needs user.login and a state of "
+                            + known.sorted().joined(separator: ", "))
+                }
+                let text = { (key: String) -> String? in
+                    if case .string(let value)? = fields[key] { return value }
+                    return nil
+                }
+                reviews.append(
+                    Review(login: login, state: state, commitID: text("commit_id"), submittedAt: text("submitted_at")))
+            }
+        }
+        return reviews
+    }
+
+    /// Each reviewer's standing: their latest decisive review (by `submitted_at`, then by order in the list),
+    /// keyed by lower-cased login, as GitHub compares logins case-insensitively.
+    static func latestDecisive(_ reviews: [Review]) -> [String: Review] {
+        let ordered = reviews.enumerated().filter { decisive.contains($0.element.state) }.sorted {
+            ($0.element.submittedAt ?? "", $0.offset) < ($1.element.submittedAt ?? "", $1.offset)
+        }
+        var latest: [String: Review] = [:]
+        for (_, review) in ordered { latest[review.login.lowercased()] = review }
+        return latest
+    }
+}
+
+/// Which people each team and email owner stands for: GitHub's job token cannot read organisation teams, so
+/// the repository keeps `.github/teams.json` (`{"@courier/payments": ["paula", "pete"], "dev@example.com":
+/// ["dora"]}`), read from the base revision like CODEOWNERS.
+public struct Teams: Sendable, Equatable {
+    /// Owner (lower-cased) → member logins (lower-cased), in the file's order.
+    public let members: [String: [String]]
+
+    /// Where the gate reads it.
+    public static let path = ".github/teams.json"
+
+    /// Builds a table directly (tests).
+    public init(members: [String: [String]]) {
+        self.members = Dictionary(
+            members.map { ($0.key.lowercased(), $0.value.map { $0.lowercased() }) }, uniquingKeysWith: { $0 + $1 })
+    }
+
+    /// Reads the file's JSON; a wrong shape is an error naming it.
+    public static func parse(_ data: Data) throws(ReviewsError) -> Teams {
+        let value: JSONValue
+        do { value = try JSONValue(parsing: data) } catch { throw ReviewsError("\(error)") }
+        guard case .object(let entries) = value else {
+            throw ReviewsError("expected an object of owner → [logins], e.g. {\"@org/team\": [\"alice\"]}")
+        }
+        var members: [String: [String]] = [:]
+        for (owner, list) in entries {
+            guard case .array(let items) = list else { throw ReviewsError("'\(owner)' must map to an array of logins") }
+            var logins: [String] = []
+            for item in items {
+                guard case .string(let login) = item, !login.isEmpty, !login.hasPrefix("@") else {
+                    throw ReviewsError("'\(owner)' lists something that is not a login (plain names, no '@')")
+                }
+                logins.append(login)
+            }
+            members[owner] = logins
+        }
+        return Teams(members: members)
+    }
+
+    /// Whether `login` can approve for `owner`: the owner's own login, or a member of the team or email.
+    func login(_ login: String, satisfies owner: String) -> Bool {
+        let login = login.lowercased()
+        let owner = owner.lowercased()
+        if owner == "@" + login { return true }
+        return members[owner]?.contains(login) ?? false
+    }
+
+    /// The people who could approve for `owner`, for the "who to ask" line.
+    func people(for owner: String) -> [String] {
+        if owner.hasPrefix("@"), !owner.contains("/") { return [String(owner.dropFirst())] }
+        return members[owner.lowercased()] ?? []
+    }
+}
+
+/// A reviews or teams file that cannot be used: the gate refuses to decide (exit 2).
+public struct ReviewsError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong with it.
+    public let message: String
+    /// Creates the error.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import SquadKit
+import Testing
+
+/// `squad gate --reviews`: the pull request's real reviews, in the JSON GitHub's REST API returns, decided with
+/// GitHub's semantics, in real git repositories whose base holds CODEOWNERS and .github/teams.json.
+@Suite struct ReviewGateTests {
+    static let codeowners = """
+        *                     @courier/platform
+        /Modules/Payments/    @courier/payments
+        /docs/                docs@example.com
+        /tools/               @alice
+        """
+    static let teams = #"""
+        {"@courier/platform": ["pat"], "@courier/payments": ["paula", "Pete"], "docs@example.com": ["dora"]}
+        """#
+
+    func repository(change: [String] = ["Modules/Payments/Pay.swift"]) throws -> GitRepository {
+        let repo = try GitRepository()
+        try repo.write("CODEOWNERS", Self.codeowners)
+        try repo.write(".github/teams.json", Self.teams)
+        for file in ["Modules/Payments/Pay.swift", "docs/guide.md", "tools/run.sh", "README.md"] { try repo.write(file) }
+        try repo.commit("base")
+        try repo.git("checkout", "-q", "-b", "pr")
+        for file in change { try repo.write(file, "changed\n") }
+        try repo.commit("change")
+        return repo
+    }
+
+    /// One review as GitHub lists it.
+    static func review(_ login: String, _ state: String, at minute: Int, commit: String = "c0ffee") -> String {
+        #"{"id": \#(minute), "user": {"login": "\#(login)", "type": "User"}, "state": "\#(state)", "commit_id": "\#(commit)", "submitted_at": "2026-11-20T10:\#(minute < 10 ? "0" : "")\#(minute):00Z", "body": ""}"#
+    }
+
+    func gate(_ repo: GitRepository, _ reviews: [String], _ extra: [String] = []) -> (
+        status: Int32, output: String, errors: String
+    ) {
+        repo.squad(
+            ["gate", "--base", "main", "--author", "mallory", "--reviews", "-"] + extra,
+            stdin: "[" + reviews.joined(separator: ",") + "]")
+    }
+
+    @Test func aTeamMembersApprovalSatisfiesTheTeam() throws {
+        let repo = try repository()
+        let result = gate(repo, [Self.review("paula", "APPROVED", at: 1)])
+        #expect(result.status == 0, "\(result.output)\(result.errors)")
+        #expect(result.output.contains("Modules/Payments/Pay.swift\tapproved by paula (for @courier/payments)"))
+    }
+
+    @Test func aCommentAfterAnApprovalChangesNothing() throws {
+        let repo = try repository()
+        let result = gate(repo, [Self.review("paula", "APPROVED", at: 1), Self.review("paula", "COMMENTED", at: 2)])
+        #expect(result.status == 0)
+    }
+
+    @Test func aChangeRequestThenAnApprovalMayMergeAndTheReverseBlocks() throws {
+        let repo = try repository()
+        let fixed = gate(
+            repo, [Self.review("pete", "CHANGES_REQUESTED", at: 1), Self.review("pete", "APPROVED", at: 2)])
+        #expect(fixed.status == 0, "\(fixed.output)")
+        let blocked = gate(
+            repo,
+            [
+                Self.review("paula", "APPROVED", at: 1), Self.review("pete", "APPROVED", at: 2),
+                Self.review("pete", "CHANGES_REQUESTED", at: 3),
+            ])
+        #expect(blocked.status == 1)
+        #expect(blocked.output.contains("changes requested by pete (owner through @courier/payments)"))
+        #expect(blocked.output.contains("blocked: changes requested"))
+    }
+
+    @Test func aDismissedApprovalCountsForNothing() throws {
+        let repo = try repository()
+        let result = gate(repo, [Self.review("paula", "APPROVED", at: 1), Self.review("paula", "DISMISSED", at: 2)])
+        #expect(result.status == 1)
+        #expect(result.output.contains("  @courier/payments (paula, pete) for Modules/Payments/Pay.swift"))
+    }
+
+    @Test func theAuthorsOwnApprovalNeverCounts() throws {
+        let repo = try repository()
+        let result = repo.squad(
+            ["gate", "--base", "main", "--author", "Paula", "--reviews", "-"],
+            stdin: "[\(Self.review("paula", "APPROVED", at: 1))]")
+        #expect(result.status == 1)
+        #expect(result.output.contains("ignored approval by paula: the author"))
+    }
+
+    @Test func aStaleApprovalCountsOnlyWithoutDismissStale() throws {
+        let repo = try repository()
+        let head = try repo.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+        let old = [Self.review("paula", "APPROVED", at: 1, commit: "0123456789abcdef")]
+        #expect(gate(repo, old).status == 0)
+        let dismissed = gate(repo, old, ["--dismiss-stale"])
+        #expect(dismissed.status == 1)
+        #expect(dismissed.output.contains("ignored approval by paula: stale: approved 0123456, the head is \(head.prefix(7))"))
+        #expect(gate(repo, [Self.review("paula", "APPROVED", at: 1, commit: head)], ["--dismiss-stale"]).status == 0)
+    }
+
+    @Test func teamsComeFromTheBaseSoAPRCannotJoinATeam() throws {
+        let repo = try repository()
+        try repo.write(".github/teams.json", #"{"@courier/payments": ["mallory", "eve"], "@courier/platform": ["eve"]}"#)
+        try repo.commit("let me in")
+        let result = gate(repo, [Self.review("eve", "APPROVED", at: 1)])
+        #expect(result.status == 1)
+        #expect(result.output.contains("ignored approval by eve: not an owner of any changed file"))
+        // Locally, --teams overrides for a what-if.
+        let file = repo.root.appendingPathComponent("what-if.json")
+        try Data(#"{"@courier/payments": ["eve"], "@courier/platform": ["eve"]}"#.utf8).write(to: file)
+        #expect(gate(repo, [Self.review("eve", "APPROVED", at: 1)], ["--teams", file.path]).status == 0)
+    }
+
+    @Test func emailAndUserOwnersAndCaseInsensitiveLogins() throws {
+        let repo = try repository(change: ["docs/guide.md", "tools/run.sh"])
+        let result = gate(repo, [Self.review("DORA", "APPROVED", at: 1), Self.review("Alice", "APPROVED", at: 2)])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("docs/guide.md\tapproved by DORA (for docs@example.com)"))
+        #expect(result.output.contains("tools/run.sh\tapproved by Alice (for @alice)"))
+        // PETE in the teams file is "Pete": still the same person.
+        let payments = try repository()
+        #expect(gate(payments, [Self.review("PETE", "APPROVED", at: 1)]).status == 0)
+    }
+
+    @Test func severalPagesConcatenatedAreOneList() throws {
+        let repo = try repository(change: ["Modules/Payments/Pay.swift", "README.md"])
+        let pages = "[\(Self.review("paula", "APPROVED", at: 1))]\n[\(Self.review("pat", "APPROVED", at: 2))]"
+        let result = repo.squad(["gate", "--base", "main", "--reviews", "-"], stdin: pages)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func jsonSaysTheSame() throws {
+        let repo = try repository()
+        let result = gate(repo, [Self.review("pete", "CHANGES_REQUESTED", at: 1)], ["--format", "json"])
+        #expect(result.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] ?? [:]
+        #expect(object["may_merge"] as? Bool == false)
+        let missing = object["missing"] as? [[String: Any]] ?? []
+        #expect(missing.first?["people"] as? [String] == ["paula", "pete"])
+        #expect((object["changes_requested"] as? [[String: Any]])?.first?["login"] as? String == "pete")
+    }
+
+    @Test(arguments: [
+        ("not json", "not valid JSON"),
+        (#"{"user": {"login": "a"}, "state": "APPROVED"}"#, "expected an array of reviews"),
+        (#"[{"user": {}, "state": "APPROVED"}]"#, "needs user.login and a state"),
+        (#"[{"user": {"login": "a"}, "state": "LGTM"}]"#, "needs user.login and a state"),
+    ])
+    func malformedReviewsFailClosedWithExit2(reviews: String, problem: String) throws {
+        let repo = try repository()
+        let result = repo.squad(["gate", "--base", "main", "--reviews", "-"], stdin: reviews)
+        #expect(result.status == 2)
+        #expect(result.errors.hasPrefix("squad: --reviews '-': "), "\(result.errors)")
+        #expect(result.errors.contains(problem), "\(result.errors)")
+        #expect(result.errors.split(separator: "\n").count == 1)
+        #expect(result.output.isEmpty)
+    }
+
+    @Test func malformedTeamsFailClosedWithExit2() throws {
+        let repo = try repository()
+        try repo.git("checkout", "-q", "main")
+        try repo.write(".github/teams.json", #"{"@courier/payments": "paula"}"#)
+        try repo.commit("broken teams")
+        try repo.git("checkout", "-q", "pr")
+        let result = gate(repo, [Self.review("paula", "APPROVED", at: 1)])
+        #expect(result.status == 2)
+        #expect(result.errors == "squad: teams file 'main:.github/teams.json': '@courier/payments' must map to an array of logins\n")
+        let unreadable = gate(repo, [], ["--teams", "/nonexistent/teams.json"])
+        #expect(unreadable.status == 2)
+        #expect(unreadable.errors.contains("--teams '/nonexistent/teams.json' cannot be read"))
+    }
+
+    @Test func lintNamesOwnersTheTeamsFileDoesNotKnowAndEmptyTeams() throws {
+        let repo = try repository()
+        try repo.write(".github/teams.json", #"{"@courier/platform": ["pat"], "@courier/payments": [], "@courier/ghost": []}"#)
+        try repo.commit("teams drift")
+        let result = repo.squad(["lint"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("CODEOWNERS:3: owner docs@example.com is not in .github/teams.json"))
+        #expect(result.output.contains(".github/teams.json: @courier/payments has no members"))
+        #expect(result.output.contains(".github/teams.json: @courier/ghost has no members"))
+        #expect(!result.output.contains("@alice is not in"), "a plain @user owner needs no entry")
+    }
+}
+

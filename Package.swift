@@ -41,7 +41,9 @@ let testSupport: [(name: String, dependencies: [String])] = [
 let apps: [(name: String, executable: String, dependencies: [String])] = [
     (
         "OrderTracking", "order-tracking",
-        modules.map(\.name) + ["JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText"]
+        modules.map(\.name) + [
+            "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
+        ]
     ),
     ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText"]),
     (

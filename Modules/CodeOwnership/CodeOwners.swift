@@ -79,7 +79,8 @@ public struct CodeOwners: Sendable {
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 notes.append(
                     Issue(
-                        line: number + 1, column: line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: control) + 1,
+                        line: number + 1,
+                        column: line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: control) + 1,
                         message: "U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) is read as part of "
                             + "the line, not as a line break or a space; remove it unless a path really holds it"))
             }

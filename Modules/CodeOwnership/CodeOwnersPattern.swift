@@ -55,7 +55,8 @@ public struct CodeOwnersPattern: Sendable, Equatable {
         let isStar = { (token: (character: Unicode.Scalar, escaped: Bool, offset: Int)) in
             token.character == "*" && !token.escaped
         }
-        if let run = tokens.indices.first(where: { $0 + 2 < tokens.count && tokens[$0...($0 + 2)].allSatisfy(isStar) }) {
+        if let run = tokens.indices.first(where: { $0 + 2 < tokens.count && tokens[$0...($0 + 2)].allSatisfy(isStar) })
+        {
             throw PatternError(offset: tokens[run].offset, message: "'***' is not a valid pattern")
         }
         let isSlash = { (token: (character: Unicode.Scalar, escaped: Bool, offset: Int)) in

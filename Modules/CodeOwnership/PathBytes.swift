@@ -5,7 +5,9 @@ public enum PathBytes {
     /// The path's segments: split on "/" bytes, with empty and "." segments dropped ("./a//b" is "a/b").
     public static func segments<Bytes: Collection<UInt8>>(_ path: Bytes) -> [ArraySlice<UInt8>] {
         let bytes = Array(path)[...]
-        return bytes.split(separator: slash, omittingEmptySubsequences: true).filter { !($0.count == 1 && $0.first == dot) }
+        return bytes.split(separator: slash, omittingEmptySubsequences: true).filter {
+            !($0.count == 1 && $0.first == dot)
+        }
     }
 
     /// The path with empty and "." segments dropped, as a string.

@@ -88,9 +88,9 @@ import Testing
 @Suite struct JSONSequenceTests {
     @Test func concatenatedPagesParseAsASequence() throws {
         let pages = try JSONValue.sequence(parsing: Data("[1, 2]\n[3][]  {\"a\": true}".utf8))
-        #expect(pages == [.array([.number(1), .number(2)]), .array([.number(3)]), .array([]), .object(["a": .bool(true)])])
+        #expect(
+            pages == [.array([.number(1), .number(2)]), .array([.number(3)]), .array([]), .object(["a": .bool(true)])])
         #expect(try JSONValue.sequence(parsing: Data(" \n".utf8)).isEmpty)
         #expect(throws: JSONSyntaxError.self) { try JSONValue.sequence(parsing: Data("[1] [".utf8)) }
     }
 }
-

@@ -19,7 +19,8 @@ import Testing
         try Data(("\n" + line + "\n").utf8).write(to: file)
         let run = try CLI.run(["1234", "--replay", file.path])
         #expect(run.status == 64, "\(run.stderr)")
-        #expect(run.stderr.hasPrefix("order-tracking: --replay '\(file.path)' line 2 is not a recorded answer: \(reason)"))
+        #expect(
+            run.stderr.hasPrefix("order-tracking: --replay '\(file.path)' line 2 is not a recorded answer: \(reason)"))
         #expect(run.stdout == "")
     }
 
@@ -38,6 +39,9 @@ import Testing
         let run = try ProcessRunner.run(
             "sh", ["-c", "exec \"$0\" 1234 >&-", CLI.binary], environment: CLI.environment, limit: .seconds(20))
         #expect(run.status == 1)
-        #expect(run.stderr == "order-tracking: standard output is closed; run it with stdout open (a terminal, a pipe or > FILE)\n")
+        #expect(
+            run.stderr
+                == "order-tracking: standard output is closed; run it with stdout open (a terminal, a pipe or > FILE)\n"
+        )
     }
 }

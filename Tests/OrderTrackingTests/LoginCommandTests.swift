@@ -79,7 +79,8 @@ import Testing
         #expect(statuses == Array(repeating: 0, count: 20))
         let last = try CLI.run(["login", "1234", "--data-dir", directory.path])
         #expect(last.status == 0)
-        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("user.json")))
+        let record = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: directory.appendingPathComponent("user.json")))
         #expect((record as? [String: Any])?["userID"] as? String == "1234")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["user.json"])
     }

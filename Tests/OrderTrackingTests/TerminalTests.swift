@@ -104,10 +104,13 @@ struct TerminalTests {
         let resumed = try session.waitFor(scrollback: true) {
             $0.components(separatedBy: "Stopped").last?.contains("Ctrl-C to stop") == true
         }
-        #expect(resumed.components(separatedBy: "╭─ Order").count - 1 == framesBefore + 1, "one whole new frame:\n\(resumed)")
+        #expect(
+            resumed.components(separatedBy: "╭─ Order").count - 1 == framesBefore + 1,
+            "one whole new frame:\n\(resumed)")
         #expect(try session.cursorVisible() == false)
         let lastFrame = resumed.components(separatedBy: "Stopped").last ?? ""
-        #expect(lastFrame.contains("╭─ Payment") && lastFrame.contains("╰─"), "the frame below the shell's lines is whole")
+        #expect(
+            lastFrame.contains("╭─ Payment") && lastFrame.contains("╰─"), "the frame below the shell's lines is whole")
         try session.tmux(["send-keys", "-t", session.name, "C-c"])
         let after = try session.waitFor { $0.contains("interrupted") }
         #expect(after.contains("interrupted"))

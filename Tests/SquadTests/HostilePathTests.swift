@@ -70,7 +70,8 @@ import Testing
         #expect(result.status == 2)
         #expect(result.errors.contains("is not a revision"))
         #expect(!FileManager.default.fileExists(atPath: output))
-        let files = repo.squad(["gate", "--base", "main", "--files", "-", "--head", "--output=\(output)"], stdin: "a.txt\n")
+        let files = repo.squad(
+            ["gate", "--base", "main", "--files", "-", "--head", "--output=\(output)"], stdin: "a.txt\n")
         #expect(files.status == 2)
         #expect(!FileManager.default.fileExists(atPath: output))
     }

@@ -19,7 +19,9 @@ import Testing
         let repo = try GitRepository()
         try repo.write("CODEOWNERS", Self.codeowners)
         try repo.write(".github/teams.json", Self.teams)
-        for file in ["Modules/Payments/Pay.swift", "docs/guide.md", "tools/run.sh", "README.md"] { try repo.write(file) }
+        for file in ["Modules/Payments/Pay.swift", "docs/guide.md", "tools/run.sh", "README.md"] {
+            try repo.write(file)
+        }
         try repo.commit("base")
         try repo.git("checkout", "-q", "-b", "pr")
         for file in change { try repo.write(file, "changed\n") }
@@ -92,13 +94,16 @@ import Testing
         #expect(gate(repo, old).status == 0)
         let dismissed = gate(repo, old, ["--dismiss-stale"])
         #expect(dismissed.status == 1)
-        #expect(dismissed.output.contains("ignored approval by paula: stale: approved 0123456, the head is \(head.prefix(7))"))
+        #expect(
+            dismissed.output.contains(
+                "ignored approval by paula: stale: approved 0123456, the head is \(head.prefix(7))"))
         #expect(gate(repo, [Self.review("paula", "APPROVED", at: 1, commit: head)], ["--dismiss-stale"]).status == 0)
     }
 
     @Test func teamsComeFromTheBaseSoAPRCannotJoinATeam() throws {
         let repo = try repository()
-        try repo.write(".github/teams.json", #"{"@courier/payments": ["mallory", "eve"], "@courier/platform": ["eve"]}"#)
+        try repo.write(
+            ".github/teams.json", #"{"@courier/payments": ["mallory", "eve"], "@courier/platform": ["eve"]}"#)
         try repo.commit("let me in")
         let result = gate(repo, [Self.review("eve", "APPROVED", at: 1)])
         #expect(result.status == 1)
@@ -162,7 +167,9 @@ import Testing
         try repo.git("checkout", "-q", "pr")
         let result = gate(repo, [Self.review("paula", "APPROVED", at: 1)])
         #expect(result.status == 2)
-        #expect(result.errors == "squad: teams file 'main:.github/teams.json': '@courier/payments' must map to an array of logins\n")
+        #expect(
+            result.errors
+                == "squad: teams file 'main:.github/teams.json': '@courier/payments' must map to an array of logins\n")
         let unreadable = gate(repo, [], ["--teams", "/nonexistent/teams.json"])
         #expect(unreadable.status == 2)
         #expect(unreadable.errors.contains("--teams '/nonexistent/teams.json' cannot be read"))
@@ -170,7 +177,8 @@ import Testing
 
     @Test func lintNamesOwnersTheTeamsFileDoesNotKnowAndEmptyTeams() throws {
         let repo = try repository()
-        try repo.write(".github/teams.json", #"{"@courier/platform": ["pat"], "@courier/payments": [], "@courier/ghost": []}"#)
+        try repo.write(
+            ".github/teams.json", #"{"@courier/platform": ["pat"], "@courier/payments": [], "@courier/ghost": []}"#)
         try repo.commit("teams drift")
         let result = repo.squad(["lint"])
         #expect(result.status == 1)
@@ -180,4 +188,3 @@ import Testing
         #expect(!result.output.contains("@alice is not in"), "a plain @user owner needs no entry")
     }
 }
-

@@ -43,7 +43,8 @@ import Testing
         #expect(missing == 64)
         #expect(errors.hasPrefix("squad: missing --owner (e.g. --owner @courier/rewards)\n"))
         errors = ""
-        let clash = SquadApp.run(["new", "Eta", "--owner", "@x/y"], directory: Self.root, output: &output, errors: &errors)
+        let clash = SquadApp.run(
+            ["new", "Eta", "--owner", "@x/y"], directory: Self.root, output: &output, errors: &errors)
         #expect(clash == 64)
         #expect(errors.contains("cannot create module 'Eta'"))
         #expect(output.isEmpty)

@@ -56,7 +56,8 @@ import Testing
         let live = ".user.json.\(ProcessInfo.processInfo.processIdentifier).7.tmp"
         try Data("writing".utf8).write(to: store.directory.appendingPathComponent(live))
         try store.save(LoginSession(userID: "1", name: "A"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path).sorted() == [live, "user.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: store.directory.path).sorted() == [live, "user.json"])
     }
 
     @Test func dotDotInTheDataFolderLeavesNoStrayFolders() throws {

@@ -55,7 +55,8 @@ public enum OrderTrackingApp {
     {
         let streams = StandardStreams()
         if closed.contains(STDOUT_FILENO) {
-            streams.err("order-tracking: standard output is closed; run it with stdout open (a terminal, a pipe or > FILE)")
+            streams.err(
+                "order-tracking: standard output is closed; run it with stdout open (a terminal, a pipe or > FILE)")
             return ExitCode.fatal.rawValue
         }
         var code: ExitCode

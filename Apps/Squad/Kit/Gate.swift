@@ -65,6 +65,7 @@ public struct Gate: Sendable {
             return order.map { ($0, groups[$0]!) }
         }
 
+        /// Equal when they decide the same: the same decisions, warnings, change requests and ignored reviewers.
         public static func == (one: Result, other: Result) -> Bool {
             one.decisions == other.decisions && one.warnings == other.warnings
                 && one.changesRequested.map(\.login) == other.changesRequested.map(\.login)
@@ -113,7 +114,9 @@ public struct Gate: Sendable {
         var ignored: [(login: String, reason: String)] = []
         var approving: [String] = []
         var requesting: [String] = []
-        for review in Review.latestDecisive(evidence.reviews).values.sorted(by: { $0.login.lowercased() < $1.login.lowercased() }) {
+        for review in Review.latestDecisive(evidence.reviews).values.sorted(by: {
+            $0.login.lowercased() < $1.login.lowercased()
+        }) {
             if review.login.lowercased() == author {
                 if review.state != "DISMISSED" { ignored.append((review.login, "the author")) }
                 continue

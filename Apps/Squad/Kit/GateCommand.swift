@@ -31,7 +31,8 @@ extension SquadApp {
         if let file = parsed.options["--reviews"] {
             let data = try readEvidence(file, option: "--reviews", stdin: stdin)
             do { evidence.reviews = try Review.parse(data) } catch {
-                throw ShellError(message: "--reviews '\(SafeText.visible(file))': \(error); give the JSON GitHub's API returns")
+                throw ShellError(
+                    message: "--reviews '\(SafeText.visible(file))': \(error); give the JSON GitHub's API returns")
             }
         }
         evidence.teams = try teams(parsed, git: git, base: base, errors: &errors)
@@ -137,7 +138,8 @@ extension SquadApp {
                 }),
             "changes_requested": .array(
                 result.changesRequested.map { .object(["login": .string($0.login), "owners": strings($0.owners)]) }),
-            "ignored": .array(result.ignored.map { .object(["login": .string($0.login), "reason": .string($0.reason)]) }),
+            "ignored": .array(
+                result.ignored.map { .object(["login": .string($0.login), "reason": .string($0.reason)]) }),
             "warnings": strings(result.warnings),
         ])
     }

@@ -22,7 +22,8 @@ public struct CodeOwnersLint: Sendable {
         for rule in owners.rules {
             if let first = firstLine[PathBytes.key(rule.pattern.text)] {
                 findings.append(
-                    "\(path):\(rule.line): duplicate pattern '\(SafeText.visible(rule.pattern.text))' (first on line \(first))")
+                    "\(path):\(rule.line): duplicate pattern '\(SafeText.visible(rule.pattern.text))' (first on line \(first))"
+                )
             } else {
                 firstLine[PathBytes.key(rule.pattern.text)] = rule.line
             }
@@ -44,7 +45,8 @@ public struct CodeOwnersLint: Sendable {
         }
         for rule in owners.rules {
             if !matched.contains(rule.line) {
-                findings.append("\(path):\(rule.line): pattern '\(SafeText.visible(rule.pattern.text))' matches no tracked file")
+                findings.append(
+                    "\(path):\(rule.line): pattern '\(SafeText.visible(rule.pattern.text))' matches no tracked file")
             } else if !wins.contains(rule.line) {
                 findings.append(
                     "\(path):\(rule.line): rule '\(SafeText.visible(rule.pattern.text))' is shadowed by a later rule (line \(overriddenBy[rule.line] ?? 0)) for every file it matches"
@@ -64,7 +66,8 @@ public struct CodeOwnersLint: Sendable {
                 guard reported.insert(owner.lowercased()).inserted else { continue }
                 if teams.members[owner.lowercased()] == nil {
                     findings.append(
-                        "\(path):\(rule.line): owner \(owner) is not in \(Teams.path); add its members so reviews can satisfy it")
+                        "\(path):\(rule.line): owner \(owner) is not in \(Teams.path); add its members so reviews can satisfy it"
+                    )
                 }
             }
         }

@@ -17,7 +17,9 @@ public struct Scaffold: Sendable {
             name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         else {
             throw UsageError(
-                message: "module name '\(SafeText.visible(name))' must be UpperCamelCase ASCII letters and digits, 2 to 30 long")
+                message:
+                    "module name '\(SafeText.visible(name))' must be UpperCamelCase ASCII letters and digits, 2 to 30 long"
+            )
         }
         guard CodeOwners.isValidOwner(owner) else {
             throw UsageError(message: "owner '\(SafeText.visible(owner))' is not @user, @org/team or an email")
@@ -45,12 +47,15 @@ public struct Scaffold: Sendable {
         if reserved.contains(name) { return "'\(name)' is reserved by Swift or its toolchain" }
         let files = FileManager.default
         let id = name.lowercased()
-        let targets = ["Modules", "Apps", "Tests"].flatMap { (try? files.contentsOfDirectory(atPath: root.appendingPathComponent($0).path)) ?? [] }
+        let targets = ["Modules", "Apps", "Tests"].flatMap {
+            (try? files.contentsOfDirectory(atPath: root.appendingPathComponent($0).path)) ?? []
+        }
         let appTargets = ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Apps").path)) ?? [])
             .flatMap { [$0, $0 + "Kit", $0 + "Tests"] }
         for mine in [name, name + "Tests"] {
             for taken in Set(targets + appTargets).sorted() where mine.lowercased() == taken.lowercased() {
-                return "a target or folder named '\(taken)' exists (module \(name) adds targets \(name) and \(name)Tests)"
+                return
+                    "a target or folder named '\(taken)' exists (module \(name) adds targets \(name) and \(name)Tests)"
             }
         }
         // The ids, endpoints and fixtures already in use: every demo order's files and every declared card id.

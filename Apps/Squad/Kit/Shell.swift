@@ -1,6 +1,6 @@
 import CodeOwnership
-import SafeText
 import Foundation
+import SafeText
 
 /// A failed or unrunnable command; the message names it and what it printed.
 public struct ShellError: Error, CustomStringConvertible, Equatable {

@@ -41,9 +41,11 @@ public enum SquadApp {
                     "--reviews", .required("FILE|-"),
                     help: "the PR's reviews as GitHub's API lists them (gh api --paginate …/pulls/N/reviews)"),
                 OptionSpec(
-                    "--teams", .required("FILE"), help: "team and email members (default: the base's .github/teams.json)"),
+                    "--teams", .required("FILE"),
+                    help: "team and email members (default: the base's .github/teams.json)"),
                 OptionSpec("--dismiss-stale", help: "an approval of an older commit than the head counts for nothing"),
-                OptionSpec("--approved-by", .required("OWNER"), help: "an owner's approval, for what-ifs (repeat for each)"),
+                OptionSpec(
+                    "--approved-by", .required("OWNER"), help: "an owner's approval, for what-ifs (repeat for each)"),
                 OptionSpec("--author", .required("USER"), help: "the pull request's author (cannot approve)"),
                 OptionSpec("--files", .required("FILE|-"), help: "changed paths from a file or stdin instead of git"),
                 format, help,

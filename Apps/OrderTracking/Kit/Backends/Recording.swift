@@ -51,7 +51,9 @@ struct RecordedAnswer: Sendable {
     /// Reads one line; the error says which field is wrong. Numbers are checked before they become integers:
     /// `"at_ms": 1e19` or `"status": 1e30` is a clear error, not a trap.
     init(line: Data) throws(RecordingError) {
-        guard case .object(let fields)? = try? JSONValue(parsing: line) else { throw RecordingError("not a JSON object") }
+        guard case .object(let fields)? = try? JSONValue(parsing: line) else {
+            throw RecordingError("not a JSON object")
+        }
         guard case .string(let endpoint)? = fields["endpoint"] else { throw RecordingError("no \"endpoint\" string") }
         guard case .number(let at)? = fields["at_ms"], let milliseconds = Int(exactly: at),
             (0...RecordedAnswer.longestRecording).contains(milliseconds)
@@ -68,7 +70,9 @@ struct RecordedAnswer: Sendable {
             }
             switch (code, body) {
             case (200, .string(let body)?):
-                guard let data = Data(base64Encoded: body) else { throw RecordingError("\"body_base64\" is not base64") }
+                guard let data = Data(base64Encoded: body) else {
+                    throw RecordingError("\"body_base64\" is not base64")
+                }
                 outcome = .success(data)
             case (200, _): throw RecordingError("status 200 needs a \"body_base64\" string")
             case (404, _): outcome = .failure(.notFound(path: endpoint))

@@ -30,7 +30,8 @@ extension OrderTrackingApp {
         if let every = parsed.options["--every"] {
             guard options.watch else { throw UsageError(message: "--every only applies with --watch; add --watch") }
             guard let seconds = Double(every), seconds >= 0.1, seconds <= 3600 else {
-                throw UsageError(message: "--every '\(SafeText.visible(every))' must be a number of seconds from 0.1 to 3600")
+                throw UsageError(
+                    message: "--every '\(SafeText.visible(every))' must be a number of seconds from 0.1 to 3600")
             }
             options.every = .milliseconds(Int(seconds * 1000))
         }
@@ -87,7 +88,9 @@ extension OrderTrackingApp {
         // A millisecond is the finest deadline the transport keeps; less would be reported as "within 0s".
         guard let seconds = Double(text), seconds >= 0.001, seconds <= 600 else {
             throw UsageError(
-                message: "--timeout '\(SafeText.visible(text))' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5")
+                message:
+                    "--timeout '\(SafeText.visible(text))' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"
+            )
         }
         return .milliseconds(Int(seconds * 1000))
     }

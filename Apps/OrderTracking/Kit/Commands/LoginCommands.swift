@@ -22,7 +22,8 @@ struct LoginCommand {
         let terminal = host.terminal
         let verbose = verbose
         let authenticator = Authenticator(
-            backend: host.backend, container: host.login, clock: host.clock, say: { terminal.out(SafeText.visible($0) + "\n") },
+            backend: host.backend, container: host.login, clock: host.clock,
+            say: { terminal.out(SafeText.visible($0) + "\n") },
             note: { if verbose { terminal.out(SafeText.visible($0) + "\n") } }, warn: { terminal.err($0) })
         let outcome = await authenticator.logIn(userID: userID, password: password)
         if let error = outcome.error {

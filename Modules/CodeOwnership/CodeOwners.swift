@@ -128,9 +128,9 @@ public struct CodeOwners: Sendable {
     public func matchingRules(of path: String) -> [Rule] {
         let segments = PathBytes.segments(path.utf8)
         guard !segments.isEmpty else { return [] }
-        return index.candidates(segments).reversed().filter { rules[$0].pattern.matches(segments: segments) }.map {
-            rules[$0]
-        }
+        let matching = index.candidates(segments).filter { rules[$0].pattern.matches(segments: segments) }
+        // A pattern written twice is indexed at its last line; its earlier lines match the same paths.
+        return (matching + matching.flatMap { index.duplicates[$0] ?? [] }).sorted().map { rules[$0] }
     }
 
     /// "./a//b" → "a/b"; paths are compared as GitHub sees them (relative, case-sensitive, byte for byte).

@@ -1,81 +1,165 @@
-/// Which rules could own a path, found without trying every rule: a big monorepo's CODEOWNERS has a thousand
-/// lines, most under `/Modules/…`, and a path can only match the few whose literal parts it contains.
+/// Which rules could own a path, found without trying every rule, for any shape of CODEOWNERS: a big
+/// monorepo's file has a thousand lines of literal folders, wildcard segments, `**/name/`, extensions and
+/// catch-alls, and a path can only match the few whose required parts it has.
 ///
-/// Every rule sits in exactly one place, and a place is only a filter (candidates are then matched for real):
-/// - anchored rules that start with literal segments, in a tree keyed by those segments (`/Modules/Pay/` under
-///   Modules → Pay), gathered by walking the path down the tree;
-/// - rules that start with `**` (or are unanchored) and then a literal segment, by that name: a path can only
-///   match them if one of its segments has it (`docs/`, `**/Fixtures/`, `README.md`);
-/// - the same with a glob whose literal end holds a dot, by the extension that end forces (`*.md` → "md");
-/// - everything else (`*`, `/*/x`, `**/*-gen`), tried on every path.
+/// Every distinct pattern sits in exactly one bucket, keyed by one part any path it matches must have; a path
+/// gathers the buckets its segments hit, and the candidates are then matched for real, newest first:
+/// - a literal head (`/Modules/Pay/` → Modules → Pay), in a tree walked along the path;
+/// - a literal segment at a fixed depth after a wildcard (`/Modules/*/Sources/` → depth 2 "Sources");
+/// - the literal start of a wildcard segment at a fixed depth (`/Apps/App3*/` → depth 1 "App3");
+/// - a literal segment at any depth (`**/Docs/`, `docs/`, `README.md`, `**/v1/**/*.sh` → "v1");
+/// - the extension a segment's literal end forces (`*.md` → "md");
+/// - nothing (`*`, `/*/x`): tried on every path.
+/// A pattern with several such parts goes to the bucket holding the fewest patterns so far, so no bucket grows
+/// with the file: the work per path follows its segments, not the number of rules. A pattern written twice
+/// is indexed once, at its last line (which shadows the others for every path).
 struct CodeOwnersIndex: Sendable {
     private struct Node: Sendable {
-        var children: [ArraySlice<UInt8>: Int] = [:]
+        var children: [ByteKey: Int] = [:]
         var rules: [Int] = []
     }
+    private enum Bucket: Hashable {
+        case tree(node: Int)
+        case fixed(depth: Int, name: ByteKey)
+        case prefix(depth: Int, start: ByteKey)
+        case name(ByteKey)
+        case fileExtension(ByteKey)
+        case rest
+    }
     private var nodes = [Node()]
-    private var byName: [ArraySlice<UInt8>: [Int]] = [:]
-    private var byExtension: [ArraySlice<UInt8>: [Int]] = [:]
+    private var fixed: [Int: [ByteKey: [Int]]] = [:]
+    private var prefixes: [Int: (lengths: [Int], rules: [ByteKey: [Int]])] = [:]
+    private var byName: [ByteKey: [Int]] = [:]
+    private var byExtension: [ByteKey: [Int]] = [:]
+    private var rest: [Int] = []
+    /// The earlier lines of a pattern written more than once, by the index of its last line.
+    private(set) var duplicates: [Int: [Int]] = [:]
+    private var sizes: [Bucket: Int] = [:]
+
+    /// The longest literal start of a wildcard segment used as a key.
+    private static let longestPrefix = 8
 
     init(_ patterns: [CodeOwnersPattern]) {
-        for (index, pattern) in patterns.enumerated() { insert(index, pattern) }
+        var last: [[UInt8]: Int] = [:]
+        for (index, pattern) in patterns.enumerated() { last[Array(pattern.text.utf8)] = index }
+        for (index, pattern) in patterns.enumerated() {
+            let final = last[Array(pattern.text.utf8)]!
+            if final != index {
+                duplicates[final, default: []].append(index)
+                continue
+            }
+            insert(index, pattern)
+        }
     }
 
-    /// Indices of every rule that might match `segments` (each once, newest first).
+    /// Indices of every distinct pattern that might match `segments` (each once, newest first).
     func candidates(_ segments: [ArraySlice<UInt8>]) -> [Int] {
-        var found = nodes[0].rules
+        var found: [Int] = []
+        found.reserveCapacity(16)
+        found += rest
         var node = 0
+        found += nodes[0].rules
         for segment in segments {
-            guard let next = nodes[node].children[segment] else { break }
+            guard let next = nodes[node].children[ByteKey(segment)] else { break }
             node = next
             found += nodes[node].rules
         }
-        if !byName.isEmpty || !byExtension.isEmpty {
-            for segment in segments {
-                if let rules = byName[segment] { found += rules }
-                // By bytes, as patterns are matched: a dot followed by a combining mark is still a dot.
-                if let dot = segment.lastIndex(of: PathBytes.dot), let rules = byExtension[segment[(dot + 1)...]] {
-                    found += rules
+        let names = !byName.isEmpty
+        let extensions = !byExtension.isEmpty
+        for (depth, segment) in segments.enumerated() {
+            let key = ByteKey(segment)
+            if !fixed.isEmpty, let atDepth = fixed[depth], let rules = atDepth[key] { found += rules }
+            if !prefixes.isEmpty, let starts = prefixes[depth] {
+                for length in starts.lengths where length <= segment.count {
+                    if let rules = starts.rules[ByteKey(segment.prefix(length))] { found += rules }
                 }
             }
+            if names, let rules = byName[key] { found += rules }
+            // By bytes, as patterns are matched: a dot followed by a combining mark is still a dot.
+            if extensions, let dot = segment.lastIndex(of: PathBytes.dot),
+                let rules = byExtension[ByteKey(segment[(dot + 1)...])]
+            {
+                found += rules
+            }
         }
-        found.sort(by: >)
-        // A name or extension shared by two segments ("docs/docs/x") adds its rules twice.
-        var previous = -1
-        found.removeAll { index in
-            defer { previous = index }
-            return index == previous
+        if found.count > 1 {
+            found.sort(by: >)
+            // A bucket hit by two segments ("docs/docs/x") adds its rules twice.
+            var previous = -1
+            found.removeAll { index in
+                defer { previous = index }
+                return index == previous
+            }
         }
         return found
     }
 
     private mutating func insert(_ index: Int, _ pattern: CodeOwnersPattern) {
+        let segments = pattern.segments
+        // The literal head, in the tree.
         var node = 0
-        var position = 0
-        while position < pattern.segments.count, let name = CodeOwnersIndex.literal(pattern.segments[position]) {
-            if let next = nodes[node].children[name] {
+        var head = 0
+        while head < segments.count, let name = CodeOwnersIndex.literal(segments[head]) {
+            if let next = nodes[node].children[ByteKey(name)] {
                 node = next
             } else {
                 nodes.append(Node())
-                nodes[node].children[name] = nodes.count - 1
+                nodes[node].children[ByteKey(name)] = nodes.count - 1
                 node = nodes.count - 1
             }
-            position += 1
+            head += 1
         }
-        if node == 0, position == 0, pattern.segments.count >= 2, pattern.segments[0] == .anyDirectories {
-            if let name = CodeOwnersIndex.literal(pattern.segments[1]) {
-                byName[name, default: []].append(index)
-                return
+        // Every other part a matching path must have, in order of preference when buckets are equally full.
+        var options: [Bucket] = []
+        if head >= 2 || (head == 1 && segments.count == 1) { options.append(.tree(node: node)) }
+        var depth: Int? = 0
+        var afterHead: [Bucket] = []
+        var anywhere: [Bucket] = []
+        for (position, segment) in segments.enumerated() {
+            guard case .glob(let tokens, let suffix) = segment else {
+                depth = nil
+                continue
             }
-            if case .glob(_, let suffix) = pattern.segments[1], let dot = suffix.lastIndex(of: PathBytes.dot) {
-                byExtension[ArraySlice(suffix[(dot + 1)...]), default: []].append(index)
-                return
+            if let name = CodeOwnersIndex.literal(segment) {
+                if let fixedDepth = depth, position >= head {
+                    afterHead.append(.fixed(depth: fixedDepth, name: ByteKey(name)))
+                } else if depth == nil {
+                    anywhere.append(.name(ByteKey(name)))
+                }
+            } else {
+                var start: [UInt8] = []
+                for token in tokens {
+                    guard case .literal(let byte) = token, start.count < CodeOwnersIndex.longestPrefix else { break }
+                    start.append(byte)
+                }
+                if let fixedDepth = depth, !start.isEmpty {
+                    afterHead.append(.prefix(depth: fixedDepth, start: ByteKey(start[...])))
+                }
+                if let dot = suffix.lastIndex(of: PathBytes.dot) {
+                    anywhere.append(.fileExtension(ByteKey(suffix[(dot + 1)...])))
+                }
             }
+            depth = depth.map { $0 + 1 }
         }
-        nodes[node].rules.append(index)
+        options += afterHead.reversed() + anywhere
+        if head >= 1 { options.append(.tree(node: node)) }
+        let bucket = options.min { (sizes[$0] ?? 0) < (sizes[$1] ?? 0) } ?? .rest
+        sizes[bucket, default: 0] += 1
+        switch bucket {
+        case .tree(let node): nodes[node].rules.append(index)
+        case .fixed(let depth, let name): fixed[depth, default: [:]][name, default: []].append(index)
+        case .prefix(let depth, let start):
+            var entry = prefixes[depth] ?? ([], [:])
+            if !entry.lengths.contains(start.bytes.count) { entry.lengths.append(start.bytes.count) }
+            entry.rules[start, default: []].append(index)
+            prefixes[depth] = entry
+        case .name(let name): byName[name, default: []].append(index)
+        case .fileExtension(let ext): byExtension[ext, default: []].append(index)
+        case .rest: rest.append(index)
+        }
     }
 
-    /// The segment's text when it has no wildcard (it then matches only a path segment spelled exactly so).
+    /// The segment's bytes when it has no wildcard (it then matches only a path segment spelled exactly so).
     private static func literal(_ segment: CodeOwnersPattern.Segment) -> ArraySlice<UInt8>? {
         guard case .glob(let tokens, _) = segment else { return nil }
         var bytes: [UInt8] = []
@@ -85,4 +169,17 @@ struct CodeOwnersIndex: Sendable {
         }
         return bytes[...]
     }
+}
+
+/// Bytes as a dictionary key, hashed in one call (an `ArraySlice` hashes byte by byte) and compared exactly.
+struct ByteKey: Hashable, Sendable {
+    let bytes: ArraySlice<UInt8>
+
+    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    static func == (one: ByteKey, other: ByteKey) -> Bool { one.bytes.elementsEqual(other.bytes) }
 }

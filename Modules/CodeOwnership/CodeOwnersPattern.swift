@@ -109,9 +109,43 @@ public struct CodeOwnersPattern: Sendable, Equatable {
     public func matches(bytes path: [UInt8]) -> Bool { matches(segments: PathBytes.segments(path)) }
 
     /// Linear in pattern segments × path segments whatever the pattern: the set of path positions each pattern
-    /// segment can reach is carried forward, so `**/**/…/x` never backtracks exponentially.
+    /// segment can reach is carried forward, so `**/**/…/x` never backtracks exponentially. The set is a bit
+    /// mask (no allocation) for paths of up to 63 segments, an array beyond.
     func matches(segments path: [ArraySlice<UInt8>]) -> Bool {
         guard !path.isEmpty else { return false }
+        guard path.count < 64 else { return matchesLong(path) }
+        let count = path.count
+        var reachable: UInt64 = 1
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .anyDirectories:
+                let minimum = (index == segments.count - 1 && trailingDoubleStar) ? 1 : 0
+                let first = reachable.trailingZeroBitCount + minimum
+                guard first <= count else { return false }
+                // Every position from `first` to the path's end.
+                reachable = (UInt64.max >> (63 - count)) & ~((UInt64(1) << first) - 1)
+            case .glob(let tokens, let suffix):
+                var next: UInt64 = 0
+                var remaining = reachable & ~(UInt64(1) << count)
+                while remaining != 0 {
+                    let start = remaining.trailingZeroBitCount
+                    remaining &= remaining - 1
+                    let name = path[start]
+                    if name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix),
+                        CodeOwnersPattern.glob(tokens, name)
+                    {
+                        next |= UInt64(1) << (start + 1)
+                    }
+                }
+                guard next != 0 else { return false }
+                reachable = next
+            }
+        }
+        return accepts(reachable: { reachable & (UInt64(1) << $0) != 0 }, count: count)
+    }
+
+    /// The same with an array of positions, for paths deeper than a bit mask holds.
+    private func matchesLong(_ path: [ArraySlice<UInt8>]) -> Bool {
         var reachable = [Bool](repeating: false, count: path.count + 1)
         reachable[0] = true
         for (index, segment) in segments.enumerated() {
@@ -122,24 +156,26 @@ public struct CodeOwnersPattern: Sendable, Equatable {
                 guard let first = reachable.firstIndex(of: true), first + minimum <= path.count else { return false }
                 for end in (first + minimum)...path.count { next[end] = true }
             case .glob(let tokens, let suffix):
-                var any = false
                 for start in 0..<path.count where reachable[start] {
                     let name = path[start]
                     if name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix),
                         CodeOwnersPattern.glob(tokens, name)
                     {
                         next[start + 1] = true
-                        any = true
                     }
                 }
-                if !any { return false }
+                guard next.contains(true) else { return false }
             }
             reachable = next
         }
-        // After the last segment: at the path's end a file matched (not for `dir/`); earlier, the match is a
-        // folder holding the path (not for a trailing lone `*`, which is one level, unless it is `dir/*/`).
-        for position in 0...path.count where reachable[position] {
-            if position == path.count ? !directoryOnly : position > 0 && (directoryOnly || !lastIsLoneStar) {
+        return accepts(reachable: { reachable[$0] }, count: path.count)
+    }
+
+    /// After the last segment: at the path's end a file matched (not for `dir/`); earlier, the match is a
+    /// folder holding the path (not for a trailing lone `*`, which is one level, unless it is `dir/*/`).
+    private func accepts(reachable: (Int) -> Bool, count: Int) -> Bool {
+        for position in 0...count where reachable(position) {
+            if position == count ? !directoryOnly : position > 0 && (directoryOnly || !lastIsLoneStar) {
                 return true
             }
         }

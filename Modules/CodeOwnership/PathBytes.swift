@@ -4,10 +4,16 @@
 public enum PathBytes {
     /// The path's segments: split on "/" bytes, with empty and "." segments dropped ("./a//b" is "a/b").
     public static func segments<Bytes: Collection<UInt8>>(_ path: Bytes) -> [ArraySlice<UInt8>] {
-        let bytes = Array(path)[...]
-        return bytes.split(separator: slash, omittingEmptySubsequences: true).filter {
-            !($0.count == 1 && $0.first == dot)
+        let bytes = Array(path)
+        var segments: [ArraySlice<UInt8>] = []
+        segments.reserveCapacity(8)
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == slash {
+            let length = index - start
+            if length > 0 && !(length == 1 && bytes[start] == dot) { segments.append(bytes[start..<index]) }
+            start = index + 1
         }
+        return segments
     }
 
     /// The path with empty and "." segments dropped, as a string.

@@ -59,3 +59,19 @@ import Testing
         #expect(PathBytes.quoted("\u{1B}[2J") == "\"\\033[2J\"")
     }
 }
+
+@Suite struct DeepPathTests {
+    /// Paths deeper than the matcher's 63-segment bit mask take the array path and answer the same.
+    @Test func deepPathsMatchLikeShallowOnes() throws {
+        for depth in [62, 63, 64, 100] {
+            let folders = (0..<depth).map { "d\($0)" }
+            let path = folders.joined(separator: "/") + "/x.swift"
+            #expect(try CodeOwnersPattern("*.swift").matches(path), "\(depth)")
+            #expect(try CodeOwnersPattern("/d0/**/x.swift").matches(path), "\(depth)")
+            #expect(try CodeOwnersPattern("**/d\(depth - 1)/").matches(path), "\(depth)")
+            #expect(try !CodeOwnersPattern("/d0/*/x.swift").matches(path), "\(depth)")
+            #expect(try CodeOwnersPattern("/d0/**").matches(path), "\(depth)")
+            #expect(try !CodeOwnersPattern("/d1/**").matches(path), "\(depth)")
+        }
+    }
+}

@@ -136,8 +136,14 @@ import Testing
             "*", "/a/", "a/", "/a/*", "/a/**/c", "*.md", "/b/*.md", "b/c/", "/c/d/e", "**/d", "/a/b/", "?/x", "/a/b/**",
             "/b/", "c", "**/r.md", "**/*.md", "d/**", "/*/c/", "*.d.md", "**/a/b", "r.md", "*md", "/a/b/c/*.md", "*.",
             "/x.md/", "**", "/a/**", "e\u{301}.md", "*.\u{301}md",
+            // Shapes the index sorts by a fixed-depth name, a wildcard segment's start, a name after `**`.
+            "/a/*/c/*.md", "/*/b/", "/a/b*/", "/a/x?/c", "/b/*/d*", "**/c/**/*.md", "/a/**/d/**/*.d.md", "/x*",
+            "/a/*/*/r.md", "/a/r?md", "d*/", "/c/d/**/*.", "/a/*/c/*.md",
         ]
-        let names = ["a", "b", "c", "d", "x", "r.md", "x.d.md", "x.", "e\u{301}.md", "e\u{E9}.md", "y.\u{301}md"]
+        let names = [
+            "a", "b", "c", "d", "x", "r.md", "x.d.md", "x.", "e\u{301}.md", "e\u{E9}.md", "y.\u{301}md", "b1", "xa",
+            "d.md", "x1",
+        ]
         var seed: UInt64 = 7
         func next(_ bound: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -145,7 +151,7 @@ import Testing
         }
         var compared = 0
         for _ in 0..<200 {
-            let lines = (0..<(1 + next(12))).map { _ in "\(patterns[next(patterns.count)]) @t\(next(5))" }
+            let lines = (0..<(1 + next(16))).map { _ in "\(patterns[next(patterns.count)]) @t\(next(5))" }
             let owners = CodeOwners(text: lines.joined(separator: "\n"))
             for _ in 0..<40 {
                 let path = (0..<(1 + next(5))).map { _ in names[next(names.count)] }.joined(separator: "/")

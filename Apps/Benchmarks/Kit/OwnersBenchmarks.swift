@@ -5,49 +5,90 @@ import Foundation
 /// `squad owners` and `squad lint` on a big monorepo's CODEOWNERS, beside the Python `codeowners` package (a
 /// port of hmarr/codeowners) answering the same paths in the same run.
 enum OwnersBenchmarks {
-    struct Figures: Sendable {
-        /// Microseconds per path through `CodeOwners.ownership(of:)`.
+    /// One CODEOWNERS shape's figures.
+    struct Shape: Sendable {
+        var name: String
+        var rules: Int
+        var paths: Int
+        /// Microseconds per path through `CodeOwners.ownership(of:)`, best of three.
         var microsecondsPerPath: Double
-        /// The same through Python's `codeowners`, with how many answers agreed; nil (and why) when skipped.
-        var peer: (microsecondsPerPath: Double, agreed: Int, paths: Int)?
+        /// The same through Python's `codeowners`, with how many answers agreed.
+        var peer: (microsecondsPerPath: Double, agreed: Int)?
+        /// `squad owners --format json -` on every path minus the same on one path, best of three (seconds).
+        var cliSeconds: Double?
+
+        var ratio: Double? { peer.map { $0.microsecondsPerPath / microsecondsPerPath } }
+    }
+
+    struct Figures: Sendable {
+        var shapes: [Shape]
+        /// Why the peer was skipped, if it was.
         var peerSkipped: String?
         /// Wall seconds of the release `squad lint` over a repository of `lintFiles` tracked files.
         var lintSeconds: Double?
         var lintFiles: Int
-        var rules: Int
+
+        /// The shape with the lowest speed-up over the peer (or the slowest, without a peer): the figure quoted.
+        var worst: Shape {
+            shapes.min { ($0.ratio ?? -$0.microsecondsPerPath) < ($1.ratio ?? -$1.microsecondsPerPath) }!
+        }
     }
 
     static func measure(rules: Int, paths: Int, squad: URL?, peer: Bool) throws -> Figures {
-        let workload = MonorepoWorkload(rules: rules, paths: paths)
-        let owners = CodeOwners(text: workload.codeowners)
-        var answers: [CodeOwners.Ownership] = []
-        var best = Double.infinity
-        for _ in 0..<3 {
-            answers.removeAll(keepingCapacity: true)
-            let start = ContinuousClock.now
-            for path in workload.paths { answers.append(owners.ownership(of: path)) }
-            best = min(best, (ContinuousClock.now - start).seconds)
-        }
-        let folder = try TemporaryDirectory()
-        try folder.write(workload.codeowners, to: "CODEOWNERS")
-        try folder.write(workload.paths.joined(separator: "\n"), to: "paths.txt")
-        var figures = Figures(
-            microsecondsPerPath: best / Double(paths) * 1e6, lintFiles: paths, rules: owners.rules.count)
+        var figures = Figures(shapes: [], lintFiles: paths)
+        var python: String?
         if peer {
-            do {
-                let python = try PythonPeer.install()
-                let (perPath, theirs) = try PythonPeer.owners(python: python, folder: folder.url)
-                let ours = answers.map { $0.owners.joined(separator: " ") }
-                let agreed = zip(ours, theirs).filter { $0 == $1 }.count
-                figures.peer = (perPath, theirs.count == ours.count ? agreed : 0, paths)
-            } catch {
-                figures.peerSkipped = "\(error)"
-            }
+            do { python = try PythonPeer.install() } catch { figures.peerSkipped = "\(error)" }
         } else {
             figures.peerSkipped = "--quick does not install the peer"
         }
-        if let squad { figures.lintSeconds = try lint(squad: squad, workload: workload, folder: folder.url) }
+        for shape in OwnersShape.all(rules: rules, paths: paths) {
+            let owners = CodeOwners(text: shape.codeowners)
+            var answers: [CodeOwners.Ownership] = []
+            var best = Double.infinity
+            for _ in 0..<3 {
+                answers.removeAll(keepingCapacity: true)
+                let start = ContinuousClock.now
+                for path in shape.paths { answers.append(owners.ownership(of: path)) }
+                best = min(best, (ContinuousClock.now - start).seconds)
+            }
+            let folder = try TemporaryDirectory()
+            try folder.write(shape.codeowners, to: "CODEOWNERS")
+            try folder.write(shape.paths.joined(separator: "\n"), to: "paths.txt")
+            var figure = Shape(
+                name: shape.name, rules: owners.rules.count, paths: paths,
+                microsecondsPerPath: best / Double(paths) * 1e6)
+            if let python {
+                let (perPath, theirs) = try PythonPeer.owners(python: python, folder: folder.url)
+                let ours = answers.map { $0.owners.joined(separator: " ") }
+                let agreed = zip(ours, theirs).filter { $0 == $1 }.count
+                figure.peer = (perPath, theirs.count == ours.count ? agreed : 0)
+            }
+            if let squad { figure.cliSeconds = try cli(squad: squad, shape: shape, folder: folder.url) }
+            figures.shapes.append(figure)
+        }
+        if let squad {
+            figures.lintSeconds = try lint(
+                squad: squad, workload: MonorepoWorkload(rules: rules, paths: paths), folder: try TemporaryDirectory().url)
+        }
         return figures
+    }
+
+    /// `squad owners --codeowners FILE --format json -` with every path on stdin, minus the same with one path
+    /// (process start and parsing cancel out): the lookup-and-print time. Best of three.
+    private static func cli(squad: URL, shape: OwnersShape, folder: URL) throws -> Double {
+        let arguments = ["owners", "--codeowners", folder.appendingPathComponent("CODEOWNERS").path, "--format", "json", "-"]
+        let all = shape.paths.joined(separator: "\n") + "\n"
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let one = try ProcessRunner.run(squad.path, arguments, directory: folder, stdin: shape.paths[0] + "\n")
+            let every = try ProcessRunner.run(squad.path, arguments, directory: folder, stdin: all, limit: .seconds(120))
+            guard every.status == 0, one.status == 0 else {
+                throw BenchmarkError(message: "squad owners failed: \(every.stderr.prefix(200))")
+            }
+            best = min(best, every.elapsed.seconds - one.elapsed.seconds)
+        }
+        return max(best, 0)
     }
 
     /// The best of three `squad lint` runs in a git repository whose index tracks every workload path (the

@@ -1,10 +1,14 @@
 import BenchmarksKit
 import Foundation
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let ownersOnly = arguments.first == "owners"
+if ownersOnly { arguments.removeFirst() }
 let unknown = arguments.filter { !["--json", "--quick", "--help"].contains($0) }
 if arguments.contains("--help") || !unknown.isEmpty {
-    let message = "usage: courier-bench [--json] [--quick]\n  prints every performance figure as a ratio or a rate\n"
+    let message =
+        "usage: courier-bench [owners] [--json] [--quick]\n  prints every performance figure as a ratio or a rate; "
+        + "owners: only the CODEOWNERS shapes beside the Python peer\n"
     FileHandle.standardError.write(Data(((unknown.isEmpty ? "" : "unknown argument '\(unknown[0])'\n") + message).utf8))
     exit(unknown.isEmpty ? 0 : 64)
 }
@@ -52,6 +56,15 @@ func squadBinary() -> URL? {
     return build(command, binary: folder.appendingPathComponent("squad"), for: "squad lint")
 }
 
+if ownersOnly {
+    do {
+        print(try Benchmarks.owners(quick: arguments.contains("--quick"), squad: squadBinary(), json: arguments.contains("--json")))
+    } catch {
+        FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 let orderTracking = orderTrackingBinary()
 let squad = squadBinary()
 do {

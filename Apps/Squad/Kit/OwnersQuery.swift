@@ -11,13 +11,16 @@ struct OwnersQuery {
 
     /// Repository-relative paths for the command line's arguments (`-` reads stdin: lines, or NUL-separated).
     func resolve(_ arguments: [String], stdin: () -> String, nulSeparated: Bool) throws -> [String] {
-        var given: [String] = []
+        // Paths from stdin are mostly what `git ls-files` printed: a line whose last segment has a dot
+        // (`a/b.swift`, `.hidden`) is taken as a path without a `stat`; only a line that might name a folder
+        // (no dot in its last segment, or a trailing "/") is looked at on disk.
+        var given: [(path: String, listed: Bool)] = []
         for argument in arguments {
             guard argument == "-" else {
                 guard !argument.isEmpty else {
                     throw UsageError(message: "'' is not a path; give a file or folder inside the repository")
                 }
-                given.append(argument)
+                given.append((argument, false))
                 continue
             }
             // Split on bytes, not Characters: `git ls-files | squad owners -` hands over 100,000 lines.
@@ -25,18 +28,18 @@ struct OwnersQuery {
             for line in stdin().utf8.split(separator: separator) {
                 var line = Substring(line)
                 if !nulSeparated, line.utf8.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                given.append(String(line))
+                given.append((String(line), true))
             }
         }
         let rootPath = root.path
         let base = directory.path
         var tracked: [String]?
         var paths: [String] = []
-        for path in given where !path.isEmpty {
+        for (path, listed) in given where !path.isEmpty {
             // From the root, a plain relative path ("a/b.swift": no "." or ".." or empty segment) is already what
             // git sees; only the others are made absolute and normalised.
             if base == rootPath, OwnersQuery.isPlain(path) {
-                if !path.hasSuffix("/"), !OwnersQuery.isDirectory(rootPath + "/" + path) {
+                if !path.hasSuffix("/"), listed && OwnersQuery.looksLikeFile(path) || !OwnersQuery.isDirectory(rootPath + "/" + path) {
                     paths.append(path)
                     continue
                 }
@@ -47,7 +50,9 @@ struct OwnersQuery {
                 throw ShellError(message: "'\(path)' is outside the repository (\(rootPath)); give a path inside it")
             }
             let relative = atRoot ? "" : String(Substring(absolute.utf8.dropFirst(rootPath.utf8.count + 1)))
-            let folder = path.hasSuffix("/") || relative.isEmpty || OwnersQuery.isDirectory(absolute)
+            let folder =
+                path.hasSuffix("/") || relative.isEmpty
+                || !(listed && OwnersQuery.looksLikeFile(path)) && OwnersQuery.isDirectory(absolute)
             guard folder else {
                 paths.append(relative)
                 continue
@@ -102,6 +107,15 @@ struct OwnersQuery {
             }
         }
         return length == 0 || !(onlyDots && length <= 2)
+    }
+
+    /// Whether the last segment has a dot, as file names listed by git mostly do (`x.swift`, `.gitignore`).
+    static func looksLikeFile(_ path: String) -> Bool {
+        for byte in path.utf8.reversed() {
+            if byte == UInt8(ascii: ".") { return true }
+            if byte == UInt8(ascii: "/") { return false }
+        }
+        return false
     }
 
     /// Whether `path` itself is a folder on disk. A symbolic link is not, whatever it points to: git tracks the

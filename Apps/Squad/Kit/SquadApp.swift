@@ -210,21 +210,30 @@ public enum SquadApp {
     }
 
     static func printOwners(_ paths: [String], owners: CodeOwners, json: Bool, output: inout String) -> Int32 {
-        let results = paths.map { ($0, owners.ownership(of: $0)) }
-        if json {
-            let rows: [JSONValue] = results.map { path, ownership in
-                .object([
-                    "path": .string(path), "owners": .array(ownership.owners.map(JSONValue.string)),
-                    "line": ownership.line.map { .number(Double($0)) } ?? .null,
-                ])
-            }
-            output += JSONValue.array(rows).text + "\n"
-        } else {
-            for (path, ownership) in results {
-                output +=
-                    "\(PathBytes.quoted(path))\t\(ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " "))\n"
+        // Each rule's owners are rendered once: a hundred thousand paths share a few hundred answers.
+        var rendered: [Int: String] = [:]
+        func answer(_ ownership: CodeOwners.Ownership) -> String {
+            let key = ownership.line ?? 0
+            if let text = rendered[key] { return text }
+            let text =
+                json
+                ? "{\"line\":\(ownership.line.map(String.init) ?? "null"),\"owners\":"
+                    + JSONValue.array(ownership.owners.map(JSONValue.string)).text + ",\"path\":"
+                : ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " ")
+            rendered[key] = text
+            return text
+        }
+        output.reserveCapacity(paths.count * 48)
+        if json { output += "[" }
+        for (number, path) in paths.enumerated() {
+            let ownership = owners.ownership(of: path)
+            if json {
+                output += (number == 0 ? "" : ",") + answer(ownership) + JSONValue.string(path).text + "}"
+            } else {
+                output += PathBytes.quoted(path) + "\t" + answer(ownership) + "\n"
             }
         }
+        if json { output += "]\n" }
         return 0
     }
 

@@ -118,10 +118,10 @@ public struct CodeOwners: Sendable {
     public func ownership(ofBytes path: [UInt8]) -> Ownership {
         let segments = PathBytes.segments(path)
         guard !segments.isEmpty else { return Ownership(owners: [], line: nil) }
-        for candidate in index.candidates(segments) where rules[candidate].pattern.matches(segments: segments) {
-            return Ownership(owners: rules[candidate].owners, line: rules[candidate].line)
+        guard let found = index.newestMatch(segments, { rules[$0].pattern.matches(segments: segments) }) else {
+            return Ownership(owners: [], line: nil)
         }
-        return Ownership(owners: [], line: nil)
+        return Ownership(owners: rules[found].owners, line: rules[found].line)
     }
 
     /// Every rule that matches `path`, in file order (the last one owns it; the others are overridden for it).

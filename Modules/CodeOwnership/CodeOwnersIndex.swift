@@ -31,6 +31,10 @@ struct CodeOwnersIndex: Sendable {
     private var prefixes: [Int: (lengths: [Int], rules: [ByteKey: [Int]])] = [:]
     private var byName: [ByteKey: [Int]] = [:]
     private var byExtension: [ByteKey: [Int]] = [:]
+    /// Cheap pre-checks before hashing a segment: most segments are no key at all.
+    private var nameFilter = KeyFilter()
+    private var extensionFilter = KeyFilter()
+    private var fixedFilter = KeyFilter()
     private var rest: [Int] = []
     /// The earlier lines of a pattern written more than once, by the index of its last line.
     private(set) var duplicates: [Int: [Int]] = [:]
@@ -50,6 +54,48 @@ struct CodeOwnersIndex: Sendable {
             }
             insert(index, pattern)
         }
+    }
+
+    /// The newest rule that matches `segments`, by `matches`: each bucket the path hits is walked from its newest
+    /// rule down and only while its rules are newer than the best match so far, so nothing is gathered, sorted
+    /// or allocated, and a broad rule late in the file ends the search at once.
+    func newestMatch(_ segments: [ArraySlice<UInt8>], _ matches: (Int) -> Bool) -> Int? {
+        var best = -1
+        func visit(_ rules: [Int]) {
+            for index in rules.reversed() {
+                if index <= best { return }
+                if matches(index) {
+                    best = index
+                    return
+                }
+            }
+        }
+        visit(rest)
+        visit(nodes[0].rules)
+        var node = 0
+        for segment in segments {
+            guard let next = nodes[node].children[ByteKey(segment)] else { break }
+            node = next
+            visit(nodes[node].rules)
+        }
+        for (depth, segment) in segments.enumerated() {
+            if fixedFilter.mayContain(segment), let atDepth = fixed[depth], let rules = atDepth[ByteKey(segment)] {
+                visit(rules)
+            }
+            if !prefixes.isEmpty, let starts = prefixes[depth] {
+                for length in starts.lengths where length <= segment.count {
+                    if let rules = starts.rules[ByteKey(segment.prefix(length))] { visit(rules) }
+                }
+            }
+            if nameFilter.mayContain(segment), let rules = byName[ByteKey(segment)] { visit(rules) }
+            if !byExtension.isEmpty, let dot = segment.lastIndex(of: PathBytes.dot),
+                extensionFilter.mayContain(segment[(dot + 1)...]),
+                let rules = byExtension[ByteKey(segment[(dot + 1)...])]
+            {
+                visit(rules)
+            }
+        }
+        return best >= 0 ? best : nil
     }
 
     /// Indices of every distinct pattern that might match `segments` (each once, newest first).
@@ -147,14 +193,20 @@ struct CodeOwnersIndex: Sendable {
         sizes[bucket, default: 0] += 1
         switch bucket {
         case .tree(let node): nodes[node].rules.append(index)
-        case .fixed(let depth, let name): fixed[depth, default: [:]][name, default: []].append(index)
+        case .fixed(let depth, let name):
+            fixed[depth, default: [:]][name, default: []].append(index)
+            fixedFilter.insert(name.bytes)
         case .prefix(let depth, let start):
             var entry = prefixes[depth] ?? ([], [:])
             if !entry.lengths.contains(start.bytes.count) { entry.lengths.append(start.bytes.count) }
             entry.rules[start, default: []].append(index)
             prefixes[depth] = entry
-        case .name(let name): byName[name, default: []].append(index)
-        case .fileExtension(let ext): byExtension[ext, default: []].append(index)
+        case .name(let name):
+            byName[name, default: []].append(index)
+            nameFilter.insert(name.bytes)
+        case .fileExtension(let ext):
+            byExtension[ext, default: []].append(index)
+            extensionFilter.insert(ext.bytes)
         case .rest: rest.append(index)
         }
     }
@@ -182,4 +234,35 @@ struct ByteKey: Hashable, Sendable {
     }
 
     static func == (one: ByteKey, other: ByteKey) -> Bool { one.bytes.elementsEqual(other.bytes) }
+}
+
+/// A set of byte strings told apart by length and first byte: `mayContain` is false for most strings that are
+/// no key, in a few instructions, so the dictionary is hashed only for likely hits.
+struct KeyFilter: Sendable {
+    private var lengths: UInt64 = 0
+    private var firstBytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    mutating func insert(_ key: ArraySlice<UInt8>) {
+        lengths |= 1 << UInt64(min(key.count, 63))
+        let byte = key.first ?? 0
+        let bit = UInt64(1) << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: firstBytes.0 |= bit
+        case 1: firstBytes.1 |= bit
+        case 2: firstBytes.2 |= bit
+        default: firstBytes.3 |= bit
+        }
+    }
+
+    func mayContain(_ key: ArraySlice<UInt8>) -> Bool {
+        guard lengths & (1 << UInt64(min(key.count, 63))) != 0 else { return false }
+        let byte = key.first ?? 0
+        let bit = UInt64(1) << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: return firstBytes.0 & bit != 0
+        case 1: return firstBytes.1 & bit != 0
+        case 2: return firstBytes.2 & bit != 0
+        default: return firstBytes.3 & bit != 0
+        }
+    }
 }

@@ -75,50 +75,52 @@ public enum Benchmarks {
                         format: "%.2f / %.2f / %.2f / %.2f", $0.skeleton.median * 1000, $0.whole.median * 1000,
                         $0.hello.median * 1000, $0.staticHello.median * 1000)
                 } ?? "skipped"
-            let rows: [(String, String, String)] = [
-                ("concurrency N=4 (wall ÷ max latency)", format(concurrency.n4), "≤ 1.05"),
-                ("concurrency N=200 (wall ÷ max latency)", format(concurrency.n200), "≤ 1.05"),
-                (
-                    "sequential N=4 (wall ÷ sum latency)", String(format: "%.3f", concurrency.sequentialN4.median),
-                    "contrast"
-                ),
-                ("first paint: skeleton / whole run ÷ hello", paint, "whole ≤ 1.5"),
-                ("  ms: skeleton / whole / hello / static hello", times, "report"),
-                ("scale 1k cards (s)", String(format: "%.4f", scale.n1000), "report"),
-                ("scale 10k cards (s)", String(format: "%.4f", scale.n10000), "≤ 1 s"),
-                ("scale 10k ÷ 1k", format(scale.ratio), "≤ 12"),
-                ("peak memory (MB)", String(format: "%.1f", scale.peakMB), "≤ 150"),
-                ("repaint bytes ÷ full frame (50 cards)", String(format: "%.4f", repaint), "≪ 1"),
-                ("plugin point resolves/s (10 plugins)", String(format: "%.0f", resolvesPerSecond), "report"),
-                (
-                    "owners, worst of \(owners.shapes.count) shapes (\(owners.worst.name))",
-                    String(format: "%.3f µs/path", owners.worst.microsecondsPerPath)
-                        + (owners.worst.ratio.map { String(format: " (%.1f× the peer)", $0) } ?? " (peer skipped)"),
-                    "≥ 30×, all agree"
-                ),
-            ] + ownerRows + [
-                (
-                    "squad lint, \(owners.lintFiles) files (s)",
-                    owners.lintSeconds.map { String(format: "%.3f", $0) } ?? "skipped", "< 2"
-                ),
-                (
-                    "HTTP 200 cards: wall ÷ slowest",
-                    http.map { String(format: "%.3f", $0.wallOverSlowest) } ?? "skipped", "≤ 1.1"
-                ),
-                (
-                    "HTTP 200 cards: CPU ÷ curl --parallel",
-                    http.map { http in
-                        http.curlCPU.map {
-                            String(format: "%.2f (%.3f s ÷ %.3f s)", http.cpu / max($0, 0.001), http.cpu, $0)
-                        }
-                            ?? "no curl"
-                    } ?? "skipped", "≤ 2"
-                ),
-                (
-                    "watch: CPU ms per s beyond a screen", watchCPUms.map { String(format: "%.2f", $0) } ?? "skipped",
-                    "≈ 0"
-                ),
-            ]
+            let rows: [(String, String, String)] =
+                [
+                    ("concurrency N=4 (wall ÷ max latency)", format(concurrency.n4), "≤ 1.05"),
+                    ("concurrency N=200 (wall ÷ max latency)", format(concurrency.n200), "≤ 1.05"),
+                    (
+                        "sequential N=4 (wall ÷ sum latency)", String(format: "%.3f", concurrency.sequentialN4.median),
+                        "contrast"
+                    ),
+                    ("first paint: skeleton / whole run ÷ hello", paint, "whole ≤ 1.5"),
+                    ("  ms: skeleton / whole / hello / static hello", times, "report"),
+                    ("scale 1k cards (s)", String(format: "%.4f", scale.n1000), "report"),
+                    ("scale 10k cards (s)", String(format: "%.4f", scale.n10000), "≤ 1 s"),
+                    ("scale 10k ÷ 1k", format(scale.ratio), "≤ 12"),
+                    ("peak memory (MB)", String(format: "%.1f", scale.peakMB), "≤ 150"),
+                    ("repaint bytes ÷ full frame (50 cards)", String(format: "%.4f", repaint), "≪ 1"),
+                    ("plugin point resolves/s (10 plugins)", String(format: "%.0f", resolvesPerSecond), "report"),
+                    (
+                        "owners, worst of \(owners.shapes.count) shapes (\(owners.worst.name))",
+                        String(format: "%.3f µs/path", owners.worst.microsecondsPerPath)
+                            + (owners.worst.ratio.map { String(format: " (%.1f× the peer)", $0) } ?? " (peer skipped)"),
+                        "≥ 30×, all agree"
+                    ),
+                ] + ownerRows + [
+                    (
+                        "squad lint, \(owners.lintFiles) files (s)",
+                        owners.lintSeconds.map { String(format: "%.3f", $0) } ?? "skipped", "< 2"
+                    ),
+                    (
+                        "HTTP 200 cards: wall ÷ slowest",
+                        http.map { String(format: "%.3f", $0.wallOverSlowest) } ?? "skipped", "≤ 1.1"
+                    ),
+                    (
+                        "HTTP 200 cards: CPU ÷ curl --parallel",
+                        http.map { http in
+                            http.curlCPU.map {
+                                String(format: "%.2f (%.3f s ÷ %.3f s)", http.cpu / max($0, 0.001), http.cpu, $0)
+                            }
+                                ?? "no curl"
+                        } ?? "skipped", "≤ 2"
+                    ),
+                    (
+                        "watch: CPU ms per s beyond a screen",
+                        watchCPUms.map { String(format: "%.2f", $0) } ?? "skipped",
+                        "≈ 0"
+                    ),
+                ]
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map {
                 "\($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1 + String(repeating: " ", count: max(0, 28 - $0.1.count)))  target \($0.2)"
@@ -132,7 +134,8 @@ public enum Benchmarks {
                 var figure = String(format: "%.3f µs", shape.microsecondsPerPath)
                 if let peer = shape.peer, let ratio = shape.ratio {
                     figure += String(
-                        format: " ÷ %.2f = %.1f×; %d/%d agree", peer.microsecondsPerPath, ratio, peer.agreed, shape.paths)
+                        format: " ÷ %.2f = %.1f×; %d/%d agree", peer.microsecondsPerPath, ratio, peer.agreed,
+                        shape.paths)
                 }
                 if let cli = shape.cliSeconds { figure += String(format: "; CLI %.3f s", cli) }
                 return ("  owners: \(shape.name)", figure, "CLI < 0.1 s")

@@ -79,7 +79,8 @@ struct OwnersShape {
             case 2: return "tools/v\(pick(40))/\(deep)run\(number).sh"
             case 3: return "Modules/Mod\(pick(1000))/Resources/\(deep)R\(number).json"
             case 4: return "Modules/Mod\(pick(1000))/Docs/\(deep)P\(number).md"
-            default: return "Modules/Mod\(pick(1000))/Sources/\(["Gen1", "Core", "UI"][pick(3)])/\(deep)S\(number).swift"
+            default:
+                return "Modules/Mod\(pick(1000))/Sources/\(["Gen1", "Core", "UI"][pick(3)])/\(deep)S\(number).swift"
             }
         }
         return OwnersShape(name: "wildcard segments", codeowners: lines.joined(separator: "\n") + "\n", paths: paths)
@@ -133,6 +134,7 @@ struct OwnersShape {
             }
             return "src/" + folders.joined(separator: "/") + "/f\(number).\(["c", "h", "txt"][pick(3)])"
         }
-        return OwnersShape(name: "deep paths, ** inside", codeowners: lines.joined(separator: "\n") + "\n", paths: paths)
+        return OwnersShape(
+            name: "deep paths, ** inside", codeowners: lines.joined(separator: "\n") + "\n", paths: paths)
     }
 }

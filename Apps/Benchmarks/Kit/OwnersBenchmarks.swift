@@ -69,7 +69,8 @@ enum OwnersBenchmarks {
         }
         if let squad {
             figures.lintSeconds = try lint(
-                squad: squad, workload: MonorepoWorkload(rules: rules, paths: paths), folder: try TemporaryDirectory().url)
+                squad: squad, workload: MonorepoWorkload(rules: rules, paths: paths),
+                folder: try TemporaryDirectory().url)
         }
         return figures
     }
@@ -77,12 +78,15 @@ enum OwnersBenchmarks {
     /// `squad owners --codeowners FILE --format json -` with every path on stdin, minus the same with one path
     /// (process start and parsing cancel out): the lookup-and-print time. Best of three.
     private static func cli(squad: URL, shape: OwnersShape, folder: URL) throws -> Double {
-        let arguments = ["owners", "--codeowners", folder.appendingPathComponent("CODEOWNERS").path, "--format", "json", "-"]
+        let arguments = [
+            "owners", "--codeowners", folder.appendingPathComponent("CODEOWNERS").path, "--format", "json", "-",
+        ]
         let all = shape.paths.joined(separator: "\n") + "\n"
         var best = Double.infinity
         for _ in 0..<3 {
             let one = try ProcessRunner.run(squad.path, arguments, directory: folder, stdin: shape.paths[0] + "\n")
-            let every = try ProcessRunner.run(squad.path, arguments, directory: folder, stdin: all, limit: .seconds(120))
+            let every = try ProcessRunner.run(
+                squad.path, arguments, directory: folder, stdin: all, limit: .seconds(120))
             guard every.status == 0, one.status == 0 else {
                 throw BenchmarkError(message: "squad owners failed: \(every.stderr.prefix(200))")
             }

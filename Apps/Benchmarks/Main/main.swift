@@ -58,7 +58,9 @@ func squadBinary() -> URL? {
 
 if ownersOnly {
     do {
-        print(try Benchmarks.owners(quick: arguments.contains("--quick"), squad: squadBinary(), json: arguments.contains("--json")))
+        print(
+            try Benchmarks.owners(
+                quick: arguments.contains("--quick"), squad: squadBinary(), json: arguments.contains("--json")))
     } catch {
         FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
         exit(1)

@@ -39,7 +39,9 @@ struct OwnersQuery {
             // From the root, a plain relative path ("a/b.swift": no "." or ".." or empty segment) is already what
             // git sees; only the others are made absolute and normalised.
             if base == rootPath, OwnersQuery.isPlain(path) {
-                if !path.hasSuffix("/"), listed && OwnersQuery.looksLikeFile(path) || !OwnersQuery.isDirectory(rootPath + "/" + path) {
+                if !path.hasSuffix("/"),
+                    listed && OwnersQuery.looksLikeFile(path) || !OwnersQuery.isDirectory(rootPath + "/" + path)
+                {
                     paths.append(path)
                     continue
                 }

@@ -228,9 +228,22 @@ public enum SquadApp {
         for (number, path) in paths.enumerated() {
             let ownership = owners.ownership(of: path)
             if json {
-                output += (number == 0 ? "" : ",") + answer(ownership) + JSONValue.string(path).text + "}"
+                if number > 0 { output += "," }
+                output += answer(ownership)
+                // Most paths need no escaping: written as they are, without building a JSON value each.
+                if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                    output += JSONValue.string(path).text
+                } else {
+                    output += "\""
+                    output += path
+                    output += "\""
+                }
+                output += "}"
             } else {
-                output += PathBytes.quoted(path) + "\t" + answer(ownership) + "\n"
+                output += PathBytes.quoted(path)
+                output += "\t"
+                output += answer(ownership)
+                output += "\n"
             }
         }
         if json { output += "]\n" }

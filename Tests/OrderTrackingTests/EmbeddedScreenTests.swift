@@ -10,27 +10,25 @@ let registeredIDs: String = {
     return rows.compactMap { $0["id"] as? String }.joined(separator: ", ")
 }()
 
+/// Screen composition for every demo order is checked in ScreenCompositionTests against the squads' own goldens;
+/// these tests pin what the host decides: fatal errors, JSON shape, concurrency, deadlines, events, watch.
 @Suite struct EmbeddedScreenTests {
-    @Test(arguments: [
-        ("1234", Golden.order1234, Int32(0), ""),
-        ("5678", Golden.order5678, 2, "payment hidden: unexpected payload: missing key 'logo'\n"),
-        ("9012", Golden.order9012, 0, ""),
-        (
-            "4040", Golden.order4040, 2,
-            "eta hidden: orders/4040/eta.json: not found (404)\ndelivery hidden: orders/4040/delivery.json: not found (404)\n"
-        ),
-        ("7777", Golden.order7777, 0, ""),
-        (
-            "3333", Golden.order3333, 0,
-            "skipping 'loyalty' from orders/3333/screen.json: unknown component 'loyalty'; known: \(registeredIDs)\n"
-        ),
-    ])
-    func demoOrderScreens(order: String, golden: String, status: Int32, stderr: String) throws {
-        let result = try CLI.run([order])
-        #expect(result.stdout == golden.line)
-        #expect(result.stderr == stderr)
-        #expect(result.status == status)
-        #expect(!result.stdout.contains("\u{1B}"), "no escape codes when stdout is not a terminal")
+    /// The layout's ids for a demo order, read from its fixture (so a squad adding its card changes no test).
+    static func layoutIDs(_ order: String) throws -> [String] {
+        let data = try Data(contentsOf: CLI.fixtures.appendingPathComponent("orders/\(order)/screen.json"))
+        let layout = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return (layout?["components"] as? [Any] ?? []).compactMap {
+            ($0 as? String) ?? ($0 as? [String: Any])?["id"] as? String
+        }
+    }
+
+    /// id → module, as `components --format json` lists the registry.
+    static func modules() throws -> [String: String] {
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try CLI.run(["components", "--format", "json"]).stdout.utf8))
+            as? [[String: Any]] ?? []
+        return Dictionary(
+            rows.map { ($0["id"] as? String ?? "", $0["module"] as? String ?? "") }, uniquingKeysWith: { $1 })
     }
 
     @Test func unknownOrderIsFatalWithAHint() throws {
@@ -41,7 +39,9 @@ let registeredIDs: String = {
     }
 
     @Test func theDefaultOrderIsTheDemoOrder() throws {
-        #expect(try CLI.run([]).stdout == Golden.order1234.line)
+        let demo = try CLI.run(["1234"])
+        #expect(demo.stdout.hasPrefix("Order 1234\n"))
+        #expect(try CLI.run([]).stdout == demo.stdout)
     }
 
     @Test func jsonShapeForACompleteAndADegradedScreen() throws {
@@ -50,9 +50,10 @@ let registeredIDs: String = {
         #expect(complete["status"] as? String == "complete")
         #expect(complete["elapsed_ms"] is Int)
         let entries = complete["components"] as? [[String: Any]] ?? []
-        #expect(entries.map { $0["id"] as? String } == ["tabs", "order", "eta", "delivery", "payment", "account"])
-        #expect(
-            entries.map { $0["module"] as? String } == ["Tabs", "Order", "Location", "Location", "Payments", "Login"])
+        let ids = try Self.layoutIDs("1234")
+        #expect(entries.map { $0["id"] as? String } == ids, "the layout's cards, in the layout's order")
+        let modules = try Self.modules()
+        #expect(entries.map { $0["module"] as? String } == ids.map { modules[$0] })
         #expect(entries.allSatisfy { $0["state"] as? String == "info" && $0["hidden"] as? Bool == false })
         #expect(entries.allSatisfy { $0["reason"] is NSNull && $0["elapsed_ms"] is Int && $0["info"] is [String: Any] })
 
@@ -63,7 +64,7 @@ let registeredIDs: String = {
         let payment = (degraded["components"] as? [[String: Any]])?.first { $0["id"] as? String == "payment" }
         #expect(payment?["state"] as? String == "failed")
         #expect(payment?["hidden"] as? Bool == true)
-        #expect(payment?["reason"] as? String == "unexpected payload: missing key 'logo'")
+        #expect((payment?["reason"] as? String)?.isEmpty == false)
         #expect(payment?["info"] is NSNull)
     }
 
@@ -73,7 +74,7 @@ let registeredIDs: String = {
         let elapsed = Dictionary(uniqueKeysWithValues: entries.map { ($0["id"] as! String, $0["elapsed_ms"] as! Int) })
         let slow = try #require(elapsed["delivery"])
         #expect(slow >= 1500)
-        for fast in ["tabs", "order", "eta", "payment", "account"] {
+        for fast in elapsed.keys where fast != "delivery" {
             #expect(try #require(elapsed[fast]) < slow, "\(fast) waited for delivery")
         }
         let total = try #require((try CLI.json(run.stdout))["elapsed_ms"] as? Int)
@@ -82,7 +83,7 @@ let registeredIDs: String = {
 
     @Test func traceLogsTransitionsAndEventHopsToStderr() throws {
         let run = try CLI.run(["7777", "--trace", "--plain"])
-        #expect(run.stdout == Golden.order7777.line)
+        #expect(run.stdout == (try CLI.run(["7777", "--plain"])).stdout, "tracing changes nothing on stdout")
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasSuffix("] order: loading → info") })
         #expect(lines.contains { $0.hasSuffix("] event order.status=delivered: order → eta") })
@@ -123,7 +124,7 @@ let registeredIDs: String = {
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n", maxSplits: 1)
         #expect(lines.first?.hasPrefix("── 08:00:00 ") == true, "a watched frame is headed by its time")
-        #expect(lines.last.map(String.init) == Golden.order7777.line)
+        #expect(lines.last.map(String.init) == (try CLI.run(["7777"])).stdout, "the last frame is the plain screen")
     }
 }
 

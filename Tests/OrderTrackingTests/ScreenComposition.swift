@@ -98,7 +98,8 @@ enum ScreenComposition {
             }
             guard let golden = try? String(contentsOf: file, encoding: .utf8) else {
                 Issue.record(
-                    "no golden for card '\(card.id)' on order \(order) (\(file.path)); run Scripts/update-goldens \(card.module)")
+                    "no golden for card '\(card.id)' on order \(order) (\(file.path)); run Scripts/update-goldens \(card.module)"
+                )
                 continue
             }
             #expect(

@@ -56,7 +56,16 @@ import Testing
         try repo.commit("change A")
         let result = repo.squad(["affected", "--base", "main", "--format", "json"])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.output == #"{"affected":["A","B","BTests"],"changed":["A"],"tests":["BTests"]}"# + "\n")
+        #expect(
+            result.output
+                == #"{"affected":["A","B","BTests"],"changed":["A"],"command":"swift test --filter '^(BTests)\\.'","tests":["BTests"],"why":{"A":"Modules/A/A.swift changed","B":"depends on A","BTests":"depends on B, which is affected"}}"#
+                + "\n")
+        let text = repo.squad(["affected", "--base", "main"])
+        #expect(text.output.contains("  BTests: depends on B, which is affected\n"))
+        #expect(text.output.hasSuffix("run: swift test --filter '^(BTests)\\.'\n"))
+        // A manifest change affects everything, and says so.
+        let all = repo.squad(["affected", "--base", "main", "--files", "-"], stdin: "Package.swift\n")
+        #expect(all.output.contains("  A: Package.swift changed, which affects every target\n"))
     }
 }
 

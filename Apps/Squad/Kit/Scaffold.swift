@@ -113,7 +113,7 @@ public struct Scaffold: Sendable {
         let importLines = imports.indices.filter { imports[$0].hasPrefix("import ") }
         let insertAt = importLines.first { imports[$0] > "import \(name)" } ?? (importLines.last.map { $0 + 1 } ?? 0)
         imports.insert("import \(name)", at: insertAt)
-        let files: [(String, String)] = [
+        var files: [(String, String)] = [
             ("Modules/\(name)/\(name)Component.swift", component),
             ("Modules/\(name)/README.md", readme),
             ("Tests/\(name)Tests/\(name)Tests.swift", tests),
@@ -135,6 +135,15 @@ public struct Scaffold: Sendable {
                     + "\n/Modules/\(name)/ \(owner)\n/Tests/\(name)Tests/ \(owner)\n/\(Scaffold.fixtureFolder)/*/\(id).json \(owner)\n"
             ),
         ]
+        // A new team or email owner is listed in .github/teams.json (read by the gate), to be filled with people.
+        if let teams = try? read(Teams.path), !(owner.hasPrefix("@") && !owner.contains("/")),
+            let data = teams.data(using: .utf8), let parsed = try? Teams.parse(data),
+            parsed.members[owner.lowercased()] == nil, let close = teams.lastIndex(of: "}")
+        {
+            let body = teams[..<close].trimmingCharacters(in: .whitespacesAndNewlines)
+            let entry = "  \"\(owner)\": []"
+            files.append((Teams.path, body + (body.hasSuffix("{") ? "\n" : ",\n") + entry + "\n}\n"))
+        }
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
             do {

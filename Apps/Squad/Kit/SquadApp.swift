@@ -61,6 +61,12 @@ public enum SquadApp {
                 format, help,
             ], []
         ),
+        "check": (
+            "squad check [--base REF]",
+            "What CI will say about your change, before you push: CI's fast checks from .ci/checks, narrowed to the "
+                + "files changed since REF (default main) and not yet committed; one verdict line each.",
+            [OptionSpec("--base", .required("REF"), help: "the branch you will merge into (default main)"), help], []
+        ),
         "new": (
             "squad new NAME --owner OWNER",
             "Scaffolds a module that builds, tests, lints and previews, and is owned, in one command.",
@@ -72,7 +78,7 @@ public enum SquadApp {
         """
         squad: the monorepo's own tool.
 
-        \(["owners", "lint", "gate", "affected", "new"].map { "  " + options[$0]!.synopsis }.joined(separator: "\n"))
+        \(["owners", "lint", "gate", "affected", "check", "new"].map { "  " + options[$0]!.synopsis }.joined(separator: "\n"))
           squad COMMAND --help | squad --version
 
         Exit status: 0 ok / may merge, 1 blocked or lint findings, 2 error (git failure, an unreadable or
@@ -120,7 +126,7 @@ public enum SquadApp {
     static func dispatch(
         _ arguments: [String], directory: URL, stdin: () -> String, output: inout String, errors: inout String
     ) throws -> Int32 {
-        let commands = ["owners", "lint", "gate", "affected", "new", "help"]
+        let commands = ["owners", "lint", "gate", "affected", "check", "new", "help"]
         guard let command = arguments.first, !["--help", "-h"].contains(command) else {
             output += usage + "\n"
             return 0
@@ -169,21 +175,31 @@ public enum SquadApp {
             return try lint(owners, shell: shell, root: root, output: &output)
         case "gate":
             return try gate(parsed, shell: shell, stdin: stdin, output: &output, errors: &errors)
+        case "check":
+            return try CheckCommand(root: root, shell: shell, base: parsed.options["--base"] ?? "main").run(
+                output: &output, errors: &errors)
         case "affected":
             let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
             let graph = try PackageGraph.dump(shell)
-            let result = Affected(graph: graph).analyse(paths)
+            let result = Affected(graph: graph).explain(paths)
             if try isJSON(parsed) {
                 let object: JSONValue = .object([
                     "changed": .array(result.changed.map(JSONValue.string)),
                     "affected": .array(result.affected.map(JSONValue.string)),
                     "tests": .array(result.tests.map(JSONValue.string)),
+                    "why": .object(result.why.mapValues(JSONValue.string)),
+                    "command": result.command.isEmpty ? .null : .string(result.command),
                 ])
                 output += object.text + "\n"
             } else {
                 output += "changed targets: \(result.changed.joined(separator: " "))\n"
                 output += "affected targets: \(result.affected.joined(separator: " "))\n"
                 output += "test targets: \(result.tests.joined(separator: " "))\n"
+                if !result.why.isEmpty {
+                    output += "why:\n"
+                    for target in result.affected { output += "  \(target): \(result.why[target] ?? "")\n" }
+                }
+                output += result.command.isEmpty ? "nothing to test\n" : "run: \(result.command)\n"
             }
             return 0
         default:
@@ -205,6 +221,9 @@ public enum SquadApp {
                 + "on a screen: add \"\(id)\" to the \"components\" list of an order's screen.json "
                 + "(\(Scaffold.fixtureFolder)/1234/screen.json), then: swift run order-tracking 1234\n"
                 + "to review: git add -A && git commit (squad lint already counts the new files)\n"
+                + (written.contains(Teams.path)
+                    ? "people: add \(owner)'s GitHub logins to \(Teams.path) (the gate matches reviewers to owners through it)\n"
+                    : "")
             return 0
         }
     }
@@ -256,9 +275,12 @@ public enum SquadApp {
         let files = try Git(shell: shell).trackedFiles()
         var findings = CodeOwnersLint(owners: owners.owners, path: owners.path).findings(trackedFiles: files)
         let teamsFile = root.appendingPathComponent(Teams.path)
+        // Gaps in the team list are warnings: the gate fails closed on them (nobody can approve), and a new
+        // module's team is listed before its people are. A malformed file is a finding.
+        var warnings: [String] = []
         if let data = FileManager.default.contents(atPath: teamsFile.path) {
             do {
-                findings += CodeOwnersLint.teamFindings(owners.owners, teams: try Teams.parse(data), path: owners.path)
+                warnings = CodeOwnersLint.teamFindings(owners.owners, teams: try Teams.parse(data), path: owners.path)
             } catch { findings.append("\(Teams.path): \(error)") }
         }
         // The dependency rule is a Swift package's; a repository without a root manifest has only CODEOWNERS.
@@ -274,6 +296,7 @@ public enum SquadApp {
             }
         }
         output += findings.map { $0 + "\n" }.joined()
+        output += warnings.map { "warning: \($0)\n" }.joined()
         if !manifest { output += "dependency rule: skipped (no Package.swift at the repository root)\n" }
         if !FileManager.default.fileExists(atPath: teamsFile.path) {
             output += "teams: skipped (no \(Teams.path): reviews can satisfy only @user owners)\n"

@@ -179,3 +179,31 @@ import Testing
                 + "\n")
     }
 }
+
+@Suite struct CheckCommandTests {
+    /// `squad check` runs .ci/checks' fast lines (one verdict each) and names the CI-only ones; a failing check
+    /// fails the command, as it would fail CI.
+    @Test func checksFromTheSharedListOneLineEach() throws {
+        let repo = try GitRepository()
+        try repo.write(
+            "Package.swift",
+            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\")])\n"
+        )
+        try repo.write("Modules/A/A.swift", "public let a = 1\n")
+        try repo.write("CODEOWNERS", "* @org/all\n")
+        try repo.write(".ci/checks", "# name\tscope\tcommand\nquick\tfast\ttrue\nslow\tci\tfalse\n")
+        try repo.commit("base")
+        try repo.write("Modules/A/A.swift", "public let a = 2\n")
+        let passing = repo.squad(["check"])
+        #expect(passing.status == 0, "\(passing.output)\(passing.errors)")
+        #expect(passing.output.contains("quick     ok (as CI runs it"))
+        #expect(passing.output.contains("slow      left to CI (false)"))
+        #expect(passing.output.contains("check: CI's fast checks pass for 1 changed file(s)"))
+        try repo.write(".ci/checks", "broken\tfast\techo boom >&2; exit 3\n")
+        let failing = repo.squad(["check"])
+        #expect(failing.status == 1)
+        #expect(failing.output.contains("broken    FAILED (as CI runs it): run echo boom >&2; exit 3"))
+        #expect(failing.errors.contains("boom"))
+        #expect(failing.output.hasSuffix("check: 1 check(s) would fail in CI\n"))
+    }
+}

@@ -60,6 +60,42 @@ public final class ComponentHarness<C: Component>: Sendable {
     /// Retries and waits until it settles.
     public func retry() async { await drive { await self.container.retry() } }
 
+    /// What a component did with an event another squad published.
+    public enum Reaction: String, Sendable, Equatable {
+        /// Nothing: it does not listen to that event.
+        case ignored
+        /// It consumed the event into the info it shows (``EventConsuming``).
+        case updated
+        /// It asked to be reloaded, and was, as a watching host does (``RefreshingOnEvents``).
+        case refreshed
+    }
+
+    /// Delivers `event` as the host routes another squad's event to this component, and follows a refresh it asks
+    /// for, so the card's reaction shows in ``phases``, ``blocks`` and ``events``.
+    @discardableResult
+    public func send(_ event: DomainEvent) async -> Reaction {
+        let before = updates.count
+        _ = container.receive(event)
+        let after = updates.dropFirst(before)
+        if after.contains(where: { if case .event(.refresh(after: .zero)) = $0 { true } else { false } }) {
+            await refresh()
+            return .refreshed
+        }
+        return after.contains(where: { if case .drew = $0 { true } else { false } }) ? .updated : .ignored
+    }
+
+    /// Fails the test at the caller unless sending `event` makes the component react as `expected`.
+    @discardableResult
+    public func expectReaction(
+        _ expected: Reaction, to event: DomainEvent, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> HarnessMismatch? {
+        let actual = await send(event)
+        guard actual != expected else { return nil }
+        return record(
+            HarnessMismatch(what: "reaction to \(event)", expected: expected.rawValue, actual: actual.rawValue),
+            at: sourceLocation)
+    }
+
     /// Every update so far, in order.
     public var updates: [SlotUpdate] { recorded.all }
 

@@ -97,6 +97,14 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
             """)
     }
 
+    @Test func anotherSquadsEventIsSentThroughTheHarness() async throws {
+        let harness = etaHarness(.json(goodETA))
+        await harness.load()
+        await harness.expectReaction(.ignored, to: DomainEvent("payment.method", "cash"))
+        await harness.expectReaction(.updated, to: DomainEvent("order.status", "delivered"))
+        #expect(harness.card().contains("│ ✓ Delivered"))
+    }
+
     @Test func deliveredEventSaysDeliveredEvenWhenItArrivesFirst() async throws {
         let harness = etaHarness(.json(goodETA))
         _ = harness.container.receive(DomainEvent("order.status", "delivered"))

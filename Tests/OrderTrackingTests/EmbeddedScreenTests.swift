@@ -180,6 +180,21 @@ let registeredIDs: String = {
         #expect(timeout.stdout.contains("(hidden: no answer within 0.2s)"))
     }
 
+    @Test func previewShowsACardsReactionToAnotherSquadsEvent() throws {
+        let eta = try CLI.run(["preview", "eta", "--event", "order.status=delivered", "--event", "promo.applied=X"])
+        #expect(eta.status == 0)
+        let lines = eta.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(3) == [
+            "eta · Location · state: info", "order.status=delivered: updated",
+            "promo.applied=X: no change (eta does not act on promo.applied now)",
+        ])
+        let payment = try CLI.run(["preview", "payment", "--event", "order.status=delivered"])
+        #expect(payment.stdout.contains("order.status=delivered: reloaded\n"))
+        let bad = try CLI.run(["preview", "eta", "--event", "delivered"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--event 'delivered' must be NAME=VALUE"))
+    }
+
     @Test func previewTakesAPayloadFile() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("eta-\(UUID().uuidString).json")
         try Data(#"{"min_minutes": 5, "max_minutes": 5, "timezone": "Europe/Berlin"}"#.utf8).write(to: file)

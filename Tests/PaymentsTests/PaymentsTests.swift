@@ -97,6 +97,14 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
         #expect(harness.card() == "(nothing)")
     }
 
+    @Test func theOrdersStatusMakesThePaymentCardReload() async throws {
+        let harness = paymentHarness(.json(goodPayment))
+        await harness.load()
+        await harness.expectReaction(.refreshed, to: DomainEvent("order.status", "delivered"))
+        harness.expectPhases([.loading, .info, .loading, .info])
+        #expect(harness.backend.requests == [paymentPath, paymentPath])
+    }
+
     @Test func notJSONAtAll() async throws {
         let harness = paymentHarness(.json("<html>oops"))
         await harness.load()

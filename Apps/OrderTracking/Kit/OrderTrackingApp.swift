@@ -35,6 +35,7 @@ public enum OrderTrackingApp {
             OptionSpec("--payload", .required("FILE")),
             OptionSpec("--fail", .required("notfound|http500|timeout|malformed")),
             OptionSpec("--state", .required("loading|info|failed")),
+            OptionSpec("--event", .required("NAME=VALUE"), help: "another squad's event, after the load (repeatable)"),
         ]
 
     /// Gives each closed standard descriptor (0, 1, 2) to /dev/null before anything else opens a file, and
@@ -144,7 +145,7 @@ public enum OrderTrackingApp {
                 await TabsCommand(selected: selected, watch: parsed.has("--watch"), host: host).run()
             }
         case "preview":
-            let parsed = try ArgumentParser(options: preview).parse(rest)
+            let parsed = try ArgumentParser(options: preview, repeatable: ["--event"]).parse(rest)
             if parsed.has("--help") { return context.say(Help.preview) }
             return try await runPreview(parsed, context)
         default:

@@ -216,13 +216,22 @@ public struct Scaffold: Sendable {
 
         Owner: `\(owner)`. Depends on Core only.
 
-        **Shows** (component id `\(id)`): a titled card with the endpoint's `title`.
+        <!-- squad new wrote this page; replace every line marked TODO as the module grows. -->
 
-        **Endpoint**: `orders/<id>/\(id).json` — `{"title": "Hello from \(name)"}`
+        **Shows** (component id `\(id)`): TODO what the card tells a person (today: the endpoint's `title`).
 
-        **Input interface**: `\(name)Module.registration` (one registry line). **Output interface**: `hide` on failure.
+        **Endpoint**: `orders/<id>/\(id).json` — TODO its fields (today: `{"title": "Hello from \(name)"}`).
 
-        **Preview alone**: `swift run order-tracking preview \(id)`. **Test alone**: `swift test --filter \(name)Tests`.
+        **Input interface**: `\(name)Module.registration` (one registry line). TODO events it consumes, if any.
+
+        **Output interface**: `hide` on failure. TODO events it publishes, refresh requests, analytics.
+
+        **Business rules**: TODO what makes a payload wrong (today: an empty title hides the card).
+
+        **Preview alone**: `swift run order-tracking preview \(id)` (`--payload FILE`, `--fail timeout`,
+        `--event NAME=VALUE`). **Test alone**: `swift test --filter \(name)Tests`. **Before pushing**:
+        `swift run squad check`. **On the demo screen**: add `"\(id)"` to a layout, then
+        `Scripts/update-goldens \(name)` pins your card in `Tests/\(name)Tests/.goldens/`.
 
         """
     }
@@ -237,7 +246,26 @@ public struct Scaffold: Sendable {
                     \(name)Component(), ids: ["order": "1"], answers: ["orders/1/\(id).json": .json(#"{"title": "Hi"}"#)])
                 await harness.load()
                 harness.expectPhases([.loading, .info])
+                #expect(harness.blocks.first??.isSkeleton == true, "the skeleton is drawn first")
                 #expect(harness.card().contains("│ Hi "))
+            }
+
+            @Test func aSlowAnswerShowsTheSkeletonThenTheCard() async throws {
+                let harness = ComponentHarness(
+                    \(name)Component(), ids: ["order": "1"],
+                    answers: ["orders/1/\(id).json": .delayed(.seconds(2), #"{"title": "Late"}"#)], timeout: .seconds(5))
+                await harness.load()
+                harness.expectPhases([.loading, .info])
+                #expect(harness.blocks.first??.isSkeleton == true)
+                #expect(harness.card().contains("│ Late "))
+            }
+
+            @Test func aMalformedPayloadHides() async throws {
+                let harness = ComponentHarness(
+                    \(name)Component(), ids: ["order": "1"], answers: ["orders/1/\(id).json": .json(#"{"titel": "typo"}"#)])
+                await harness.load()
+                harness.expectHidden(because: "missing key 'title'")
+                #expect(harness.card() == "(nothing)")
             }
 
             @Test func aMissingEndpointHides() async throws {

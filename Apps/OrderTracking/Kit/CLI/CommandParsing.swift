@@ -75,8 +75,17 @@ extension OrderTrackingApp {
             }
             return phase
         }
+        // `--event order.status=delivered`: another squad's event, delivered after the load.
+        let events = try (parsed.repeated["--event"] ?? []).map { (text: String) throws(UsageError) -> DomainEvent in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw UsageError(
+                    message: "--event '\(SafeText.visible(text))' must be NAME=VALUE, e.g. --event order.status=delivered")
+            }
+            return DomainEvent(parts[0], parts[1])
+        }
         let command = PreviewCommand(
-            id: ComponentID(parsed.positionals[0]),
+            id: ComponentID(parsed.positionals[0]), events: events,
             order: try validateID(parsed.options["--order"] ?? "1234", kind: "order"),
             payload: payload, fault: state == .failed && fault == nil ? .malformed : fault, state: state, host: host,
             timeout: try timeout(parsed))

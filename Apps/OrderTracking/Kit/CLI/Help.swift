@@ -36,10 +36,13 @@ enum Help {
 
     static let preview = """
         order-tracking preview COMPONENT [--order ID] [--payload FILE] [--fail notfound|http500|timeout|malformed]
-                                         [--state loading|info|failed] [--api URL] [--timeout SECONDS] [--no-color]
+                                         [--state loading|info|failed] [--event NAME=VALUE]... [--api URL]
+                                         [--timeout SECONDS] [--no-color]
 
         Shows one component alone (presentation: alone). --payload feeds it a JSON file instead of its endpoint;
-        --fail injects a backend fault; --state loading shows the skeleton. Exit 0 shown, 2 failed, 64 usage.
+        --fail injects a backend fault; --state loading shows the skeleton; --event delivers another squad's
+        event after the load (e.g. order.status=delivered) and says how the card reacted (updated, reloaded, no
+        change). Exit 0 shown, 2 failed, 64 usage.
         """
 
     static let components = """

@@ -1,12 +1,15 @@
 import ArgumentParsing
 import Core
 import Foundation
+import SafeText
 import TerminalUI
 
 /// `preview COMPONENT`: one component alone (presentation: alone) with a payload file, an injected fault or a
 /// forced state, so a squad can see every state of its card without the rest of the app.
 struct PreviewCommand {
     let id: ComponentID
+    /// Other squads' events to deliver after the load, in order (`--event NAME=VALUE`).
+    var events: [DomainEvent] = []
     let order: String
     let payload: Data?
     let fault: InjectedFault?
@@ -25,9 +28,28 @@ struct PreviewCommand {
         let context = ComponentContext(
             ids: ["order": order], backend: backend, clock: host.clock, presentation: .alone, timeout: timeout,
             payload: fault == nil ? payload : nil)
-        let component = registration.instantiate(in: Slot(id: id) { _ in }, context: context)
+        let refreshAsked = Locked(false)
+        let slot = Slot(id: id) { update in
+            if case .event(.refresh(after: .zero)) = update { refreshAsked.withLock { $0 = true } }
+        }
+        let component = registration.instantiate(in: slot, context: context)
         component.present()
         if state != .loading { await component.load() }
+        var reactions: [String] = []
+        for event in events {
+            // Delivered as the host routes it; a component that asks to be reloaded on it is reloaded.
+            refreshAsked.withLock { $0 = false }
+            let before = component.snapshot.block
+            _ = component.receive(event)
+            if refreshAsked.withLock({ $0 }) {
+                await component.refresh()
+                reactions.append("\(event): reloaded")
+            } else if component.snapshot.block != before {
+                reactions.append("\(event): updated")
+            } else {
+                reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")
+            }
+        }
         let snapshot = component.snapshot
         if let forced = state, forced != .loading, forced != snapshot.phase {
             host.terminal.err(
@@ -35,6 +57,7 @@ struct PreviewCommand {
         }
         let styler = host.terminal.styler
         var lines = [styler.apply(.dim, "\(id) · \(registration.module) · state: \(snapshot.phase.rawValue)")]
+        lines += reactions.map { styler.apply(.dim, SafeText.visible($0)) }
         if let block = snapshot.block {
             lines += CardRenderer.lines(for: block, width: host.terminal.cardWidth, styler: styler)
         } else {

@@ -184,10 +184,11 @@ let registeredIDs: String = {
         let eta = try CLI.run(["preview", "eta", "--event", "order.status=delivered", "--event", "promo.applied=X"])
         #expect(eta.status == 0)
         let lines = eta.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.prefix(3) == [
-            "eta · Location · state: info", "order.status=delivered: updated",
-            "promo.applied=X: no change (eta does not act on promo.applied now)",
-        ])
+        #expect(
+            lines.prefix(3) == [
+                "eta · Location · state: info", "order.status=delivered: updated",
+                "promo.applied=X: no change (eta does not act on promo.applied now)",
+            ])
         let payment = try CLI.run(["preview", "payment", "--event", "order.status=delivered"])
         #expect(payment.stdout.contains("order.status=delivered: reloaded\n"))
         let bad = try CLI.run(["preview", "eta", "--event", "delivered"])

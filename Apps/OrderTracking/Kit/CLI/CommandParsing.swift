@@ -80,7 +80,8 @@ extension OrderTrackingApp {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else {
                 throw UsageError(
-                    message: "--event '\(SafeText.visible(text))' must be NAME=VALUE, e.g. --event order.status=delivered")
+                    message:
+                        "--event '\(SafeText.visible(text))' must be NAME=VALUE, e.g. --event order.status=delivered")
             }
             return DomainEvent(parts[0], parts[1])
         }

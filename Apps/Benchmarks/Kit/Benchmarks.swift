@@ -148,6 +148,7 @@ public enum Benchmarks {
                 "rules": .number(Double(worst.rules)),
                 "worst_shape": .string(worst.name),
                 "us_per_path": number(worst.microsecondsPerPath, 10000),
+                "paths_per_s": .number((1e6 / worst.microsecondsPerPath).rounded()),
                 "peer_us_per_path": worst.peer.map { number($0.microsecondsPerPath, 100) } ?? .null,
                 "speedup_vs_peer": worst.ratio.map { number($0, 10) } ?? .null,
                 "peer_skipped": owners.peerSkipped.map(JSONValue.string) ?? .null,

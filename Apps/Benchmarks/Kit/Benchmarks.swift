@@ -174,6 +174,17 @@ public enum Benchmarks {
         }
     }
 
+    /// Writes each CODEOWNERS shape (`<n>-CODEOWNERS`, `<n>-paths.txt`) into `folder`, to profile or to compare
+    /// with another tool by hand.
+    public static func dumpOwnerShapes(to folder: URL) throws {
+        for (number, shape) in OwnersShape.all(rules: 1000, paths: 100_000).enumerated() {
+            try shape.codeowners.write(
+                to: folder.appendingPathComponent("\(number)-CODEOWNERS"), atomically: true, encoding: .utf8)
+            try (shape.paths.joined(separator: "\n") + "\n").write(
+                to: folder.appendingPathComponent("\(number)-paths.txt"), atomically: true, encoding: .utf8)
+        }
+    }
+
     /// `courier-bench owners`: only the CODEOWNERS figures, every shape beside the peer, in process and through
     /// the CLI, and `squad lint`; the table (or `json`) ends with the worst shape, the figure the README quotes.
     public static func owners(quick: Bool, squad: URL?, json: Bool) throws -> String {

@@ -4,10 +4,12 @@ import Foundation
 var arguments = Array(CommandLine.arguments.dropFirst())
 let ownersOnly = arguments.first == "owners"
 if ownersOnly { arguments.removeFirst() }
-let unknown = arguments.filter { !["--json", "--quick", "--help"].contains($0) }
+let unknown = arguments.enumerated().filter { index, argument in
+    !["--json", "--quick", "--help", "--dump"].contains(argument) && !(index > 0 && arguments[index - 1] == "--dump")
+}.map(\.element)
 if arguments.contains("--help") || !unknown.isEmpty {
     let message =
-        "usage: courier-bench [owners] [--json] [--quick]\n  prints every performance figure as a ratio or a rate; "
+        "usage: courier-bench [owners [--dump DIR]] [--json] [--quick]\n  prints every performance figure as a ratio or a rate; "
         + "owners: only the CODEOWNERS shapes beside the Python peer\n"
     FileHandle.standardError.write(Data(((unknown.isEmpty ? "" : "unknown argument '\(unknown[0])'\n") + message).utf8))
     exit(unknown.isEmpty ? 0 : 64)
@@ -56,6 +58,13 @@ func squadBinary() -> URL? {
     return build(command, binary: folder.appendingPathComponent("squad"), for: "squad lint")
 }
 
+if ownersOnly, let flag = arguments.firstIndex(of: "--dump"), flag + 1 < arguments.count {
+    do { try Benchmarks.dumpOwnerShapes(to: URL(fileURLWithPath: arguments[flag + 1])) } catch {
+        FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 if ownersOnly {
     do {
         print(

@@ -14,31 +14,46 @@ struct OwnersQuery {
         // Paths from stdin are mostly what `git ls-files` printed: a line whose last segment has a dot
         // (`a/b.swift`, `.hidden`) is taken as a path without a `stat`; only a line that might name a folder
         // (no dot in its last segment, or a trailing "/") is looked at on disk.
-        var given: [(path: String, listed: Bool)] = []
+        var given: [(path: String, listed: Bool, plainFile: Bool)] = []
         for argument in arguments {
             guard argument == "-" else {
                 guard !argument.isEmpty else {
                     throw UsageError(message: "'' is not a path; give a file or folder inside the repository")
                 }
-                given.append((argument, false))
+                given.append((argument, false, false))
                 continue
             }
-            // Split on bytes, not Characters: `git ls-files | squad owners -` hands over 100,000 lines.
+            // Split on bytes, not Characters, in one pass that also tells a plain file path (relative, no ".",
+            // ".." or empty segment, a dot in its last segment): `git ls-files | squad owners -` hands over
+            // 100,000 lines, and those take no further work.
+            var text = stdin()
             let separator = UInt8(ascii: nulSeparated ? "\0" : "\n")
-            for line in stdin().utf8.split(separator: separator) {
-                var line = Substring(line)
-                if !nulSeparated, line.utf8.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                given.append((String(line), true))
+            text.withUTF8 { bytes in
+                var start = 0
+                for index in 0...bytes.count where index == bytes.count || bytes[index] == separator {
+                    var end = index
+                    if !nulSeparated, end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                    if end > start {
+                        let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                        given.append((String(decoding: line, as: UTF8.self), true, OwnersQuery.isPlainFile(line)))
+                    }
+                    start = index + 1
+                }
             }
         }
         let rootPath = root.path
         let base = directory.path
         var tracked: [String]?
         var paths: [String] = []
-        for (path, listed) in given where !path.isEmpty {
+        let atRoot = base == rootPath
+        for (path, listed, plainFile) in given where !path.isEmpty {
+            if atRoot && plainFile {
+                paths.append(path)
+                continue
+            }
             // From the root, a plain relative path ("a/b.swift": no "." or ".." or empty segment) is already what
             // git sees; only the others are made absolute and normalised.
-            if base == rootPath, OwnersQuery.isPlain(path) {
+            if atRoot, OwnersQuery.isPlain(path) {
                 if !path.hasSuffix("/"),
                     listed && OwnersQuery.looksLikeFile(path) || !OwnersQuery.isDirectory(rootPath + "/" + path)
                 {
@@ -109,6 +124,24 @@ struct OwnersQuery {
             }
         }
         return length == 0 || !(onlyDots && length <= 2)
+    }
+
+    /// ``isPlain(_:)`` and ``looksLikeFile(_:)`` at once, on a listed line's bytes.
+    static func isPlainFile(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return false }
+        var length = 0
+        var onlyDots = true
+        var dotInSegment = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || onlyDots && length <= 2 { return false }
+                (length, onlyDots, dotInSegment) = (0, true, false)
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dotInSegment = true } else { onlyDots = false }
+            }
+        }
+        return !(onlyDots && length <= 2) && dotInSegment
     }
 
     /// Whether the last segment has a dot, as file names listed by git mostly do (`x.swift`, `.gitignore`).

@@ -229,43 +229,46 @@ public enum SquadApp {
     }
 
     static func printOwners(_ paths: [String], owners: CodeOwners, json: Bool, output: inout String) -> Int32 {
-        // Each rule's owners are rendered once: a hundred thousand paths share a few hundred answers.
-        var rendered: [Int: String] = [:]
-        func answer(_ ownership: CodeOwners.Ownership) -> String {
+        // Each rule's owners are rendered once (a hundred thousand paths share a few hundred answers), and the
+        // text is built as bytes, turned into a string once at the end.
+        var rendered: [Int: [UInt8]] = [:]
+        func answer(_ ownership: CodeOwners.Ownership) -> [UInt8] {
             let key = ownership.line ?? 0
-            if let text = rendered[key] { return text }
+            if let bytes = rendered[key] { return bytes }
             let text =
                 json
                 ? "{\"line\":\(ownership.line.map(String.init) ?? "null"),\"owners\":"
                     + JSONValue.array(ownership.owners.map(JSONValue.string)).text + ",\"path\":"
                 : ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " ")
-            rendered[key] = text
-            return text
+            rendered[key] = Array(text.utf8)
+            return rendered[key]!
         }
-        output.reserveCapacity(paths.count * 48)
-        if json { output += "[" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(paths.count * 64)
+        if json { bytes.append(UInt8(ascii: "[")) }
         for (number, path) in paths.enumerated() {
             let ownership = owners.ownership(of: path)
             if json {
-                if number > 0 { output += "," }
-                output += answer(ownership)
+                if number > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes += answer(ownership)
                 // Most paths need no escaping: written as they are, without building a JSON value each.
                 if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                    output += JSONValue.string(path).text
+                    bytes += JSONValue.string(path).text.utf8
                 } else {
-                    output += "\""
-                    output += path
-                    output += "\""
+                    bytes.append(UInt8(ascii: "\""))
+                    bytes += path.utf8
+                    bytes.append(UInt8(ascii: "\""))
                 }
-                output += "}"
+                bytes.append(UInt8(ascii: "}"))
             } else {
-                output += PathBytes.quoted(path)
-                output += "\t"
-                output += answer(ownership)
-                output += "\n"
+                bytes += PathBytes.quoted(path).utf8
+                bytes.append(UInt8(ascii: "\t"))
+                bytes += answer(ownership)
+                bytes.append(UInt8(ascii: "\n"))
             }
         }
-        if json { output += "]\n" }
+        if json { bytes += "]\n".utf8 }
+        output += String(decoding: bytes, as: UTF8.self)
         return 0
     }
 

@@ -132,6 +132,7 @@ let registeredIDs: String = {
     @Test(arguments: [
         (["--fromat", "json"], "unknown option '--fromat'; did you mean '--format'?"),
         (["previw"], "unknown command 'previw'; did you mean 'preview'?"),
+        (["logn", "1234"], "unknown command 'logn'; did you mean 'login'?"),
         (["../etc"], "invalid order id '../etc': use 1 to 64 letters, digits, '-' or '_'"),
         (["--timeout", "soon"], "--timeout 'soon' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"),
         (["--timeout", "1e-9"], "--timeout '1e-9' must be a number of seconds from 0.001 to 600"),

@@ -65,6 +65,18 @@ import Testing
     }
 
     /// SIGKILL at random moments during login (and so during the Storage write) must never leave a torn record.
+    @Test func aRecordingWhileSignedInHoldsTheTabsFetchesAndReplaysTheSameBar() throws {
+        let directory = dataDirectory()
+        _ = try CLI.run(["login", "1234", "--data-dir", directory.path])
+        let file = directory.appendingPathComponent("run.jsonl").path
+        let recorded = try CLI.run(["1234", "--data-dir", directory.path, "--record", file])
+        #expect(recorded.stdout.contains("Feed (3)"))
+        let lines = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(lines.contains(#""endpoint":"users/1234/feed.json""#), "the tabs fetch through the recording")
+        let replayed = try CLI.run(["1234", "--data-dir", directory.path, "--replay", file])
+        #expect(replayed.stdout == recorded.stdout)
+    }
+
     @Test func concurrentLoginsAndLogoutsAllSucceedAndTheRecordStaysWhole() async throws {
         let directory = dataDirectory()
         let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in

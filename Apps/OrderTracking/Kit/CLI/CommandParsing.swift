@@ -8,6 +8,11 @@ extension OrderTrackingApp {
     static func runTracking(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
         -> ExitCode
     {
+        // A mistyped command with its arguments (`logn 1234`) is a command, not two order ids.
+        if let first = parsed.positionals.first, !first.allSatisfy(\.isNumber) {
+            let hint = suggestion(for: first, among: Help.commands)
+            if !hint.isEmpty { throw UsageError(message: "unknown command '\(SafeText.visible(first))'" + hint) }
+        }
         guard parsed.positionals.count <= 1 else {
             throw UsageError(
                 message:

@@ -50,6 +50,17 @@ struct HostEnvironment: Sendable {
             throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier")
         }
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
+        let (login, tabs, registry) = plugins(backend: backend, store: store)
+        return HostEnvironment(
+            backend: backend, clock: clock,
+            terminal: Terminal(environment: environment, noColorFlag: noColor, streams: streams),
+            registry: registry, environment: environment, store: store, login: login, tabs: tabs)
+    }
+
+    /// The login hooks, the tabs and the registry, all talking to `backend`: built again whenever the backend
+    /// changes, so a recording or a replay sees the Profile and Feed fetches too.
+    private static func plugins(backend: any Backend, store: UserStore) -> (LoginContainer, TabContainer, ComponentRegistry)
+    {
         let login = LoginContainer()
         let tabs = TabContainer()
         let feedParams = TabParams()
@@ -63,16 +74,13 @@ struct HostEnvironment: Sendable {
             try tabs.register(FeedTab(backend: backend, params: feedParams))
             try tabs.register(SignOutTab(store: store))
         } catch { preconditionFailure("host plugin registration is inconsistent: \(error)") }
-        return HostEnvironment(
-            backend: backend, clock: clock,
-            terminal: Terminal(environment: environment, noColorFlag: noColor, streams: streams),
-            registry: HostRegistry.make(store: store, tabs: tabs), environment: environment, store: store,
-            login: login, tabs: tabs)
+        return (login, tabs, HostRegistry.make(store: store, tabs: tabs))
     }
 
     /// The same host talking to another backend (a recording or a replay of this one).
     func with(backend: any Backend) -> HostEnvironment {
-        HostEnvironment(
+        let (login, tabs, registry) = HostEnvironment.plugins(backend: backend, store: store)
+        return HostEnvironment(
             backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
             store: store, login: login, tabs: tabs)
     }

@@ -187,10 +187,10 @@ public enum Benchmarks {
 
     /// `courier-bench owners`: only the CODEOWNERS figures, every shape beside the peer, in process and through
     /// the CLI, and `squad lint`; the table (or `json`) ends with the worst shape, the figure the README quotes.
-    public static func owners(quick: Bool, squad: URL?, json: Bool) throws -> String {
+    public static func owners(quick: Bool, squad: URL?, json: Bool, peer: Bool = true) throws -> String {
         let figures = try OwnersBenchmarks.measure(
             rules: quick ? 100 : 1000, paths: quick ? 5000 : 100_000, squad: squad,
-            peer: !quick || FileManager.default.fileExists(atPath: ".build/bench-venv/bin/python"))
+            peer: peer && (!quick || FileManager.default.fileExists(atPath: ".build/bench-venv/bin/python")))
         let report = Report(
             concurrency: (Sample([0]), Sample([0]), Sample([0])), firstPaint: nil, scale: (0, 0, Sample([0]), 0),
             repaint: 0, resolvesPerSecond: 0, owners: figures, http: nil, watchCPUms: nil)

@@ -5,11 +5,12 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let ownersOnly = arguments.first == "owners"
 if ownersOnly { arguments.removeFirst() }
 let unknown = arguments.enumerated().filter { index, argument in
-    !["--json", "--quick", "--help", "--dump"].contains(argument) && !(index > 0 && arguments[index - 1] == "--dump")
+    !["--json", "--quick", "--help", "--dump", "--no-peer"].contains(argument)
+        && !(index > 0 && arguments[index - 1] == "--dump")
 }.map(\.element)
 if arguments.contains("--help") || !unknown.isEmpty {
     let message =
-        "usage: courier-bench [owners [--dump DIR]] [--json] [--quick]\n  prints every performance figure as a ratio or a rate; "
+        "usage: courier-bench [owners [--dump DIR] [--no-peer]] [--json] [--quick]\n  prints every performance figure as a ratio or a rate; "
         + "owners: only the CODEOWNERS shapes beside the Python peer\n"
     FileHandle.standardError.write(Data(((unknown.isEmpty ? "" : "unknown argument '\(unknown[0])'\n") + message).utf8))
     exit(unknown.isEmpty ? 0 : 64)
@@ -69,7 +70,8 @@ if ownersOnly {
     do {
         print(
             try Benchmarks.owners(
-                quick: arguments.contains("--quick"), squad: squadBinary(), json: arguments.contains("--json")))
+                quick: arguments.contains("--quick"), squad: squadBinary(), json: arguments.contains("--json"),
+                peer: !arguments.contains("--no-peer")))
     } catch {
         FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
         exit(1)

@@ -59,8 +59,9 @@ struct HostEnvironment: Sendable {
 
     /// The login hooks, the tabs and the registry, all talking to `backend`: built again whenever the backend
     /// changes, so a recording or a replay sees the Profile and Feed fetches too.
-    private static func plugins(backend: any Backend, store: UserStore) -> (LoginContainer, TabContainer, ComponentRegistry)
-    {
+    private static func plugins(backend: any Backend, store: UserStore) -> (
+        LoginContainer, TabContainer, ComponentRegistry
+    ) {
         let login = LoginContainer()
         let tabs = TabContainer()
         let feedParams = TabParams()

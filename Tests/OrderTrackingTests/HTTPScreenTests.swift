@@ -87,7 +87,10 @@ import Testing
         let run = try CLI.run(["7777", "--plain", "--api", server.baseURL.absoluteString])
         #expect(run.status == 0)
         #expect(run.stderr == "skipping a second 'eta' (position 3) in orders/7777/screen.json: a card appears once\n")
-        #expect(run.stdout.components(separatedBy: "╭─ Arrival").count == 2)
-        #expect(run.stdout.contains("✓ Delivered") && !run.stdout.contains("Arriving in"))
+        #expect(ScreenComposition.cards(in: run.stdout).cards.count == 2, "order and eta, each once")
+        let json = try CLI.json(
+            try CLI.run(["7777", "--format", "json", "--api", server.baseURL.absoluteString]).stdout)
+        let eta = (json["components"] as? [[String: Any]])?.first { $0["id"] as? String == "eta" }
+        #expect((eta?["info"] as? [String: Any])?["delivered"] as? Bool == true, "the order's event still reached it")
     }
 }

@@ -78,7 +78,11 @@ import Testing
         #expect(screen.status == 2, "\(screen.stderr)")
         #expect(screen.stderr.contains("payment total: amount out of range"))
         #expect(screen.stderr.contains("item 'Meal' price: amount out of range"))
-        #expect(screen.stdout.contains("Arriving"), "the other cards stay")
+        let json = try CLI.json(try CLI.run(["1234", "--format", "json"] + api).stdout)
+        let visible = (json["components"] as? [[String: Any]] ?? []).filter { $0["hidden"] as? Bool == false }
+        #expect(
+            visible.count >= 1 && ScreenComposition.cards(in: screen.stdout).cards.count == visible.count,
+            "the other cards stay")
         let cancel = try CLI.run(["cancel", "1234"] + api)
         #expect([0, 3].contains(cancel.status), "\(cancel.stderr)")
         #expect(cancel.stdout.contains("amount out of range"))

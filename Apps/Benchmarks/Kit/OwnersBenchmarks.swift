@@ -68,9 +68,10 @@ enum OwnersBenchmarks {
             figures.shapes.append(figure)
         }
         if let squad {
+            // Kept alive until lint is done: the folder goes when this object does.
+            let folder = try TemporaryDirectory()
             figures.lintSeconds = try lint(
-                squad: squad, workload: MonorepoWorkload(rules: rules, paths: paths),
-                folder: try TemporaryDirectory().url)
+                squad: squad, workload: MonorepoWorkload(rules: rules, paths: paths), folder: folder.url)
         }
         return figures
     }

@@ -132,7 +132,7 @@ public struct CodeOwnersPattern: Sendable, Equatable {
                     remaining &= remaining - 1
                     let name = path[start]
                     if name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix),
-                        CodeOwnersPattern.glob(tokens, name)
+                        CodeOwnersPattern.rest(tokens, suffix, name)
                     {
                         next |= UInt64(1) << (start + 1)
                     }
@@ -159,7 +159,7 @@ public struct CodeOwnersPattern: Sendable, Equatable {
                 for start in 0..<path.count where reachable[start] {
                     let name = path[start]
                     if name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix),
-                        CodeOwnersPattern.glob(tokens, name)
+                        CodeOwnersPattern.rest(tokens, suffix, name)
                     {
                         next[start + 1] = true
                     }
@@ -180,6 +180,14 @@ public struct CodeOwnersPattern: Sendable, Equatable {
             }
         }
         return false
+    }
+
+    /// What is left to check once `name` ends with the segment's literal `suffix`: nothing for a literal segment
+    /// of the same length or a `*` and its suffix (`*.swift`, the common shapes), the whole glob otherwise.
+    private static func rest(_ tokens: [Token], _ suffix: [UInt8], _ name: ArraySlice<UInt8>) -> Bool {
+        if tokens.count == suffix.count { return name.count == suffix.count }
+        if tokens.count == suffix.count + 1, tokens[0] == .star { return true }
+        return glob(tokens, name)
     }
 
     /// Glob match of one segment: `*` any run of bytes, `?` one UTF-8 scalar, literals exact; iterative, with

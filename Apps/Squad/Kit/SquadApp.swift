@@ -251,14 +251,16 @@ public enum SquadApp {
             if json {
                 if number > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes += answer(ownership)
-                // Most paths need no escaping: written as they are, without building a JSON value each.
-                if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-                    bytes += JSONValue.string(path).text.utf8
-                } else {
+                // Most paths need no escaping: copied as they are, without building a JSON value each.
+                var path = path
+                let plain = path.withUTF8 { utf8 in
+                    guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
                     bytes.append(UInt8(ascii: "\""))
-                    bytes += path.utf8
+                    bytes.append(contentsOf: utf8)
                     bytes.append(UInt8(ascii: "\""))
+                    return true
                 }
+                if !plain { bytes += JSONValue.string(path).text.utf8 }
                 bytes.append(UInt8(ascii: "}"))
             } else {
                 bytes += PathBytes.quoted(path).utf8

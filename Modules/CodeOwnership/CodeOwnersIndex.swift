@@ -61,7 +61,7 @@ struct CodeOwnersIndex: Sendable {
     /// or allocated, and a broad rule late in the file ends the search at once.
     func newestMatch(_ segments: [ArraySlice<UInt8>], _ matches: (Int) -> Bool) -> Int? {
         var best = -1
-        func visit(_ rules: [Int]) {
+        forEachBucket(segments) { rules in
             for index in rules.reversed() {
                 if index <= best { return }
                 if matches(index) {
@@ -70,6 +70,25 @@ struct CodeOwnersIndex: Sendable {
                 }
             }
         }
+        return best >= 0 ? best : nil
+    }
+
+    /// Indices of every distinct pattern that might match `segments` (each once, newest first).
+    func candidates(_ segments: [ArraySlice<UInt8>]) -> [Int] {
+        var found: [Int] = []
+        forEachBucket(segments) { found += $0 }
+        found.sort(by: >)
+        // A bucket hit by two segments ("docs/docs/x") adds its rules twice.
+        var previous = -1
+        found.removeAll { index in
+            defer { previous = index }
+            return index == previous
+        }
+        return found
+    }
+
+    /// Calls `visit` with every bucket `segments` hit (each bucket's rules in file order).
+    private func forEachBucket(_ segments: [ArraySlice<UInt8>], _ visit: ([Int]) -> Void) {
         visit(rest)
         visit(nodes[0].rules)
         var node = 0
@@ -88,6 +107,7 @@ struct CodeOwnersIndex: Sendable {
                 }
             }
             if nameFilter.mayContain(segment), let rules = byName[ByteKey(segment)] { visit(rules) }
+            // By bytes, as patterns are matched: a dot followed by a combining mark is still a dot.
             if !byExtension.isEmpty, let dot = segment.lastIndex(of: PathBytes.dot),
                 extensionFilter.mayContain(segment[(dot + 1)...]),
                 let rules = byExtension[ByteKey(segment[(dot + 1)...])]
@@ -95,49 +115,6 @@ struct CodeOwnersIndex: Sendable {
                 visit(rules)
             }
         }
-        return best >= 0 ? best : nil
-    }
-
-    /// Indices of every distinct pattern that might match `segments` (each once, newest first).
-    func candidates(_ segments: [ArraySlice<UInt8>]) -> [Int] {
-        var found: [Int] = []
-        found.reserveCapacity(16)
-        found += rest
-        var node = 0
-        found += nodes[0].rules
-        for segment in segments {
-            guard let next = nodes[node].children[ByteKey(segment)] else { break }
-            node = next
-            found += nodes[node].rules
-        }
-        let names = !byName.isEmpty
-        let extensions = !byExtension.isEmpty
-        for (depth, segment) in segments.enumerated() {
-            let key = ByteKey(segment)
-            if !fixed.isEmpty, let atDepth = fixed[depth], let rules = atDepth[key] { found += rules }
-            if !prefixes.isEmpty, let starts = prefixes[depth] {
-                for length in starts.lengths where length <= segment.count {
-                    if let rules = starts.rules[ByteKey(segment.prefix(length))] { found += rules }
-                }
-            }
-            if names, let rules = byName[key] { found += rules }
-            // By bytes, as patterns are matched: a dot followed by a combining mark is still a dot.
-            if extensions, let dot = segment.lastIndex(of: PathBytes.dot),
-                let rules = byExtension[ByteKey(segment[(dot + 1)...])]
-            {
-                found += rules
-            }
-        }
-        if found.count > 1 {
-            found.sort(by: >)
-            // A bucket hit by two segments ("docs/docs/x") adds its rules twice.
-            var previous = -1
-            found.removeAll { index in
-                defer { previous = index }
-                return index == previous
-            }
-        }
-        return found
     }
 
     private mutating func insert(_ index: Int, _ pattern: CodeOwnersPattern) {

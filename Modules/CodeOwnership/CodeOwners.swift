@@ -51,8 +51,14 @@ public struct CodeOwners: Sendable {
     public let issues: [Issue]
     /// Lines kept as GitHub reads them that hold something easy to misread (a byte-order mark, a form feed).
     public let notes: [Issue]
-    /// Which rules a path could match, so a lookup tries a handful instead of every line.
-    private let index: CodeOwnersIndex
+    /// Which rules a path could match, so a lookup tries a handful instead of every line. Held by reference:
+    /// a lookup then borrows it with one reference count, not one per array inside it.
+    private let lookup: Lookup
+
+    private final class Lookup: Sendable {
+        let index: CodeOwnersIndex
+        init(_ index: CodeOwnersIndex) { self.index = index }
+    }
 
     /// Where GitHub looks, in order; the first that exists is used.
     public static let searchPaths = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"]
@@ -93,7 +99,7 @@ public struct CodeOwners: Sendable {
         self.rules = rules
         self.issues = issues
         self.notes = notes
-        index = CodeOwnersIndex(rules.map(\.pattern))
+        lookup = Lookup(CodeOwnersIndex(rules.map(\.pattern)))
     }
 
     /// Control and separator characters that editors may show as line breaks or spaces but CODEOWNERS does not.
@@ -112,23 +118,31 @@ public struct CodeOwners: Sendable {
 
     /// The ownership of `path`: the last matching line wins; earlier owners are not merged. Matched on the
     /// path's bytes (see ``PathBytes``).
-    public func ownership(of path: String) -> Ownership { ownership(ofBytes: Array(path.utf8)) }
+    public func ownership(of path: String) -> Ownership {
+        let lookup = self.lookup
+        return ownership(PathView.with(path) { lookup.index.newestMatch($0) })
+    }
 
     /// The ownership of the path whose bytes are `path`, exactly as git holds them (valid UTF-8 or not).
     public func ownership(ofBytes path: [UInt8]) -> Ownership {
-        let segments = PathBytes.segments(path)
-        guard !segments.isEmpty else { return Ownership(owners: [], line: nil) }
-        guard let found = index.newestMatch(segments, { rules[$0].pattern.matches(segments: segments) }) else {
-            return Ownership(owners: [], line: nil)
-        }
+        path.withUnsafeBufferPointer { ownership(ofBytes: $0) }
+    }
+
+    /// The same for borrowed bytes (a line of a listing read whole), without copying them.
+    public func ownership(ofBytes path: UnsafeBufferPointer<UInt8>) -> Ownership {
+        let lookup = self.lookup
+        return ownership(PathView.with(path) { lookup.index.newestMatch($0) })
+    }
+
+    private func ownership(_ found: Int?) -> Ownership {
+        guard let found else { return Ownership(owners: [], line: nil) }
         return Ownership(owners: rules[found].owners, line: rules[found].line)
     }
 
     /// Every rule that matches `path`, in file order (the last one owns it; the others are overridden for it).
     public func matchingRules(of path: String) -> [Rule] {
-        let segments = PathBytes.segments(path.utf8)
-        guard !segments.isEmpty else { return [] }
-        let matching = index.candidates(segments).filter { rules[$0].pattern.matches(segments: segments) }
+        let index = lookup.index
+        let matching = PathView.with(path) { index.matching($0) }
         // A pattern written twice is indexed at its last line; its earlier lines match the same paths.
         return (matching + matching.flatMap { index.duplicates[$0] ?? [] }).sorted().map { rules[$0] }
     }

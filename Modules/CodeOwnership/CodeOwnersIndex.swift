@@ -14,36 +14,43 @@
 /// with the file: the work per path follows its segments, not the number of rules. A pattern written twice
 /// is indexed once, at its last line (which shadows the others for every path).
 struct CodeOwnersIndex: Sendable {
-    private struct Node: Sendable {
-        var children: [ByteKey: Int] = [:]
-        var rules: [Int] = []
+    /// What a packed key in `table` leads to.
+    private enum Kind: UInt64 {
+        case child = 1, fixed, prefix
     }
-    private enum Bucket: Hashable {
-        case tree(node: Int)
-        case fixed(depth: Int, name: ByteKey)
-        case prefix(depth: Int, start: ByteKey)
-        case name(ByteKey)
-        case fileExtension(ByteKey)
-        case rest
+    /// Where a pattern could go while the index is built.
+    private enum Place {
+        case bucket(Int)
+        case key(UInt64)
+        case name(Int)
+        case fileExtension(Int)
     }
-    private var nodes = [Node()]
-    private var fixed: [Int: [ByteKey: [Int]]] = [:]
-    private var prefixes: [Int: (lengths: [Int], rules: [ByteKey: [Int]])] = [:]
-    private var byName: [ByteKey: [Int]] = [:]
-    private var byExtension: [ByteKey: [Int]] = [:]
-    /// Cheap pre-checks before hashing a segment: most segments are no key at all.
-    private var nameFilter = KeyFilter()
-    private var extensionFilter = KeyFilter()
-    private var fixedFilter = KeyFilter()
-    private var rest: [Int] = []
+    /// Every literal the buckets are keyed by (tree folders, names, extensions, literal starts).
+    private var names = ByteNames()
+    /// Packed (kind, node or depth, name) → a tree node's bucket or a fixed-depth or prefix bucket.
+    private var table = NumberTable()
+    /// Bucket by name number, for names at any depth and extensions (-1: none).
+    private var nameBuckets: [Int32] = []
+    private var extensionBuckets: [Int32] = []
+    /// The lengths of literal starts keyed at each depth.
+    private var prefixLengths: [[Int]] = []
+    /// Rule indices by bucket while building; then `flat`, bucket `b` being `flat[starts[b]..<starts[b + 1]]`.
+    private var building: [[Int]] = [[], []]
+    private var flat: [Int32] = []
+    private var starts: [Int32] = []
+    /// The patterns, matched here so a lookup borrows them instead of copying rules.
+    private let patterns: [CodeOwnersPattern]
     /// The earlier lines of a pattern written more than once, by the index of its last line.
     private(set) var duplicates: [Int: [Int]] = [:]
-    private var sizes: [Bucket: Int] = [:]
 
+    /// The tree's root and the bucket tried on every path.
+    private static let root = 0
+    private static let rest = 1
     /// The longest literal start of a wildcard segment used as a key.
     private static let longestPrefix = 8
 
     init(_ patterns: [CodeOwnersPattern]) {
+        self.patterns = patterns
         var last: [[UInt8]: Int] = [:]
         for (index, pattern) in patterns.enumerated() { last[Array(pattern.text.utf8)] = index }
         for (index, pattern) in patterns.enumerated() {
@@ -54,100 +61,164 @@ struct CodeOwnersIndex: Sendable {
             }
             insert(index, pattern)
         }
+        for rules in building {
+            starts.append(Int32(flat.count))
+            flat += rules.map { Int32($0) }
+        }
+        starts.append(Int32(flat.count))
+        building = []
     }
 
-    /// The newest rule that matches `segments`, by `matches`: each bucket the path hits is walked from its newest
-    /// rule down and only while its rules are newer than the best match so far, so nothing is gathered, sorted
-    /// or allocated, and a broad rule late in the file ends the search at once.
-    func newestMatch(_ segments: [ArraySlice<UInt8>], _ matches: (Int) -> Bool) -> Int? {
-        var best = -1
-        forEachBucket(segments) { rules in
-            for index in rules.reversed() {
-                if index <= best { return }
-                if matches(index) {
-                    best = index
-                    return
+    /// The newest rule that matches `path`: the buckets the path hits are merged newest rule first, so the
+    /// first candidate that matches is the answer; nothing is sorted or allocated, and a broad rule late in
+    /// the file ends the search at once.
+    func newestMatch(_ path: PathView) -> Int? {
+        guard path.count > 0 else { return nil }
+        // At most the rest, the root, and per segment a tree node, a fixed-depth name, a name anywhere, an
+        // extension and one literal start per length keyed at its depth.
+        var capacity = 2 + 4 * path.count
+        for depth in 0..<min(path.count, prefixLengths.count) { capacity += prefixLengths[depth].count }
+        // Two 32-bit numbers a bucket keep the buffer on the stack for paths some twenty folders deep.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) { cursors in
+            // Per bucket hit: one past its newest rule not yet tried, in `flat`, then where the bucket starts.
+            var hit = 0
+            forEachBucket(path) { bucket in
+                guard starts[bucket] < starts[bucket + 1], hit < capacity else { return }
+                cursors[2 &* hit] = starts[bucket + 1]
+                cursors[2 &* hit &+ 1] = starts[bucket]
+                hit &+= 1
+            }
+            return patterns.withUnsafeBufferPointer { patterns in
+                flat.withUnsafeBufferPointer { flat in
+                    var failed: Int32 = -1
+                    while true {
+                        var newest: Int32 = -1
+                        var from = -1
+                        for bucket in 0..<hit where cursors[2 &* bucket] > cursors[2 &* bucket &+ 1] {
+                            let index = flat[Int(cursors[2 &* bucket] &- 1)]
+                            if index > newest { (newest, from) = (index, bucket) }
+                        }
+                        guard from >= 0 else { return nil }
+                        cursors[2 &* from] &-= 1
+                        // A bucket hit by two segments offers its rules twice, one after the other.
+                        if newest == failed { continue }
+                        if patterns[Int(newest)].matches(path) { return Int(newest) }
+                        failed = newest
+                    }
                 }
             }
         }
-        return best >= 0 ? best : nil
     }
 
-    /// Indices of every distinct pattern that might match `segments` (each once, newest first).
-    func candidates(_ segments: [ArraySlice<UInt8>]) -> [Int] {
+    /// Indices of every distinct pattern that matches `path` (each once, newest first).
+    func matching(_ path: PathView) -> [Int] {
         var found: [Int] = []
-        forEachBucket(segments) { found += $0 }
+        forEachBucket(path) { bucket in
+            found += flat[Int(starts[bucket])..<Int(starts[bucket + 1])].map { Int($0) }
+        }
         found.sort(by: >)
         // A bucket hit by two segments ("docs/docs/x") adds its rules twice.
         var previous = -1
         found.removeAll { index in
             defer { previous = index }
-            return index == previous
+            return index == previous || !patterns[index].matches(path)
         }
         return found
     }
 
-    /// Calls `visit` with every bucket `segments` hit (each bucket's rules in file order).
-    private func forEachBucket(_ segments: [ArraySlice<UInt8>], _ visit: ([Int]) -> Void) {
-        visit(rest)
-        visit(nodes[0].rules)
-        var node = 0
-        for segment in segments {
-            guard let next = nodes[node].children[ByteKey(segment)] else { break }
-            node = next
-            visit(nodes[node].rules)
-        }
-        for (depth, segment) in segments.enumerated() {
-            if fixedFilter.mayContain(segment), let atDepth = fixed[depth], let rules = atDepth[ByteKey(segment)] {
-                visit(rules)
+    /// Calls `visit` with every bucket `path` hits; the same bucket may come more than once.
+    @inline(__always)
+    private func forEachBucket(_ path: PathView, _ visit: (Int) -> Void) {
+        visit(CodeOwnersIndex.rest)
+        visit(CodeOwnersIndex.root)
+        var node = CodeOwnersIndex.root
+        var walking = true
+        for depth in 0..<path.count {
+            let segment = path[depth]
+            if let name = names.find(segment) {
+                if walking {
+                    if let child = table[CodeOwnersIndex.key(.child, node, name)] {
+                        node = child
+                        visit(node)
+                    } else {
+                        walking = false
+                    }
+                }
+                if let bucket = table[CodeOwnersIndex.key(.fixed, depth, name)] { visit(bucket) }
+                if nameBuckets[name] >= 0 { visit(Int(nameBuckets[name])) }
+            } else {
+                walking = false
             }
-            if !prefixes.isEmpty, let starts = prefixes[depth] {
-                for length in starts.lengths where length <= segment.count {
-                    if let rules = starts.rules[ByteKey(segment.prefix(length))] { visit(rules) }
+            if depth < prefixLengths.count {
+                for length in prefixLengths[depth] where length <= segment.count {
+                    if let name = names.find(UnsafeBufferPointer(rebasing: segment[..<length])),
+                        let bucket = table[CodeOwnersIndex.key(.prefix, depth, name)]
+                    {
+                        visit(bucket)
+                    }
                 }
             }
-            if nameFilter.mayContain(segment), let rules = byName[ByteKey(segment)] { visit(rules) }
             // By bytes, as patterns are matched: a dot followed by a combining mark is still a dot.
-            if !byExtension.isEmpty, let dot = segment.lastIndex(of: PathBytes.dot),
-                extensionFilter.mayContain(segment[(dot + 1)...]),
-                let rules = byExtension[ByteKey(segment[(dot + 1)...])]
+            if let dot = segment.lastIndex(of: PathBytes.dot),
+                let name = names.find(UnsafeBufferPointer(rebasing: segment[(dot + 1)...])),
+                extensionBuckets[name] >= 0
             {
-                visit(rules)
+                visit(Int(extensionBuckets[name]))
             }
         }
+    }
+
+    /// A key of `table`: the kind in the top bits, then a node or depth, then a name number.
+    private static func key(_ kind: Kind, _ where: Int, _ name: Int) -> UInt64 {
+        kind.rawValue << 60 | UInt64(truncatingIfNeeded: `where`) << 32 | UInt64(truncatingIfNeeded: name)
+    }
+
+    private mutating func nameNumber(_ bytes: [UInt8]) -> Int {
+        let number = names.number(bytes)
+        while nameBuckets.count < names.count {
+            nameBuckets.append(-1)
+            extensionBuckets.append(-1)
+        }
+        return number
+    }
+
+    private mutating func newBucket() -> Int {
+        building.append([])
+        return building.count - 1
     }
 
     private mutating func insert(_ index: Int, _ pattern: CodeOwnersPattern) {
         let segments = pattern.segments
         // The literal head, in the tree.
-        var node = 0
+        var node = CodeOwnersIndex.root
         var head = 0
-        while head < segments.count, let name = CodeOwnersIndex.literal(segments[head]) {
-            if let next = nodes[node].children[ByteKey(name)] {
+        while head < segments.count, let literal = CodeOwnersIndex.literal(segments[head]) {
+            let key = CodeOwnersIndex.key(.child, node, nameNumber(literal))
+            if let next = table[key] {
                 node = next
             } else {
-                nodes.append(Node())
-                nodes[node].children[ByteKey(name)] = nodes.count - 1
-                node = nodes.count - 1
+                let next = newBucket()
+                table.set(key, next)
+                node = next
             }
             head += 1
         }
         // Every other part a matching path must have, in order of preference when buckets are equally full.
-        var options: [Bucket] = []
-        if head >= 2 || (head == 1 && segments.count == 1) { options.append(.tree(node: node)) }
+        var options: [Place] = []
+        if head >= 2 || (head == 1 && segments.count == 1) { options.append(.bucket(node)) }
         var depth: Int? = 0
-        var afterHead: [Bucket] = []
-        var anywhere: [Bucket] = []
+        var afterHead: [Place] = []
+        var anywhere: [Place] = []
         for (position, segment) in segments.enumerated() {
             guard case .glob(let tokens, let suffix) = segment else {
                 depth = nil
                 continue
             }
-            if let name = CodeOwnersIndex.literal(segment) {
+            if let literal = CodeOwnersIndex.literal(segment) {
                 if let fixedDepth = depth, position >= head {
-                    afterHead.append(.fixed(depth: fixedDepth, name: ByteKey(name)))
+                    afterHead.append(.key(CodeOwnersIndex.key(.fixed, fixedDepth, nameNumber(literal))))
                 } else if depth == nil {
-                    anywhere.append(.name(ByteKey(name)))
+                    anywhere.append(.name(nameNumber(literal)))
                 }
             } else {
                 var start: [UInt8] = []
@@ -156,90 +227,62 @@ struct CodeOwnersIndex: Sendable {
                     start.append(byte)
                 }
                 if let fixedDepth = depth, !start.isEmpty {
-                    afterHead.append(.prefix(depth: fixedDepth, start: ByteKey(start[...])))
+                    while prefixLengths.count <= fixedDepth { prefixLengths.append([]) }
+                    if !prefixLengths[fixedDepth].contains(start.count) {
+                        prefixLengths[fixedDepth].append(start.count)
+                    }
+                    afterHead.append(.key(CodeOwnersIndex.key(.prefix, fixedDepth, nameNumber(start))))
                 }
                 if let dot = suffix.lastIndex(of: PathBytes.dot) {
-                    anywhere.append(.fileExtension(ByteKey(suffix[(dot + 1)...])))
+                    anywhere.append(.fileExtension(nameNumber(Array(suffix[(dot + 1)...]))))
                 }
             }
             depth = depth.map { $0 + 1 }
         }
         options += afterHead.reversed() + anywhere
-        if head >= 1 { options.append(.tree(node: node)) }
-        let bucket = options.min { (sizes[$0] ?? 0) < (sizes[$1] ?? 0) } ?? .rest
-        sizes[bucket, default: 0] += 1
-        switch bucket {
-        case .tree(let node): nodes[node].rules.append(index)
-        case .fixed(let depth, let name):
-            fixed[depth, default: [:]][name, default: []].append(index)
-            fixedFilter.insert(name.bytes)
-        case .prefix(let depth, let start):
-            var entry = prefixes[depth] ?? ([], [:])
-            if !entry.lengths.contains(start.bytes.count) { entry.lengths.append(start.bytes.count) }
-            entry.rules[start, default: []].append(index)
-            prefixes[depth] = entry
+        if head >= 1 { options.append(.bucket(node)) }
+        let chosen = options.min { size($0) < size($1) }
+        let bucket: Int
+        switch chosen {
+        case nil: bucket = CodeOwnersIndex.rest
+        case .bucket(let existing): bucket = existing
+        case .key(let key):
+            if let existing = table[key] {
+                bucket = existing
+            } else {
+                bucket = newBucket()
+                table.set(key, bucket)
+            }
         case .name(let name):
-            byName[name, default: []].append(index)
-            nameFilter.insert(name.bytes)
-        case .fileExtension(let ext):
-            byExtension[ext, default: []].append(index)
-            extensionFilter.insert(ext.bytes)
-        case .rest: rest.append(index)
+            if nameBuckets[name] < 0 { nameBuckets[name] = Int32(newBucket()) }
+            bucket = Int(nameBuckets[name])
+        case .fileExtension(let name):
+            if extensionBuckets[name] < 0 { extensionBuckets[name] = Int32(newBucket()) }
+            bucket = Int(extensionBuckets[name])
         }
+        building[bucket].append(index)
+    }
+
+    /// How many patterns the bucket at `place` holds so far.
+    private func size(_ place: Place) -> Int {
+        let bucket: Int?
+        switch place {
+        case .bucket(let existing): bucket = existing
+        case .key(let key): bucket = table[key]
+        case .name(let name): bucket = nameBuckets[name] >= 0 ? Int(nameBuckets[name]) : nil
+        case .fileExtension(let name): bucket = extensionBuckets[name] >= 0 ? Int(extensionBuckets[name]) : nil
+        }
+        return bucket.map { building[$0].count } ?? 0
     }
 
     /// The segment's bytes when it has no wildcard (it then matches only a path segment spelled exactly so).
-    private static func literal(_ segment: CodeOwnersPattern.Segment) -> ArraySlice<UInt8>? {
+    private static func literal(_ segment: CodeOwnersPattern.Segment) -> [UInt8]? {
         guard case .glob(let tokens, _) = segment else { return nil }
         var bytes: [UInt8] = []
         for token in tokens {
             guard case .literal(let byte) = token else { return nil }
             bytes.append(byte)
         }
-        return bytes[...]
-    }
-}
-
-/// Bytes as a dictionary key, hashed in one call (an `ArraySlice` hashes byte by byte) and compared exactly.
-struct ByteKey: Hashable, Sendable {
-    let bytes: ArraySlice<UInt8>
-
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-
-    func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
-
-    static func == (one: ByteKey, other: ByteKey) -> Bool { one.bytes.elementsEqual(other.bytes) }
-}
-
-/// A set of byte strings told apart by length and first byte: `mayContain` is false for most strings that are
-/// no key, in a few instructions, so the dictionary is hashed only for likely hits.
-struct KeyFilter: Sendable {
-    private var lengths: UInt64 = 0
-    private var firstBytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-
-    mutating func insert(_ key: ArraySlice<UInt8>) {
-        lengths |= 1 << UInt64(min(key.count, 63))
-        let byte = key.first ?? 0
-        let bit = UInt64(1) << UInt64(byte & 63)
-        switch byte >> 6 {
-        case 0: firstBytes.0 |= bit
-        case 1: firstBytes.1 |= bit
-        case 2: firstBytes.2 |= bit
-        default: firstBytes.3 |= bit
-        }
-    }
-
-    func mayContain(_ key: ArraySlice<UInt8>) -> Bool {
-        guard lengths & (1 << UInt64(min(key.count, 63))) != 0 else { return false }
-        let byte = key.first ?? 0
-        let bit = UInt64(1) << UInt64(byte & 63)
-        switch byte >> 6 {
-        case 0: return firstBytes.0 & bit != 0
-        case 1: return firstBytes.1 & bit != 0
-        case 2: return firstBytes.2 & bit != 0
-        default: return firstBytes.3 & bit != 0
-        }
+        return bytes
     }
 }

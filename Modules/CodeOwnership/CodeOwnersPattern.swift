@@ -24,6 +24,20 @@ public struct CodeOwnersPattern: Sendable, Equatable {
     let directoryOnly: Bool
     let lastIsLoneStar: Bool
     let trailingDoubleStar: Bool
+    /// The segments again, flat, for matching without reference counting: every glob's tokens in one array
+    /// (`literal`: the byte, then `star` and `question`), each part a range of it.
+    private let parts: [Part]
+    private let program: [UInt16]
+
+    private struct Part: Equatable {
+        let anyDirectories: Bool
+        /// The glob's tokens are `program[start..<end]`, the literal bytes it ends with `program[suffix..<end]`.
+        let start: Int
+        let suffix: Int
+        let end: Int
+    }
+    private static let star: UInt16 = 256
+    private static let question: UInt16 = 257
 
     /// Compiles `text`; the error says what GitHub does not support and at which offset (0-based, in scalars).
     public init(_ text: String) throws(PatternError) {
@@ -98,73 +112,95 @@ public struct CodeOwnersPattern: Sendable, Equatable {
             segments.append(.glob(glob, suffix: suffix.reversed()))
         }
         self.segments = segments
+        var compiled: [Part] = []
+        var program: [UInt16] = []
+        for segment in segments {
+            guard case .glob(let tokens, let suffix) = segment else {
+                compiled.append(Part(anyDirectories: true, start: 0, suffix: 0, end: 0))
+                continue
+            }
+            let start = program.count
+            for token in tokens {
+                switch token {
+                case .literal(let byte): program.append(UInt16(byte))
+                case .star: program.append(CodeOwnersPattern.star)
+                case .question: program.append(CodeOwnersPattern.question)
+                }
+            }
+            compiled.append(
+                Part(anyDirectories: false, start: start, suffix: program.count - suffix.count, end: program.count))
+        }
+        self.parts = compiled
+        self.program = program
         lastIsLoneStar = segments.last == .glob([.star], suffix: [])
         trailingDoubleStar = anchored && segments.last == .anyDirectories
     }
 
     /// Whether this pattern owns `path` (a repository-relative file path, `/`-separated), byte for byte.
-    public func matches(_ path: String) -> Bool { matches(segments: PathBytes.segments(path.utf8)) }
+    public func matches(_ path: String) -> Bool { PathView.with(path) { matches($0) } }
 
     /// Whether this pattern owns the path whose bytes are `path` (git's own bytes, valid UTF-8 or not).
-    public func matches(bytes path: [UInt8]) -> Bool { matches(segments: PathBytes.segments(path)) }
+    public func matches(bytes path: [UInt8]) -> Bool {
+        path.withUnsafeBufferPointer { bytes in PathView.with(bytes) { matches($0) } }
+    }
 
     /// Linear in pattern segments × path segments whatever the pattern: the set of path positions each pattern
     /// segment can reach is carried forward, so `**/**/…/x` never backtracks exponentially. The set is a bit
     /// mask (no allocation) for paths of up to 63 segments, an array beyond.
-    func matches(segments path: [ArraySlice<UInt8>]) -> Bool {
-        guard !path.isEmpty else { return false }
+    func matches(_ path: PathView) -> Bool {
+        guard path.count > 0 else { return false }
         guard path.count < 64 else { return matchesLong(path) }
-        let count = path.count
-        var reachable: UInt64 = 1
-        for (index, segment) in segments.enumerated() {
-            switch segment {
-            case .anyDirectories:
-                let minimum = (index == segments.count - 1 && trailingDoubleStar) ? 1 : 0
-                let first = reachable.trailingZeroBitCount + minimum
-                guard first <= count else { return false }
-                // Every position from `first` to the path's end.
-                reachable = (UInt64.max >> (63 - count)) & ~((UInt64(1) << first) - 1)
-            case .glob(let tokens, let suffix):
-                var next: UInt64 = 0
-                var remaining = reachable & ~(UInt64(1) << count)
-                while remaining != 0 {
-                    let start = remaining.trailingZeroBitCount
-                    remaining &= remaining - 1
-                    let name = path[start]
-                    if name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix),
-                        CodeOwnersPattern.rest(tokens, suffix, name)
-                    {
-                        next |= UInt64(1) << (start + 1)
+        return parts.withUnsafeBufferPointer { parts in
+            program.withUnsafeBufferPointer { program in
+                let count = path.count
+                var reachable: UInt64 = 1
+                for index in 0..<parts.count {
+                    let part = parts[index]
+                    if part.anyDirectories {
+                        let minimum = (index == parts.count &- 1 && trailingDoubleStar) ? 1 : 0
+                        let first = reachable.trailingZeroBitCount &+ minimum
+                        guard first <= count else { return false }
+                        // Every position from `first` to the path's end.
+                        reachable = (UInt64.max >> (63 &- count)) & ~((UInt64(1) << first) &- 1)
+                        continue
                     }
+                    var next: UInt64 = 0
+                    var remaining = reachable & ~(UInt64(1) << count)
+                    while remaining != 0 {
+                        let start = remaining.trailingZeroBitCount
+                        remaining &= remaining &- 1
+                        if CodeOwnersPattern.matches(program, part, path[start]) { next |= UInt64(1) << (start &+ 1) }
+                    }
+                    guard next != 0 else { return false }
+                    reachable = next
                 }
-                guard next != 0 else { return false }
-                reachable = next
+                return accepts(reachable: { reachable & (UInt64(1) << $0) != 0 }, count: count)
             }
         }
-        return accepts(reachable: { reachable & (UInt64(1) << $0) != 0 }, count: count)
     }
 
     /// The same with an array of positions, for paths deeper than a bit mask holds.
-    private func matchesLong(_ path: [ArraySlice<UInt8>]) -> Bool {
+    private func matchesLong(_ path: PathView) -> Bool {
         var reachable = [Bool](repeating: false, count: path.count + 1)
         reachable[0] = true
-        for (index, segment) in segments.enumerated() {
+        for (index, part) in parts.enumerated() {
             var next = [Bool](repeating: false, count: path.count + 1)
-            switch segment {
-            case .anyDirectories:
-                let minimum = (index == segments.count - 1 && trailingDoubleStar) ? 1 : 0
+            if part.anyDirectories {
+                let minimum = (index == parts.count - 1 && trailingDoubleStar) ? 1 : 0
                 guard let first = reachable.firstIndex(of: true), first + minimum <= path.count else { return false }
                 for end in (first + minimum)...path.count { next[end] = true }
-            case .glob(let tokens, let suffix):
-                for start in 0..<path.count where reachable[start] {
-                    let name = path[start]
-                    if name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix),
-                        CodeOwnersPattern.rest(tokens, suffix, name)
-                    {
-                        next[start + 1] = true
+            } else {
+                let matched = program.withUnsafeBufferPointer { program in
+                    var any = false
+                    for start in 0..<path.count where reachable[start] {
+                        if CodeOwnersPattern.matches(program, part, path[start]) {
+                            next[start + 1] = true
+                            any = true
+                        }
                     }
+                    return any
                 }
-                guard next.contains(true) else { return false }
+                guard matched else { return false }
             }
             reachable = next
         }
@@ -182,47 +218,66 @@ public struct CodeOwnersPattern: Sendable, Equatable {
         return false
     }
 
-    /// What is left to check once `name` ends with the segment's literal `suffix`: nothing for a literal segment
-    /// of the same length or a `*` and its suffix (`*.swift`, the common shapes), the whole glob otherwise.
-    private static func rest(_ tokens: [Token], _ suffix: [UInt8], _ name: ArraySlice<UInt8>) -> Bool {
-        if tokens.count == suffix.count { return name.count == suffix.count }
-        if tokens.count == suffix.count + 1, tokens[0] == .star { return true }
-        return glob(tokens, name)
+    /// Whether one path segment matches one glob: its literal suffix first (a cheap reject), then nothing more
+    /// for a literal segment of the same length or a `*` and its suffix (`*.swift`, the common shapes), the
+    /// whole glob otherwise.
+    private static func matches(
+        _ program: UnsafeBufferPointer<UInt16>, _ part: Part, _ name: UnsafeBufferPointer<UInt8>
+    )
+        -> Bool
+    {
+        let suffixLength = part.end &- part.suffix
+        guard name.count >= suffixLength else { return false }
+        let offset = name.count &- suffixLength &- part.suffix
+        var index = part.suffix
+        while index < part.end {
+            if UInt16(name[offset &+ index]) != program[index] { return false }
+            index &+= 1
+        }
+        if part.suffix == part.start { return name.count == suffixLength }
+        if part.suffix == part.start &+ 1, program[part.start] == star { return true }
+        return glob(program, part.start, part.end &- suffixLength, name, name.count &- suffixLength)
     }
 
-    /// Glob match of one segment: `*` any run of bytes, `?` one UTF-8 scalar, literals exact; iterative, with
-    /// one backtracking point, so quadratic at worst in the segment's length.
-    private static func glob(_ pattern: [Token], _ name: ArraySlice<UInt8>) -> Bool {
-        var p = 0
-        var n = name.startIndex
+    /// Glob match of `program[p..<end]` against `name[..<length]`: `*` any run of bytes, `?` one UTF-8 scalar,
+    /// literals exact; iterative, with one backtracking point, so quadratic at worst in the segment's length.
+    private static func glob(
+        _ program: UnsafeBufferPointer<UInt16>, _ first: Int, _ end: Int, _ name: UnsafeBufferPointer<UInt8>,
+        _ length: Int
+    ) -> Bool {
+        var p = first
+        var n = 0
         var starP = -1
         var starN = n
-        while n < name.endIndex {
-            if p < pattern.count {
-                switch pattern[p] {
-                case .star:
+        while n < length {
+            if p < end {
+                let token = program[p]
+                if token == star {
                     starP = p
                     starN = n
-                    p += 1
+                    p &+= 1
                     continue
-                case .question:
-                    p += 1
-                    n += PathBytes.scalarLength(name, at: n)
+                }
+                if token == question {
+                    p &+= 1
+                    n &+= PathBytes.scalarLength(name, at: n)
+                    // A scalar running into the checked suffix cannot match (the suffix starts a scalar).
+                    if n > length { return false }
                     continue
-                case .literal(let byte) where byte == name[n]:
-                    p += 1
-                    n += 1
+                }
+                if token == UInt16(name[n]) {
+                    p &+= 1
+                    n &+= 1
                     continue
-                case .literal: break
                 }
             }
             guard starP >= 0 else { return false }
-            p = starP + 1
-            starN += 1
+            p = starP &+ 1
+            starN &+= 1
             n = starN
         }
-        while p < pattern.count, pattern[p] == .star { p += 1 }
-        return p == pattern.count
+        while p < end, program[p] == star { p &+= 1 }
+        return p == end
     }
 }
 

@@ -34,34 +34,46 @@ public enum PathBytes {
     /// `\`, otherwise in double quotes with C escapes and every other byte in octal, so a name holding a tab,
     /// a newline, an escape sequence or a look-alike letter can neither fake a line nor pass for another file.
     public static func quoted(_ path: String) -> String {
-        let bytes = Array(path.utf8)
-        guard bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x5C }) else { return path }
-        var text = "\""
-        for byte in bytes {
+        var bytes: [UInt8] = []
+        var path = path
+        path.withUTF8 { appendQuoted($0, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `path` quoted as ``quoted(_:)`` does, from its bytes (a listing of many paths builds one buffer).
+    public static func appendQuoted(_ path: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]) {
+        guard path.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x5C }) else {
+            text.append(contentsOf: path)
+            return
+        }
+        text.append(0x22)
+        for byte in path {
             switch byte {
-            case 0x07: text += "\\a"
-            case 0x08: text += "\\b"
-            case 0x09: text += "\\t"
-            case 0x0A: text += "\\n"
-            case 0x0B: text += "\\v"
-            case 0x0C: text += "\\f"
-            case 0x0D: text += "\\r"
-            case 0x22: text += "\\\""
-            case 0x5C: text += "\\\\"
-            case 0x20..<0x7F: text.unicodeScalars.append(Unicode.Scalar(byte))
+            case 0x07: text += "\\a".utf8
+            case 0x08: text += "\\b".utf8
+            case 0x09: text += "\\t".utf8
+            case 0x0A: text += "\\n".utf8
+            case 0x0B: text += "\\v".utf8
+            case 0x0C: text += "\\f".utf8
+            case 0x0D: text += "\\r".utf8
+            case 0x22: text += "\\\"".utf8
+            case 0x5C: text += "\\\\".utf8
+            case 0x20..<0x7F: text.append(byte)
             default:
-                let octal = String(byte, radix: 8)
-                text += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+                text.append(0x5C)
+                text.append(0x30 + (byte >> 6))
+                text.append(0x30 + ((byte >> 3) & 7))
+                text.append(0x30 + (byte & 7))
             }
         }
-        return text + "\""
+        text.append(0x22)
     }
 
     /// How many bytes the UTF-8 scalar starting at `index` takes (1 for a stray or truncated byte).
-    static func scalarLength(_ bytes: ArraySlice<UInt8>, at index: Int) -> Int {
+    static func scalarLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
         let lead = bytes[index]
         let length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF8 ? 4 : 1
-        guard index + length <= bytes.endIndex else { return 1 }
+        guard index + length <= bytes.count else { return 1 }
         for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return 1 }
         return length
     }

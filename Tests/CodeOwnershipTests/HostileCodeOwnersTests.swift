@@ -74,4 +74,24 @@ import Testing
             #expect(try !CodeOwnersPattern("/d1/**").matches(path), "\(depth)")
         }
     }
+
+    /// A path of a hundred folders, each of which a rule names (at any depth, at its own depth, by a literal
+    /// start and by extension): the lookup visits hundreds of buckets and still gives the last matching line.
+    @Test func deepPathsHittingEveryBucketAnswerTheLastMatchingLine() {
+        let depth = 100
+        var lines: [String] = []
+        for level in 0..<depth {
+            lines += [
+                "d\(level)/ @n\(level)", "/*/d\(level)x/ @f\(level)", "/d\(level)*/ @p\(level)",
+                "*.e\(level) @e\(level)",
+            ]
+        }
+        let owners = CodeOwners(text: lines.joined(separator: "\n"))
+        for end in [1, 40, 64, depth] {
+            let path = (0..<end).map { "d\($0)" }.joined(separator: "/") + "/f.e\(end / 2)"
+            let naive = owners.rules.last { $0.pattern.matches(path) }
+            #expect(owners.ownership(of: path).line == naive?.line, "\(end)")
+            #expect(owners.ownership(of: path).owners == (naive?.owners ?? []), "\(end)")
+        }
+    }
 }

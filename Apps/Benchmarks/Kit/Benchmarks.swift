@@ -138,6 +138,9 @@ public enum Benchmarks {
                         shape.paths)
                 }
                 if let cli = shape.cliSeconds { figure += String(format: "; CLI %.3f s", cli) }
+                if let agreed = shape.cliAgreed, agreed != shape.paths {
+                    figure += "; CLI agrees on \(agreed)/\(shape.paths)"
+                }
                 return ("  owners: \(shape.name)", figure, "CLI < 0.1 s")
             }
         }
@@ -162,6 +165,7 @@ public enum Benchmarks {
                             "speedup_vs_peer": shape.ratio.map { number($0, 10) } ?? .null,
                             "peer_agreed": shape.peer.map { .number(Double($0.agreed)) } ?? .null,
                             "cli_s": shape.cliSeconds.map { number($0, 1000) } ?? .null,
+                            "cli_agreed": shape.cliAgreed.map { .number(Double($0)) } ?? .null,
                         ])
                     }),
                 "lint_s": owners.lintSeconds.map { number($0, 1000) } ?? .null,

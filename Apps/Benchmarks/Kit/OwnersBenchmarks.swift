@@ -16,6 +16,8 @@ enum OwnersBenchmarks {
         var peer: (microsecondsPerPath: Double, agreed: Int)?
         /// `squad owners --format json -` on every path minus the same on one path, best of three (seconds).
         var cliSeconds: Double?
+        /// How many of the CLI's JSON answers (path and owners, in order) agreed with the in-process ones.
+        var cliAgreed: Int?
 
         var ratio: Double? { peer.map { $0.microsecondsPerPath / microsecondsPerPath } }
     }
@@ -64,7 +66,11 @@ enum OwnersBenchmarks {
                 let agreed = zip(ours, theirs).filter { $0 == $1 }.count
                 figure.peer = (perPath, theirs.count == ours.count ? agreed : 0)
             }
-            if let squad { figure.cliSeconds = try cli(squad: squad, shape: shape, folder: folder.url) }
+            if let squad {
+                let expected = zip(shape.paths, answers).map { CLIAnswer(path: $0, owners: $1.owners) }
+                (figure.cliSeconds, figure.cliAgreed) = try cli(
+                    squad: squad, shape: shape, folder: folder.url, expected: expected)
+            }
             figures.shapes.append(figure)
         }
         if let squad {
@@ -77,13 +83,17 @@ enum OwnersBenchmarks {
     }
 
     /// `squad owners --codeowners FILE --format json -` with every path on stdin, minus the same with one path
-    /// (process start and parsing cancel out): the lookup-and-print time. Best of three.
-    private static func cli(squad: URL, shape: OwnersShape, folder: URL) throws -> Double {
+    /// (process start and parsing cancel out): the lookup-and-print time, best of three; and how many of its
+    /// answers agree with `expected`.
+    private static func cli(squad: URL, shape: OwnersShape, folder: URL, expected: [CLIAnswer]) throws -> (
+        Double, Int
+    ) {
         let arguments = [
             "owners", "--codeowners", folder.appendingPathComponent("CODEOWNERS").path, "--format", "json", "-",
         ]
         let all = shape.paths.joined(separator: "\n") + "\n"
         var best = Double.infinity
+        var agreed = 0
         for _ in 0..<3 {
             let one = try ProcessRunner.run(squad.path, arguments, directory: folder, stdin: shape.paths[0] + "\n")
             let every = try ProcessRunner.run(
@@ -92,8 +102,16 @@ enum OwnersBenchmarks {
                 throw BenchmarkError(message: "squad owners failed: \(every.stderr.prefix(200))")
             }
             best = min(best, every.elapsed.seconds - one.elapsed.seconds)
+            let answers = try JSONDecoder().decode([CLIAnswer].self, from: Data(every.stdout.utf8))
+            agreed = answers.count == expected.count ? zip(answers, expected).filter { $0 == $1 }.count : 0
         }
-        return max(best, 0)
+        return (max(best, 0), agreed)
+    }
+
+    /// One object of `squad owners --format json`, as far as agreement goes.
+    struct CLIAnswer: Decodable, Equatable {
+        let path: String
+        let owners: [String]
     }
 
     /// The best of three `squad lint` runs in a git repository whose index tracks every workload path (the

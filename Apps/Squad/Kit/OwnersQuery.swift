@@ -9,85 +9,122 @@ struct OwnersQuery {
     let directory: URL
     let shell: Shell
 
+    /// Repository-relative paths, in order: stdin's plain file lines stay where they are in the text read (a
+    /// hundred thousand small strings would cost more than their lookups), everything else as a string.
+    struct Paths {
+        enum Entry {
+            case line(Range<Int>)
+            case path(String)
+        }
+        var text = ""
+        var entries: [Entry] = []
+
+        /// Calls `body` with the bytes of each path in `range`, and whether they are printable ASCII without `"`
+        /// or `\\` (to be printed as they are).
+        func forEach(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>, _ plain: Bool) -> Void) {
+            var text = text
+            text.withUTF8 { lines in
+                for entry in entries[range] {
+                    switch entry {
+                    case .line(let range): body(UnsafeBufferPointer(rebasing: lines[range]), true)
+                    case .path(var path): path.withUTF8 { body($0, false) }
+                    }
+                }
+            }
+        }
+    }
+
     /// Repository-relative paths for the command line's arguments (`-` reads stdin: lines, or NUL-separated).
-    func resolve(_ arguments: [String], stdin: () -> String, nulSeparated: Bool) throws -> [String] {
-        // Paths from stdin are mostly what `git ls-files` printed: a line whose last segment has a dot
-        // (`a/b.swift`, `.hidden`) is taken as a path without a `stat`; only a line that might name a folder
-        // (no dot in its last segment, or a trailing "/") is looked at on disk.
-        var given: [(path: String, listed: Bool, plainFile: Bool)] = []
+    func resolve(_ arguments: [String], stdin: () -> String, nulSeparated: Bool) throws -> Paths {
+        let rootPath = root.path
+        let base = directory.path
+        let atRoot = base == rootPath
+        var resolved = Paths()
+        var seen = Seen()
         for argument in arguments {
             guard argument == "-" else {
                 guard !argument.isEmpty else {
                     throw UsageError(message: "'' is not a path; give a file or folder inside the repository")
                 }
-                given.append((argument, false, false))
+                resolved.entries += try resolve(argument, listed: false, seen: &seen).map(Paths.Entry.path)
                 continue
             }
             // Split on bytes, not Characters, in one pass that also tells a plain file path (relative, no ".",
             // ".." or empty segment, a dot in its last segment): `git ls-files | squad owners -` hands over
-            // 100,000 lines, and those take no further work.
+            // 100,000 lines, and from the root those take no further work. Paths are read from stdin once.
+            guard resolved.text.isEmpty else { continue }
             var text = stdin()
             let separator = UInt8(ascii: nulSeparated ? "\0" : "\n")
+            var others: [(index: Int, path: String)] = []
             text.withUTF8 { bytes in
                 var start = 0
-                for index in 0...bytes.count where index == bytes.count || bytes[index] == separator {
+                while start <= bytes.count {
+                    let index = OwnersQuery.firstIndex(of: separator, in: bytes, from: start)
                     var end = index
                     if !nulSeparated, end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                     if end > start {
                         let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                        given.append((String(decoding: line, as: UTF8.self), true, OwnersQuery.isPlainFile(line)))
+                        if atRoot && OwnersQuery.isPlainFile(line) {
+                            resolved.entries.append(.line(start..<end))
+                        } else {
+                            others.append((resolved.entries.count, String(decoding: line, as: UTF8.self)))
+                            resolved.entries.append(.path(""))
+                        }
                     }
                     start = index + 1
                 }
             }
+            resolved.text = text
+            // The other lines may stand for several files (a folder): spliced in from the last, so the
+            // positions of earlier ones stay put.
+            for (index, path) in others.reversed() {
+                resolved.entries.replaceSubrange(
+                    index...index, with: try resolve(path, listed: true, seen: &seen).map(Paths.Entry.path))
+            }
         }
+        return resolved
+    }
+
+    /// The repository-relative paths one given path stands for: itself, or the tracked files in a folder.
+    /// What one resolution has looked up already: git's file list, and which folders exist on disk.
+    private struct Seen {
+        var tracked: [String]?
+        var folders: [[UInt8]: Bool] = [:]
+    }
+
+    private func resolve(_ path: String, listed: Bool, seen: inout Seen) throws -> [String] {
         let rootPath = root.path
         let base = directory.path
-        var tracked: [String]?
-        var paths: [String] = []
-        let atRoot = base == rootPath
-        for (path, listed, plainFile) in given where !path.isEmpty {
-            if atRoot && plainFile {
-                paths.append(path)
-                continue
+        // From the root, a plain relative path ("a/b.swift": no "." or ".." or empty segment) is already what
+        // git sees; only the others are made absolute and normalised.
+        if base == rootPath, OwnersQuery.isPlain(path) {
+            if !path.hasSuffix("/"),
+                listed && OwnersQuery.looksLikeFile(path)
+                    || !OwnersQuery.isFolder(path, under: rootPath, seen: &seen.folders)
+            {
+                return [path]
             }
-            // From the root, a plain relative path ("a/b.swift": no "." or ".." or empty segment) is already what
-            // git sees; only the others are made absolute and normalised.
-            if atRoot, OwnersQuery.isPlain(path) {
-                if !path.hasSuffix("/"),
-                    listed && OwnersQuery.looksLikeFile(path) || !OwnersQuery.isDirectory(rootPath + "/" + path)
-                {
-                    paths.append(path)
-                    continue
-                }
-            }
-            let absolute = OwnersQuery.standardize(path.hasPrefix("/") ? path : base + "/" + path)
-            let atRoot = PathBytes.same(absolute, rootPath)
-            guard atRoot || PathBytes.hasPrefix(absolute, rootPath + "/") else {
-                throw ShellError(message: "'\(path)' is outside the repository (\(rootPath)); give a path inside it")
-            }
-            let relative = atRoot ? "" : String(Substring(absolute.utf8.dropFirst(rootPath.utf8.count + 1)))
-            let folder =
-                path.hasSuffix("/") || relative.isEmpty
-                || !(listed && OwnersQuery.looksLikeFile(path)) && OwnersQuery.isDirectory(absolute)
-            guard folder else {
-                paths.append(relative)
-                continue
-            }
-            if tracked == nil { tracked = try Git(shell: shell).trackedFiles() }
-            let prefix = relative.isEmpty ? "" : relative + "/"
-            let inside = (tracked ?? []).filter { PathBytes.hasPrefix($0, prefix) }
-            guard !inside.isEmpty else {
-                // A submodule is a folder on disk but one tracked path to git: answer it as that path.
-                if (tracked ?? []).contains(where: { PathBytes.same($0, relative) }) {
-                    paths.append(relative)
-                    continue
-                }
-                throw ShellError(message: "folder '\(path)' holds no tracked files; give a file or a folder git tracks")
-            }
-            paths += inside
         }
-        return paths
+        let absolute = OwnersQuery.standardize(path.hasPrefix("/") ? path : base + "/" + path)
+        let atRoot = PathBytes.same(absolute, rootPath)
+        guard atRoot || PathBytes.hasPrefix(absolute, rootPath + "/") else {
+            throw ShellError(message: "'\(path)' is outside the repository (\(rootPath)); give a path inside it")
+        }
+        let relative = atRoot ? "" : String(Substring(absolute.utf8.dropFirst(rootPath.utf8.count + 1)))
+        let folder =
+            path.hasSuffix("/") || relative.isEmpty
+            || !(listed && OwnersQuery.looksLikeFile(path)) && OwnersQuery.isDirectory(absolute)
+        guard folder else { return [relative] }
+        let tracked = try seen.tracked ?? Git(shell: shell).trackedFiles()
+        seen.tracked = tracked
+        let prefix = relative.isEmpty ? "" : relative + "/"
+        let inside = tracked.filter { PathBytes.hasPrefix($0, prefix) }
+        guard !inside.isEmpty else {
+            // A submodule is a folder on disk but one tracked path to git: answer it as that path.
+            if tracked.contains(where: { PathBytes.same($0, relative) }) { return [relative] }
+            throw ShellError(message: "folder '\(path)' holds no tracked files; give a file or a folder git tracks")
+        }
+        return inside
     }
 
     /// The tracked files `team` owns, or (nil) that nobody owns, one a line.
@@ -126,7 +163,8 @@ struct OwnersQuery {
         return length == 0 || !(onlyDots && length <= 2)
     }
 
-    /// ``isPlain(_:)`` and ``looksLikeFile(_:)`` at once, on a listed line's bytes.
+    /// ``isPlain(_:)`` and ``looksLikeFile(_:)`` at once, on a listed line's bytes, which must also be
+    /// printable ASCII other than `"` and `\\` (so the line is printed as it is, in text and in JSON).
     static func isPlainFile(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return false }
         var length = 0
@@ -137,11 +175,20 @@ struct OwnersQuery {
                 if length == 0 || onlyDots && length <= 2 { return false }
                 (length, onlyDots, dotInSegment) = (0, true, false)
             } else {
-                length += 1
+                if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+                length &+= 1
                 if byte == UInt8(ascii: ".") { dotInSegment = true } else { onlyDots = false }
             }
         }
         return !(onlyDots && length <= 2) && dotInSegment
+    }
+
+    /// Where the next `byte` is at or after `start` (the end when there is none), found by the C library's
+    /// vectorised search: stdin holds a hundred thousand lines.
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress, start < bytes.count else { return bytes.count }
+        guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return bytes.count }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Whether the last segment has a dot, as file names listed by git mostly do (`x.swift`, `.gitignore`).
@@ -151,6 +198,19 @@ struct OwnersQuery {
             if byte == UInt8(ascii: "/") { return false }
         }
         return false
+    }
+
+    /// Whether the plain relative `path` is a folder under `root`, its parent folders looked at first and each
+    /// once: a listing's dotless names ("Makefile", "LICENSE") then cost a `stat` only where their folder is.
+    static func isFolder(_ path: String, under root: String, seen: inout [[UInt8]: Bool]) -> Bool {
+        let bytes = Array(path.utf8)
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "/") {
+            let parent = Array(bytes[..<index])
+            let known = seen[parent] ?? isDirectory(root + "/" + String(decoding: parent, as: UTF8.self))
+            seen[parent] = known
+            if !known { return false }
+        }
+        return isDirectory(root + "/" + path)
     }
 
     /// Whether `path` itself is a folder on disk. A symbolic link is not, whatever it points to: git tracks the

@@ -103,9 +103,25 @@ public enum SquadApp {
             output: &output, errors: &errors)
         // A reader that went away (`| head -1`) is not an error: drop the output instead of dying on SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        try? FileHandle.standardOutput.write(contentsOf: Data(output.utf8))
-        try? FileHandle.standardError.write(contentsOf: Data(errors.utf8))
+        write(output, to: STDOUT_FILENO)
+        write(errors, to: STDERR_FILENO)
         return status
+    }
+
+    /// Writes all of `text` to `descriptor` from the string's own bytes (`squad owners -` prints megabytes;
+    /// a copy into `Data` first would double them). A reader that has gone away ends the writing.
+    static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
     }
 
     /// Runs a command in `directory`, collecting what it prints; the testable entry point.
@@ -228,49 +244,10 @@ public enum SquadApp {
         }
     }
 
-    static func printOwners(_ paths: [String], owners: CodeOwners, json: Bool, output: inout String) -> Int32 {
-        // Each rule's owners are rendered once (a hundred thousand paths share a few hundred answers), and the
-        // text is built as bytes, turned into a string once at the end.
-        var rendered: [Int: [UInt8]] = [:]
-        func answer(_ ownership: CodeOwners.Ownership) -> [UInt8] {
-            let key = ownership.line ?? 0
-            if let bytes = rendered[key] { return bytes }
-            let text =
-                json
-                ? "{\"line\":\(ownership.line.map(String.init) ?? "null"),\"owners\":"
-                    + JSONValue.array(ownership.owners.map(JSONValue.string)).text + ",\"path\":"
-                : ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " ")
-            rendered[key] = Array(text.utf8)
-            return rendered[key]!
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(paths.count * 64)
-        if json { bytes.append(UInt8(ascii: "[")) }
-        for (number, path) in paths.enumerated() {
-            let ownership = owners.ownership(of: path)
-            if json {
-                if number > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes += answer(ownership)
-                // Most paths need no escaping: copied as they are, without building a JSON value each.
-                var path = path
-                let plain = path.withUTF8 { utf8 in
-                    guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-                    bytes.append(UInt8(ascii: "\""))
-                    bytes.append(contentsOf: utf8)
-                    bytes.append(UInt8(ascii: "\""))
-                    return true
-                }
-                if !plain { bytes += JSONValue.string(path).text.utf8 }
-                bytes.append(UInt8(ascii: "}"))
-            } else {
-                bytes += PathBytes.quoted(path).utf8
-                bytes.append(UInt8(ascii: "\t"))
-                bytes += answer(ownership)
-                bytes.append(UInt8(ascii: "\n"))
-            }
-        }
-        if json { bytes += "]\n".utf8 }
-        output += String(decoding: bytes, as: UTF8.self)
+    static func printOwners(_ paths: OwnersQuery.Paths, owners: CodeOwners, json: Bool, output: inout String)
+        -> Int32
+    {
+        output += OwnersListing(owners: owners, json: json).render(paths)
         return 0
     }
 

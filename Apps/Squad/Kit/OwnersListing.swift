@@ -1,0 +1,103 @@
+import CodeOwnership
+import Foundation
+import JSON
+
+/// `squad owners`' answer for many paths, as text lines or one JSON array. `git ls-files | squad owners -` on
+/// a big repository hands over a hundred thousand paths: the listing is cut into one slice per core, each
+/// looked up and printed alone into bytes, and the slices are copied once into the final string.
+struct OwnersListing: Sendable {
+    let owners: CodeOwners
+    let json: Bool
+
+    /// Below this many paths one core does it all (starting threads would cost more than it saves).
+    static let pathsPerSlice = 16_384
+
+    func render(_ paths: OwnersQuery.Paths) -> String {
+        let count = paths.entries.count
+        let slices = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, count / OwnersListing.pathsPerSlice))
+        let bounds = (0...slices).map { count * $0 / slices }
+        let parts = Parts(count: slices)
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            parts.set(slice, render(paths, bounds[slice]..<bounds[slice + 1], first: slice == 0))
+        }
+        let all = parts.all
+        let total = all.reduce(json ? 3 : 0) { $0 + $1.count }
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            var offset = 0
+            func append(_ bytes: some Collection<UInt8>) {
+                offset = buffer[offset...].initialize(fromContentsOf: bytes)
+            }
+            if json { append("[".utf8) }
+            for part in all { append(part) }
+            if json { append("]\n".utf8) }
+            return offset
+        }
+    }
+
+    /// The lines (or JSON objects, comma-separated after the first) for `paths[range]`.
+    private func render(_ paths: OwnersQuery.Paths, _ range: Range<Int>, first: Bool) -> [UInt8] {
+        // Each rule's owners are rendered once: a hundred thousand paths share a few hundred answers.
+        var rendered: [[UInt8]?] = []
+        func answer(_ ownership: CodeOwners.Ownership, into bytes: inout [UInt8]) {
+            let key = ownership.line ?? 0
+            if key < rendered.count, let text = rendered[key] {
+                bytes += text
+                return
+            }
+            let text =
+                json
+                ? "{\"line\":\(ownership.line.map(String.init) ?? "null"),\"owners\":"
+                    + JSONValue.array(ownership.owners.map(JSONValue.string)).text + ",\"path\":"
+                : ownership.owners.isEmpty ? "-" : ownership.owners.joined(separator: " ")
+            while rendered.count <= key { rendered.append(nil) }
+            rendered[key] = Array(text.utf8)
+            bytes += text.utf8
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count * (json ? 160 : 100))
+        var first = first
+        paths.forEach(in: range) { path, plain in
+            let ownership = owners.ownership(ofBytes: path)
+            if json {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                answer(ownership, into: &bytes)
+                // Most paths need no escaping: copied as they are, without building a JSON value each.
+                if plain || !path.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                    bytes.append(UInt8(ascii: "\""))
+                    bytes.append(contentsOf: path)
+                    bytes.append(UInt8(ascii: "\""))
+                } else {
+                    bytes += JSONValue.string(String(decoding: path, as: UTF8.self)).text.utf8
+                }
+                bytes.append(UInt8(ascii: "}"))
+            } else {
+                if plain { bytes.append(contentsOf: path) } else { PathBytes.appendQuoted(path, to: &bytes) }
+                bytes.append(UInt8(ascii: "\t"))
+                answer(ownership, into: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+        }
+        return bytes
+    }
+
+    /// The slices' bytes, each written by its own thread once.
+    private final class Parts: @unchecked Sendable {
+        private var parts: [[UInt8]]
+        private let lock = NSLock()
+
+        init(count: Int) { parts = Array(repeating: [], count: count) }
+
+        func set(_ index: Int, _ bytes: [UInt8]) {
+            lock.lock()
+            defer { lock.unlock() }
+            parts[index] = bytes
+        }
+
+        var all: [[UInt8]] {
+            lock.lock()
+            defer { lock.unlock() }
+            return parts
+        }
+    }
+}

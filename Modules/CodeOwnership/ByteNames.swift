@@ -1,0 +1,158 @@
+/// The byte strings a CODEOWNERS file's index is keyed by, numbered 0, 1, 2… and found again from a borrowed
+/// path segment with one short seeded hash and one byte comparison: a `Dictionary` keyed by bytes costs a
+/// SipHash, an allocation for the key and reference counting on every segment of every path.
+///
+/// The seed is random per process, so a file cannot be written to make every name collide.
+struct ByteNames: Sendable {
+    private var storage: [UInt8] = []
+    private var ranges: [Range<Int>] = []
+    /// By hash slot: 0 when empty, else the name's number + 1 in the low half and its hash's top half above,
+    /// so a probe compares bytes only when the hashes agree. A power of two long, at most half full.
+    private var slots = [UInt64](repeating: 0, count: 16)
+    private var filter = KeyFilter()
+    private let seed: UInt64
+
+    init(seed: UInt64 = .random(in: .min ... .max)) { self.seed = seed }
+
+    /// How many names there are; they are numbered `0..<count`.
+    var count: Int { ranges.count }
+
+    /// The number of `name`, added if it is new.
+    mutating func number(_ name: [UInt8]) -> Int {
+        if let found = name.withUnsafeBufferPointer({ find($0) }) { return found }
+        let number = ranges.count
+        ranges.append(storage.count..<(storage.count + name.count))
+        storage += name
+        filter.insert(count: name.count, first: name.first ?? 0)
+        if ranges.count * 2 > slots.count { grow() } else { place(number) }
+        return number
+    }
+
+    /// The number of the name spelled exactly `bytes`, or nil.
+    @inline(__always)
+    func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard filter.mayContain(count: bytes.count, first: bytes.first ?? 0) else { return nil }
+        let hash = hash(bytes)
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        return slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count &- 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let entry = slots[slot]
+                if entry == 0 { return nil }
+                if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                    let number = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
+                    if equal(number, bytes) { return number }
+                }
+                slot = (slot &+ 1) & mask
+            }
+        }
+    }
+
+    private func equal(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let range = ranges[number]
+        return storage.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).same(as: bytes) }
+    }
+
+    /// FNV-1a over the bytes, started from the seed.
+    @inline(__always)
+    private func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash = seed ^ 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash ^ (hash >> 29)
+    }
+
+    private mutating func place(_ number: Int) {
+        let mask = slots.count - 1
+        let range = ranges[number]
+        let hash = storage.withUnsafeBufferPointer { stored -> UInt64 in
+            self.hash(UnsafeBufferPointer(rebasing: stored[range]))
+        }
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1)
+    }
+
+    private mutating func grow() {
+        slots = [UInt64](repeating: 0, count: slots.count * 2)
+        for number in ranges.indices { place(number) }
+    }
+}
+
+/// Whole numbers to whole numbers in one open-addressed table, for keys packed from small parts (a tree node
+/// and a name number; a depth and a name number): a multiply and a shift find the slot, with no `Hasher`.
+struct NumberTable: Sendable {
+    private var keys = [UInt64](repeating: 0, count: 16)
+    private var values = [Int32](repeating: -1, count: 16)
+    private var shift: UInt64 = 60
+    private(set) var count = 0
+
+    /// The value stored for `key`, or nil.
+    @inline(__always)
+    subscript(key: UInt64) -> Int? {
+        let mask = keys.count &- 1
+        var slot = NumberTable.slot(key, shift)
+        while true {
+            let value = values[slot]
+            if value < 0 { return nil }
+            if keys[slot] == key { return Int(value) }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    /// Stores `value` (≥ 0) for `key`.
+    mutating func set(_ key: UInt64, _ value: Int) {
+        if (count + 1) * 2 > keys.count { grow() }
+        let mask = keys.count - 1
+        var slot = NumberTable.slot(key, shift)
+        while values[slot] >= 0 && keys[slot] != key { slot = (slot + 1) & mask }
+        if values[slot] < 0 { count += 1 }
+        keys[slot] = key
+        values[slot] = Int32(value)
+    }
+
+    private static func slot(_ key: UInt64, _ shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    private mutating func grow() {
+        let old = zip(keys, values).filter { $0.1 >= 0 }
+        keys = [UInt64](repeating: 0, count: keys.count * 2)
+        values = [Int32](repeating: -1, count: keys.count)
+        shift -= 1
+        count = 0
+        for (key, value) in old { set(key, Int(value)) }
+    }
+}
+
+/// A set of byte strings told apart by length and first byte: `mayContain` is false for most strings that are
+/// no key, in a few instructions, so a segment is hashed only when it may be a name.
+struct KeyFilter: Sendable {
+    private var lengths: UInt64 = 0
+    private var firstBytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    mutating func insert(count: Int, first: UInt8) {
+        lengths |= 1 << UInt64(min(count, 63))
+        let bit = UInt64(1) << UInt64(first & 63)
+        switch first >> 6 {
+        case 0: firstBytes.0 |= bit
+        case 1: firstBytes.1 |= bit
+        case 2: firstBytes.2 |= bit
+        default: firstBytes.3 |= bit
+        }
+    }
+
+    @inline(__always)
+    func mayContain(count: Int, first: UInt8) -> Bool {
+        guard lengths & (1 << UInt64(min(count, 63))) != 0 else { return false }
+        let bit = UInt64(1) << UInt64(first & 63)
+        switch first >> 6 {
+        case 0: return firstBytes.0 & bit != 0
+        case 1: return firstBytes.1 & bit != 0
+        case 2: return firstBytes.2 & bit != 0
+        default: return firstBytes.3 & bit != 0
+        }
+    }
+}

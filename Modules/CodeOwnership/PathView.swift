@@ -1,0 +1,75 @@
+/// A path's bytes and where each of its segments starts and ends, borrowed for one lookup: a hundred thousand
+/// paths through `squad owners` would otherwise cost two allocations and a reference count per segment each,
+/// more than the matching itself. Valid only inside `PathView.with`.
+struct PathView {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// Start and end offsets, two per segment.
+    private let bounds: UnsafeMutableBufferPointer<Int>
+    /// How many segments the path has (empty and "." segments dropped, as ``PathBytes/segments(_:)`` does).
+    let count: Int
+
+    /// The bytes of segment `index`.
+    subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[bounds[2 &* index]..<bounds[2 &* index &+ 1]])
+    }
+
+    /// Splits `bytes` on "/" into a buffer on the stack (the heap only for paths over 64 segments deep) and
+    /// calls `body`.
+    @inline(__always)
+    static func with<Result>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (PathView) -> Result) -> Result {
+        let shallow = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { bounds -> Result? in
+            guard let count = split(bytes, into: bounds) else { return nil }
+            return body(PathView(bytes: bytes, bounds: bounds, count: count))
+        }
+        if let shallow { return shallow }
+        var slashes = 0
+        for byte in bytes where byte == PathBytes.slash { slashes &+= 1 }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 &* (slashes &+ 1)) { bounds in
+            body(PathView(bytes: bytes, bounds: bounds, count: split(bytes, into: bounds)!))
+        }
+    }
+
+    /// Writes each segment's bounds into `bounds` and returns how many there are, or nil when they do not fit.
+    @inline(__always)
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>, into bounds: UnsafeMutableBufferPointer<Int>)
+        -> Int?
+    {
+        var count = 0
+        var start = 0
+        var index = 0
+        while index <= bytes.count {
+            if index == bytes.count || bytes[index] == PathBytes.slash {
+                let length = index &- start
+                if length > 0 && !(length == 1 && bytes[start] == PathBytes.dot) {
+                    guard 2 &* count &+ 1 < bounds.count else { return nil }
+                    bounds[2 &* count] = start
+                    bounds[2 &* count &+ 1] = index
+                    count &+= 1
+                }
+                start = index &+ 1
+            }
+            index &+= 1
+        }
+        return count
+    }
+
+    /// The same for a string's UTF-8 bytes, read in place when the string is stored contiguously.
+    @inline(__always)
+    static func with<Result>(_ path: String, _ body: (PathView) -> Result) -> Result {
+        var path = path
+        return path.withUTF8 { with($0, body) }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are exactly `other`.
+    func same(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        var index = 0
+        while index < count {
+            if self[index] != other[index] { return false }
+            index &+= 1
+        }
+        return true
+    }
+}

@@ -46,6 +46,8 @@ struct CodeOwnersIndex: Sendable {
     /// The tree's root and the bucket tried on every path.
     private static let root = 0
     private static let rest = 1
+    /// Nodes, depths and name numbers stay below this, so packed keys never collide.
+    private static let widest = 1 << 27
     /// The longest literal start of a wildcard segment used as a key.
     private static let longestPrefix = 8
 
@@ -189,6 +191,12 @@ struct CodeOwnersIndex: Sendable {
 
     private mutating func insert(_ index: Int, _ pattern: CodeOwnersPattern) {
         let segments = pattern.segments
+        // Keys pack a node or depth into 28 bits and a name number into 32: a file too big for that (far past
+        // GitHub's 3 MB) keeps its further patterns in the bucket tried on every path, slower but never wrong.
+        guard max(building.count, names.count) + segments.count < CodeOwnersIndex.widest else {
+            building[CodeOwnersIndex.rest].append(index)
+            return
+        }
         // The literal head, in the tree.
         var node = CodeOwnersIndex.root
         var head = 0

@@ -8,9 +8,9 @@ import PackageDescription
 /// Squad modules under Modules/<Name>, each with the modules it may import.
 let modules: [(name: String, dependencies: [String])] = [
     ("Core", []),
-    ("Payments", ["Core", "Currency"]),
-    ("Order", ["Core", "Currency"]),
-    ("Location", ["Core"]),
+    ("Payments", ["Core", "Currency", "Faces"]),
+    ("Order", ["Core", "Currency", "Faces"]),
+    ("Location", ["Core", "Faces"]),
     ("Login", ["Core"]),
     ("Tabs", ["Core", "TerminalUI", "SafeText"]),
     ("Profile", ["Core", "Login", "Tabs"]),
@@ -30,11 +30,13 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("TerminalUI", ["Core", "SafeText"]),
     ("FixtureBackend", ["Core"]),
     ("CoreHTTP", ["Core", "CurlBinding"]),
+    ("Faces", ["Core"]),
+    ("ScreenRuntime", ["Core"]),
 ]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.
 let testSupport: [(name: String, dependencies: [String])] = [
-    ("CoreTesting", ["Core", "TerminalUI"])
+    ("CoreTesting", ["Core", "TerminalUI", "Faces", "ScreenRuntime"])
 ]
 
 /// Apps under Apps/<Name>: a testable Kit library plus a thin executable. Apps may import any module.
@@ -43,6 +45,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         "OrderTracking", "order-tracking",
         modules.map(\.name) + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
+            "ScreenRuntime",
         ]
     ),
     ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText"]),

@@ -23,6 +23,15 @@ public enum BackendError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidRequest(let why): "invalid request: \(why)"
         }
     }
+
+    /// The way to the data failed (a timeout, a dropped connection, a 5xx), not the request or the data.
+    public var isTransient: Bool {
+        switch self {
+        case .timeout, .transport: true
+        case .httpStatus(let code, _): (500...599).contains(code)
+        case .notFound, .invalidRequest: false
+        }
+    }
 }
 
 /// A backend path built from validated segments, so an id can never climb out of its folder.

@@ -252,9 +252,9 @@ extension Failure {
     public init(describing error: any Error) {
         switch error {
         case let failure as Failure: self = failure
-        case let backend as BackendError: self.init(backend.description)
+        case let backend as BackendError: self.init(backend.description, transient: backend.isTransient)
         case let deadline as DeadlineExceeded:
-            self.init("no answer within \(String(format: "%g", deadline.limit.seconds))s")
+            self.init("no answer within \(String(format: "%g", deadline.limit.seconds))s", transient: true)
         case is CancellationError: self.init("cancelled")
         case let decoding as DecodingError: self.init("unexpected payload: \(decoding.summary)")
         default: self.init("\(error)")

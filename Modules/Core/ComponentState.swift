@@ -2,12 +2,18 @@
 public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The human-readable reason, e.g. "payment.json: missing key 'logo'".
     public let reason: String
+    /// Whether the way to the data failed (connection refused or reset, timeout, HTTP 5xx) rather than the
+    /// data itself: a host may keep the last info on screen, marked stale, while it is so.
+    public let transient: Bool
 
     /// Creates a failure from a reason.
-    public init(_ reason: String) { self.reason = reason }
+    public init(_ reason: String, transient: Bool = false) { (self.reason, self.transient) = (reason, transient) }
 
     /// The reason.
     public var description: String { reason }
+
+    /// Two failures are the same when they say the same: `transient` follows from the cause, not the words.
+    public static func == (one: Failure, other: Failure) -> Bool { one.reason == other.reason }
 }
 
 /// The three phases a loadable component can be in; the container owns the machine, components only describe it.
@@ -73,7 +79,7 @@ public struct IllegalTransition: Error, Equatable, Sendable, CustomStringConvert
     public var description: String { "illegal transition '\(transition.rawValue)' from '\(from.rawValue)'" }
 }
 
-/// DESIGN §4 as data: the single source of truth for which transitions are legal.
+/// ARCHITECTURE.md §4 as data: the single source of truth for which transitions are legal.
 public enum StateMachine {
     /// (phase, transition) → next phase, one row per legal transition. Anything missing is illegal. Rows rather
     /// than a dictionary: six entries, and no hashing machinery to set up at start-up.

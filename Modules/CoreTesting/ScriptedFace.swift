@@ -1,4 +1,5 @@
 import Core
+import Faces
 
 /// A fake ``ModuleFace`` for testing a module's clients: it renders nothing and tells its client exactly the
 /// outputs it was given, in order, then finishes (reloading is a no-op).

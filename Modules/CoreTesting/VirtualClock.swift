@@ -54,6 +54,12 @@ public final class VirtualClock: CourierClock {
         }
     }
 
+    /// When the earliest sleeper is due, if any sleeps.
+    public var nextWake: Date? {
+        let next = state.withLock { $0.sleepers.map(\.deadline).min() }
+        return next.map { start.addingTimeInterval($0.seconds) }
+    }
+
     /// Moves time to the earliest pending deadline and wakes the sleepers due then; does nothing when none sleep.
     public func advanceToNextDeadline() {
         let next = state.withLock { state in state.sleepers.map(\.deadline).min().map { $0 - state.elapsed } }

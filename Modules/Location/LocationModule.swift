@@ -1,4 +1,5 @@
 import Core
+import Faces
 
 /// Location's face to hosts: two registry lines, plus a typed face per card for clients without a registry.
 public enum LocationModule {

@@ -1,4 +1,5 @@
 import Core
+import Faces
 
 /// Payments' face to hosts: one registry line, plus a typed face for clients without a registry.
 public enum PaymentsModule {

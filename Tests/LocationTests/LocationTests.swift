@@ -1,5 +1,6 @@
 import Core
 import CoreTesting
+import Faces
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import Core
 import CoreTesting
+import Faces
 import Order
 import Testing
 

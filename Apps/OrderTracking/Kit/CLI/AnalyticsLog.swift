@@ -28,9 +28,4 @@ struct AnalyticsLog: Sendable {
         ])
         file.append(line.text, errors: host.terminal)
     }
-
-    /// A slot sink that forwards a component's analytics and drops everything else (commands without a screen).
-    func forwarding(_ id: ComponentID) -> @Sendable (SlotUpdate) -> Void {
-        { update in if case .event(.analytics(let event)) = update { record(event, from: id) } }
-    }
 }

@@ -40,6 +40,16 @@ extension OrderTrackingApp {
             }
             options.every = .milliseconds(Int(seconds * 1000))
         }
+        if let limit = parsed.options["--stale-limit"] {
+            guard options.watch else {
+                throw UsageError(message: "--stale-limit only applies with --watch; add --watch")
+            }
+            guard let seconds = Double(limit), seconds >= 0, seconds <= 86_400 else {
+                throw UsageError(
+                    message: "--stale-limit '\(SafeText.visible(limit))' must be a number of seconds from 0 to 86400")
+            }
+            options.staleLimit = .milliseconds(Int(seconds * 1000))
+        }
         if parsed.has("--record") && parsed.has("--replay") {
             throw UsageError(message: "--record and --replay cannot be used together; record first, then replay")
         }

@@ -1,6 +1,7 @@
 import Core
 import JSON
 import SafeText
+import ScreenRuntime
 
 /// `cancel ORDER-ID`: loads the order's screen and asks every `Validatable` component whether it may be
 /// cancelled. Fails closed: a validating component that could not load counts as a veto.
@@ -19,24 +20,16 @@ struct CancelCommand {
             host.terminal.err(error.message)
             return .fatal
         }
-        var components: [any LoadableComponent] = []
-        for entry in layout.entries {
-            guard let registration = try? host.registry.registration(for: entry.id) else { continue }
-            let context = ComponentContext(
-                ids: ["order": order], backend: host.backend, clock: host.clock, timeout: timeout,
-                payload: entry.payload)
-            let forward: @Sendable (SlotUpdate) -> Void
-            if let analytics { forward = analytics.forwarding(entry.id) } else { forward = { _ in } }
-            let slot = Slot(id: entry.id, sink: forward)
-            let component = registration.instantiate(in: slot, context: context)
-            if component.validates { components.append(component) }
-        }
-        await withTaskGroup(of: Void.self) { group in
-            for component in components { group.addTask { await component.load() } }
-        }
-        let verdicts: [(id: String, verdict: Verdict?, reason: String?)] = components.map { component in
-            (component.id.rawValue, component.validate(UserAction.cancelOrder), component.snapshot.reason)
-        }
+        // The same slots as the screen (unknown and repeated ids skipped, with a line on stderr).
+        var settings = ScreenSettings(ids: ["order": order])
+        settings.timeout = timeout
+        let runtime = ScreenRuntime(
+            entries: layout.entries, registry: host.registry, backend: host.backend, clock: host.clock,
+            settings: settings, report: host.runtimeReport(trace: false, analytics: analytics),
+            source: "orders/\(order)/screen.json")
+        let verdicts: [(id: String, verdict: Verdict?, reason: String?)] = await runtime.verdicts(
+            on: UserAction.cancelOrder
+        ).map { ($0.id.rawValue, $0.verdict, $0.reason) }
         let vetoes = verdicts.filter { Self.isVeto($0.verdict) }.count
         if json {
             host.terminal.out(report(verdicts, vetoes: vetoes).text + "\n")

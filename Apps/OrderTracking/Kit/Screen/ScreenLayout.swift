@@ -1,14 +1,12 @@
 import Core
 import Foundation
 import JSON
+import ScreenRuntime
 
 /// The order's screen as the backend describes it: component ids in order, each optionally with its own raw
 /// payload slice. The host never looks inside a slice; it hands the bytes to that component.
 struct ScreenLayout: Equatable {
-    struct Entry: Equatable {
-        let id: ComponentID
-        let payload: Data?
-    }
+    typealias Entry = ScreenEntry
     let entries: [Entry]
 
     /// The host's order when the layout names no components.

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import JSON
+import ScreenRuntime
 
 /// How a screen reaches stdout, decided once per run:
 /// - live: a terminal that can redraw; cards repaint in place, under `--watch` with an "updated" line;
@@ -12,43 +13,44 @@ final class ScreenOutput: Sendable {
 
     let mode: Mode
     let watching: Bool
+    let order: String
     let host: HostEnvironment
     private let last = Locked((text: String?.none, sequence: 0))
 
     init(options: TrackingOptions, host: HostEnvironment) {
         mode = options.json ? .json : (host.terminal.canRedraw && !options.plain ? .live : .plain)
         watching = options.watch
+        order = options.order
         self.host = host
     }
 
     /// The screen settled (everything asked for has answered): under `--watch`, show it if it changed.
-    func settled(_ screen: @autoclosure () -> ScreenSnapshot, state: ScreenState) {
+    func settled(_ frame: ScreenFrame, screen: PaintedScreen) {
         guard watching else { return }
-        let snapshot = screen()
         let time = Self.clockTime(host.clock.now())
         switch mode {
         case .live:
-            state.paint { $0.setFooter([host.terminal.styler.apply(.dim, "updated \(time) · Ctrl-C to stop")]) }
+            screen.paint { $0.setFooter([host.terminal.styler.apply(.dim, "updated \(time) · Ctrl-C to stop")]) }
         case .plain:
-            let frame = state.painter { $0.frame() }
-            emitIfChanged(key: frame) { _ in "── \(time) " + String(repeating: "─", count: 20) + "\n" + frame }
+            let text = screen.read { $0.frame() }
+            emitIfChanged(key: text) { _ in "── \(time) " + String(repeating: "─", count: 20) + "\n" + text }
         case .json:
-            let body = snapshot.report(includingTimes: false).text
+            let body = JSONReport(order: order, frame: frame, includingTimes: false).text
             emitIfChanged(key: body) { sequence in
-                snapshot.report(sequence: sequence, time: host.clock.now()).text + "\n"
+                JSONReport(order: order, frame: frame, sequence: sequence, time: host.clock.now()).text + "\n"
             }
         }
     }
 
     /// The run is over: the last frame or report, unless `--watch` already showed exactly this.
-    func finished(_ snapshot: ScreenSnapshot, state: ScreenState) {
+    func finished(_ frame: ScreenFrame, screen: PaintedScreen) {
         switch mode {
         case .live:
-            state.paint { $0.setFooter([]) }
+            screen.paint { $0.setFooter([]) }
         case .plain:
-            if !watching { host.terminal.out(state.painter { $0.frame() }) }
+            if !watching { host.terminal.out(screen.read { $0.frame() }) }
         case .json:
-            if !watching { host.terminal.out(snapshot.report().text + "\n") }
+            if !watching { host.terminal.out(JSONReport(order: order, frame: frame).text + "\n") }
         }
     }
 

@@ -8,5 +8,7 @@ struct TrackingOptions: Sendable {
     var watch = false
     /// Under `--watch`, how often every card is reloaded when none asked for an earlier look.
     var every: Duration = .seconds(10)
+    /// Under `--watch`, how long a card keeps its last info, marked stale, while the backend cannot be reached.
+    var staleLimit: Duration = .seconds(60)
     var trace = false
 }

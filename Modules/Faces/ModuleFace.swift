@@ -1,3 +1,5 @@
+import Core
+
 /// What a module tells its client over time: a card loading, shown with its info, or hidden with the reason (and
 /// shown again when a later load succeeds).
 public enum ModuleOutput<Info: Sendable & Equatable>: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Core
 import CoreTesting
+import Faces
 import Testing
 
 /// A client of any module whose input is an order id: one status line per output, as a host without a registry

@@ -1,0 +1,102 @@
+import Core
+import Foundation
+import ScreenRuntime
+
+/// A whole screen in-process on a ``VirtualClock``: the runtime's frames recorded as they come, virtual time
+/// moved only when every task is waiting on the clock. A minute of a live order runs in milliseconds.
+public final class ScreenHarness: Sendable {
+    /// The clock the screen, its components and (usually) its backend run on.
+    public let clock: VirtualClock
+    /// The runtime under test (its actions, such as `reloadNow()`, are the test's to call).
+    public let runtime: ScreenRuntime
+    private let record = Record()
+
+    /// What the run handed out, shared with the closures the runtime calls.
+    private final class Record: Sendable {
+        let frames = Locked<[(frame: ScreenFrame, moment: FrameMoment)]>([])
+        let said = Locked<[String]>([])
+        let result = Locked<ScreenFrame?>(nil)
+        let task = Locked<Task<Void, Never>?>(nil)
+    }
+
+    /// A screen of `entries` from `registry` over `backend`, on `clock`. Diagnostics are kept in ``diagnostics``.
+    public init(
+        entries: [ScreenEntry], registry: ComponentRegistry, backend: any Backend, clock: VirtualClock,
+        settings: ScreenSettings
+    ) {
+        self.clock = clock
+        let record = record
+        runtime = ScreenRuntime(
+            entries: entries, registry: registry, backend: backend, clock: clock, settings: settings,
+            report: RuntimeReport(diagnostic: { line in record.said.withLock { $0.append(line) } }))
+    }
+
+    /// Every frame so far, in order.
+    public var frames: [ScreenFrame] { record.frames.withLock { $0.map(\.frame) } }
+    /// The settled frames so far (after the first loads and after each round).
+    public var settled: [ScreenFrame] {
+        record.frames.withLock { $0.filter { $0.moment == .settled }.map(\.frame) }
+    }
+    /// What the runtime said on "stderr".
+    public var diagnostics: [String] { record.said.withLock { $0 } }
+    /// The frame the run returned, once it has ended.
+    public var final: ScreenFrame? { record.result.withLock { $0 } }
+
+    /// Starts the run in a task.
+    public func start() {
+        let record = record
+        let runtime = runtime
+        let task = Task {
+            let last = await runtime.run { frame, moment in record.frames.withLock { $0.append((frame, moment)) } }
+            record.result.withLock { $0 = last }
+        }
+        record.task.withLock { $0 = task }
+    }
+
+    /// Ends a watching run as a signal would (the task is cancelled) and returns its last frame.
+    public func stop() async -> ScreenFrame? {
+        let task = record.task.withLock { $0 }
+        task?.cancel()
+        await task?.value
+        return final
+    }
+
+    /// Lets the screen run for `duration` of virtual time: whenever nothing can move without the clock, the
+    /// clock jumps to the next deadline (never past the end).
+    public func run(for duration: Duration) async {
+        let end = clock.now().addingTimeInterval(duration.seconds)
+        while true {
+            await idle()
+            guard final == nil, let next = clock.nextWake, next <= end else { break }
+            clock.advanceToNextDeadline()
+        }
+        let rest = end.timeIntervalSince(clock.now())
+        if rest > 0 { clock.advance(by: .milliseconds(Int64((rest * 1000).rounded()))) }
+        await idle()
+    }
+
+    /// Runs until the screen ends (at most `limit` of virtual time) and returns its last frame.
+    public func finish(within limit: Duration = .seconds(3600)) async -> ScreenFrame? {
+        let end = clock.now().addingTimeInterval(limit.seconds)
+        while final == nil {
+            await idle()
+            guard final == nil, let next = clock.nextWake, next <= end else { break }
+            clock.advanceToNextDeadline()
+        }
+        await idle()
+        return final
+    }
+
+    /// Waits (in real time, a few milliseconds) until frames, sleepers and the result stop changing.
+    private func idle() async {
+        var quiet = 0
+        var last = (-1, -1, false)
+        while quiet < 3 {
+            for _ in 0..<20 { await Task.yield() }
+            try? await Task.sleep(for: .milliseconds(1))
+            let now = (record.frames.withLock { $0.count }, clock.sleeperCount, final != nil)
+            quiet = now == last ? quiet + 1 : 0
+            last = now
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Core
+import Foundation
+
+/// One card of a screen at one moment, as plain values: everything an output needs (a live terminal, plain
+/// frames, a JSON report, a test), so no output reads a component or decides visibility for itself.
+public struct CardFrame: Sendable, Equatable {
+    /// The component in this slot.
+    public let id: ComponentID
+    /// The squad module that registered it.
+    public let module: String
+    /// Where its state machine is.
+    public var phase: Phase = .loading
+    /// Whether the card is on screen: the one answer every output uses.
+    public var visible = true
+    /// While a transport failure keeps the last info on screen: when that info was fresh. Nil when fresh.
+    public var staleSince: Date?
+    /// What to draw: the component's card, or its last info card while stale.
+    public var block: Block?
+    /// The component's info as JSON (only when the runtime was asked for info, at settled moments).
+    public var info: Data?
+    /// Why it last failed, while failed.
+    public var reason: String?
+    /// Milliseconds from the start until the card last settled (info or failure).
+    public var settledMs: Int?
+
+    /// A card that has not reported anything yet.
+    public init(id: ComponentID, module: String) {
+        self.id = id
+        self.module = module
+    }
+}
+
+/// The whole screen at one moment.
+public struct ScreenFrame: Sendable, Equatable {
+    /// The cards, in layout order.
+    public var cards: [CardFrame]
+    /// Milliseconds since the run started, on the runtime's clock.
+    public var elapsedMs: Int
+    /// Whether a component said what the screen follows is finished (the order was delivered).
+    public var finished: Bool
+
+    /// Something failed: a card is hidden, or shown stale. The run's status is "degraded".
+    public var degraded: Bool { cards.contains { $0.phase == .failed } }
+}
+
+/// Why a frame was handed out.
+public enum FrameMoment: Sendable, Equatable {
+    /// The first frame: every card's skeleton, before anything loads.
+    case first
+    /// A card changed while loads are under way.
+    case changed
+    /// Everything asked for has answered (after the first loads, and after each `--every` round or refresh).
+    case settled
+}
+
+/// One card of a layout: the component id and the raw payload slice the backend gave it, if any.
+public struct ScreenEntry: Sendable, Equatable {
+    /// The component to put there.
+    public let id: ComponentID
+    /// Bytes for that component alone; the runtime never looks inside.
+    public let payload: Data?
+
+    /// An entry for `id`.
+    public init(id: ComponentID, payload: Data? = nil) {
+        self.id = id
+        self.payload = payload
+    }
+}
+
+/// How one screen runs.
+public struct ScreenSettings: Sendable {
+    /// The ids every component's context gets (`["order": "1234"]`).
+    public var ids: [String: String]
+    /// Each load's deadline.
+    public var timeout: Duration = .seconds(5)
+    /// Keep reloading until the screen is finished (or the task is cancelled).
+    public var watch = false
+    /// Under `watch`, how often every card is reloaded when none asked for an earlier look.
+    public var every: Duration = .seconds(10)
+    /// How long a card that showed info may stay on screen, marked stale, while refreshes fail for transport
+    /// reasons.
+    public var staleLimit: Duration = .seconds(60)
+    /// Encode each card's info as JSON at settled moments (only JSON output needs it).
+    public var includeInfo = false
+
+    /// Settings for a screen whose components read `ids`.
+    public init(ids: [String: String]) { self.ids = ids }
+}
+
+/// Where the runtime reports what is not a frame. Called from the runtime's tasks, never under a lock.
+public struct RuntimeReport: Sendable {
+    /// A line for `--trace` (nil: tracing off); the runtime prefixes the time.
+    public var trace: (@Sendable (String) -> Void)?
+    /// Something a person should see on stderr (a skipped card, a refused event cycle, a diagnostic).
+    public var diagnostic: @Sendable (String) -> Void
+    /// An analytics event a squad asked to record, with the card it came from.
+    public var analytics: (@Sendable (AnalyticsEvent, ComponentID) -> Void)?
+
+    /// A report that sends diagnostics to `diagnostic` and nothing else anywhere.
+    public init(
+        diagnostic: @escaping @Sendable (String) -> Void, trace: (@Sendable (String) -> Void)? = nil,
+        analytics: (@Sendable (AnalyticsEvent, ComponentID) -> Void)? = nil
+    ) {
+        (self.diagnostic, self.trace, self.analytics) = (diagnostic, trace, analytics)
+    }
+}

@@ -1,0 +1,259 @@
+import Core
+import Foundation
+
+/// One screen of squads' components, run in-process on an injected clock: a slot per layout entry the registry
+/// knows, every skeleton at once, all loads concurrently, events routed between components, refresh requests
+/// and `every` rounds under `watch`, stale cards kept while the backend blips. It hands out frames (plain
+/// values) and never writes anywhere, reads the wall clock or touches process state, so every behaviour can be
+/// tested on a virtual clock without a process.
+public final class ScreenRuntime: Sendable {
+    /// The cards, in layout order: who registered each and the running component in its slot.
+    public let cards: [(registration: ComponentRegistration, component: any LoadableComponent)]
+    private let settings: ScreenSettings
+    private let clock: any CourierClock
+    private let report: RuntimeReport
+    private let updates: AsyncStream<Message>
+    private let sink: AsyncStream<Message>.Continuation
+    private let book: Locked<ScreenBook>
+    private let alarm: Alarm
+    private let reloadRequested = Locked(false)
+
+    private enum Message: Sendable {
+        case update(Int, SlotUpdate)
+        case barrier(CheckedContinuation<Int, Never>)
+        case settle
+    }
+
+    /// Builds the slots for `entries`. An id the registry does not know, or a second entry for an id, is
+    /// skipped with a diagnostic: a card appears at most once on a screen.
+    public init(
+        entries: [ScreenEntry], registry: ComponentRegistry, backend: any Backend, clock: any CourierClock,
+        settings: ScreenSettings, report: RuntimeReport, source: String = "the layout"
+    ) {
+        (self.settings, self.clock, self.report) = (settings, clock, report)
+        (updates, sink) = AsyncStream<Message>.makeStream()
+        alarm = Alarm(clock: clock)
+        var cards: [(registration: ComponentRegistration, component: any LoadableComponent)] = []
+        var seen: Set<String> = []
+        for (position, entry) in entries.enumerated() {
+            guard seen.insert(entry.id.rawValue).inserted else {
+                report.diagnostic(
+                    "skipping a second '\(entry.id)' (position \(position + 1)) in \(source): a card appears once")
+                continue
+            }
+            do {
+                let registration = try registry.registration(for: entry.id)
+                let index = cards.count
+                let sink = sink
+                let slot = Slot(id: entry.id) { sink.yield(.update(index, $0)) }
+                let context = ComponentContext(
+                    ids: settings.ids, backend: backend, clock: clock, timeout: settings.timeout,
+                    payload: entry.payload)
+                cards.append((registration, registration.instantiate(in: slot, context: context)))
+            } catch {
+                report.diagnostic("skipping '\(entry.id)' from \(source): \(error)")
+            }
+        }
+        self.cards = cards
+        book = Locked(
+            ScreenBook(
+                cards: cards.map { CardFrame(id: $0.registration.id, module: $0.registration.module) },
+                started: clock.now(), staleLimit: settings.staleLimit))
+    }
+
+    /// Runs the screen to its end (after the first loads, or under `watch` once the screen is finished or the
+    /// task is cancelled) and returns the last frame. `frames` is called one frame at a time, in order.
+    public func run(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void) async -> ScreenFrame {
+        for (index, card) in cards.enumerated() {
+            card.component.present()
+            let block = card.component.snapshot(includingInfo: false).block
+            book.withLock { _ = $0.apply(.drew(block), from: index, at: clock.now()) }
+        }
+        frames(book.withLock { $0.frame(clock.now()) }, .first)
+        let consumer = Task { await consume(frames) }
+        await concurrently(cards.map(\.component)) { await $0.load() }
+        await settle()
+        if settings.watch { await watch() }
+        sink.finish()
+        await consumer.value
+        return currentFrame(includingInfo: settings.includeInfo)
+    }
+
+    /// Loads the cards that validate and asks each about `action`, in layout order (verdict nil: it could not
+    /// load, so it could not check). Analytics and diagnostics are reported as on a screen; nothing is drawn.
+    public func verdicts(on action: UserAction) async -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
+        let consumer = Task { await consume { _, _ in } }
+        let validating = cards.map(\.component).filter(\.validates)
+        await concurrently(validating) { await $0.load() }
+        let verdicts = validating.map { ($0.id, $0.validate(action), $0.snapshot(includingInfo: false).reason) }
+        await settle()
+        sink.finish()
+        await consumer.value
+        return verdicts
+    }
+
+    /// Asks for every card to be reloaded now (under `watch`; a run that does not watch ends after its loads).
+    public func reloadNow() {
+        reloadRequested.withLock { $0 = true }
+        alarm.ring()
+    }
+
+    /// The screen now, with each card's info when asked.
+    public func currentFrame(includingInfo: Bool) -> ScreenFrame {
+        var frame = book.withLock { $0.frame(clock.now()) }
+        if includingInfo {
+            for index in frame.cards.indices {
+                frame.cards[index].info = cards[index].component.snapshot(includingInfo: true).info
+            }
+        }
+        return frame
+    }
+
+    private func trace(_ message: String) {
+        guard let trace = report.trace else { return }
+        let stamp = String(book.withLock { $0.elapsedMs(clock.now()) })
+        trace("[" + String(repeating: " ", count: max(0, 6 - stamp.count)) + stamp + "ms] " + message)
+    }
+
+    /// Handles the components' reports in order: the book first, then routing and the host's callbacks, with
+    /// no lock held while any of them runs; a frame after each change.
+    private func consume(_ frames: @Sendable (ScreenFrame, FrameMoment) -> Void) async {
+        let components = cards.map(\.component)
+        let router = EventRouter(consumers: components.map { ($0.id, $0.consumedEvents) })
+        var handled = 0
+        for await message in updates {
+            switch message {
+            case .barrier(let continuation):
+                continuation.resume(returning: handled)
+                continue
+            case .settle:
+                frames(currentFrame(includingInfo: settings.includeInfo), .settled)
+                continue
+            case .update(let index, let update):
+                handled += 1
+                let id = components[index].id
+                let now = clock.now()
+                let said = book.withLock { $0.apply(update, from: index, at: now) }
+                if let said { trace(said) }
+                switch update {
+                case .event(.domain(let event)):
+                    let result = await router.route(event, from: id) { target, event in
+                        components.first { $0.id == target }?.receive(event) ?? []
+                    }
+                    for hop in result.hops { trace("event \(hop.event): \(hop.from) → \(hop.to)") }
+                    for cycle in result.cycles { report.diagnostic(cycle.description) }
+                case .event(.analytics(let event)):
+                    trace("\(id): analytics \(event.name)")
+                    report.analytics?(event, id)
+                case .event(.refresh): alarm.ring()
+                case .diagnostic(let message): report.diagnostic(message)
+                default: break
+                }
+                frames(book.withLock { $0.frame(now) }, .changed)
+            }
+        }
+    }
+
+    /// Until a component says the screen is finished: sleep until the earliest card asked to be looked at again,
+    /// a stale card is due to be hidden, or the `every` round; reload those cards (retrying failed ones).
+    private func watch() async {
+        var nextRound = clock.now().addingTimeInterval(settings.every.seconds)
+        var finishing = false
+        while !finishing && !Task.isCancelled {
+            // Once finished, cards that asked for a look right now (the payment after "delivered") get that last
+            // look, and the watch ends.
+            finishing = book.withLock { $0.finished }
+            let now = clock.now()
+            let expired = book.withLock { $0.expireStale(at: now) }
+            for id in expired { trace("\(id): hide (stale for longer than \(settings.staleLimit.seconds)s)") }
+            if !expired.isEmpty { await settle() }
+            var (chosen, next) = book.withLock { $0.takeDue(at: now) }
+            let everyone = reloadRequested.withLock { requested in
+                defer { requested = false }
+                return requested
+            }
+            if everyone || (now >= nextRound && !finishing) {
+                chosen = Array(cards.indices)
+                nextRound = now.addingTimeInterval(settings.every.seconds)
+            }
+            if chosen.isEmpty {
+                if !finishing {
+                    let wake = [next, nextRound, book.withLock { $0.nextStaleExpiry }].compactMap { $0 }.min()!
+                    await alarm.wait(until: wake)
+                }
+                continue
+            }
+            await concurrently(chosen.map { cards[$0].component }) { component in
+                if component.snapshot(includingInfo: false).phase == .failed {
+                    await component.retry()
+                } else {
+                    await component.refresh()
+                }
+            }
+            await settle()
+        }
+    }
+
+    private func concurrently(
+        _ components: [any LoadableComponent], _ body: @escaping @Sendable (any LoadableComponent) async -> Void
+    ) async {
+        await withTaskGroup(of: Void.self) { group in
+            for component in components { group.addTask { await body(component) } }
+        }
+    }
+
+    /// Waits until every update posted so far has been handled, including what handling them posted in turn
+    /// (an event that makes another card ask for a refresh), then hands out a settled frame.
+    private func settle() async {
+        var last = -1
+        while true {
+            let handled = await withCheckedContinuation { continuation in
+                if case .terminated = sink.yield(.barrier(continuation)) { continuation.resume(returning: last) }
+            }
+            if handled == last { break }
+            last = handled
+        }
+        sink.yield(.settle)
+    }
+}
+
+/// A wake-up for the watch loop: ``wait(until:)`` returns at the deadline (on the runtime's clock), on
+/// ``ring()`` or on cancellation, whichever comes first.
+final class Alarm: Sendable {
+    private let clock: any CourierClock
+    private let state = Locked((waiter: CheckedContinuation<Void, Never>?.none, rung: false))
+
+    init(clock: any CourierClock) { self.clock = clock }
+
+    func ring() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state.waiter = nil }
+            if state.waiter == nil { state.rung = true }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait(until deadline: Date) async {
+        let delay = deadline.timeIntervalSince(clock.now())
+        guard delay > 0 else { return }
+        let timer = clock.schedule(after: .milliseconds(Int64((delay * 1000).rounded(.up)))) { [self] in ring() }
+        defer { timer.cancel() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.rung {
+                        state.rung = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            ring()
+        }
+        state.withLock { $0.rung = false }
+    }
+}

@@ -22,14 +22,12 @@ public protocol LoadableComponent: Sendable {
     var validates: Bool { get }
     /// The component's verdict on `action`, or nil if it does not validate or has no info yet.
     func validate(_ action: UserAction) -> Verdict?
+    /// Tells the squad's ``Tracking`` that the host keeps this card's last info on screen, marked stale since
+    /// `since` (the host decides staleness; the component only hears of it).
+    func markStale(since: Date)
     /// The current state; `includingInfo` encodes the info as JSON, which only JSON output needs (the encoder's
     /// first use is a large share of a text screen's start-up).
     func snapshot(includingInfo: Bool) -> ComponentSnapshot
-}
-
-extension LoadableComponent {
-    /// The current state with its info, for JSON output and tests.
-    public var snapshot: ComponentSnapshot { snapshot(includingInfo: true) }
 }
 
 /// A component's state as plain data.
@@ -48,11 +46,17 @@ public struct ComponentSnapshot: Sendable, Equatable {
 
 /// Runs one component in one slot: drives the state machine, applies the deadline, drops stale answers,
 /// hides on failure, publishes and consumes domain events, and reports every step to the slot.
-/// The slot's sink is called while the container's lock is held, so it must not call back into the container.
+///
+/// The lock guards plain data only. What a step reports, draws or records goes to an outbox and is handed out
+/// after the lock is released, in order, by one caller at a time; the squad's own functions (consuming an
+/// event, publishing, deciding `finished` or the next refresh) run outside it, and the step commits only if
+/// nothing changed meanwhile (else it is worked out again). So a host's sink may call straight back in.
 public final class ComponentContainer<C: Component>: LoadableComponent {
     private struct State {
         var state: ComponentState<C.Info> = .loading
         var generation = 0
+        /// Bumped whenever `state` or `received` changes: what a step worked out without the lock is still true.
+        var version = 0
         var started = false
         var block: Block?
         var received: [DomainEvent] = []
@@ -60,8 +64,18 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         var hidden = false
         var finished = false
         var shownOnce = false
+        var loading: Task<Result<C.Info, any Error>, Never>?
+        var outbox: [Effect] = []
+        var draining = false
     }
-
+    /// What a step hands out once the lock is released.
+    private enum Effect {
+        case post(SlotUpdate)
+        case draw(ComponentState<C.Info>)
+        case track(Moment<C.Info>)
+    }
+    /// What the squad's functions say about new info, worked out outside the lock.
+    private typealias Outcome = (info: C.Info, finished: Bool, refresh: Duration?, events: [DomainEvent])
     private let component: C
     private let slot: Slot
     private let context: ComponentContext
@@ -80,41 +94,60 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
 
     /// The component's id.
     public var id: ComponentID { C.id }
-
     /// The typed state, for tests and typed clients.
     public var current: ComponentState<C.Info> { state.withLock { $0.state } }
-
     /// Event names the component consumes.
     public var consumedEvents: Set<String> { capabilities.routedEvents }
 
     /// Draws the skeleton once.
-    public func present() { state.withLock { startIfNeeded(&$0) } }
-
+    public func present() { commit { startIfNeeded(&$0) } }
     /// Loads from the start state.
     public func load() async { await run(from: nil) }
-
     /// Reloads shown info.
     public func refresh() async { await run(from: .refresh) }
-
     /// Loads again after a failure.
     public func retry() async { await run(from: .retry) }
 
-    /// Makes any answer in flight stale.
-    public func cancel() { state.withLock { $0.generation += 1 } }
+    /// Cancels the load under way (its task, and so its fetch) and makes its answer stale.
+    public func cancel() {
+        state.withLock { state in
+            state.generation += 1
+            return state.loading
+        }?.cancel()
+    }
+
+    /// Tells the squad's `Tracking` the host shows this card stale.
+    public func markStale(since: Date) { commit { $0.outbox.append(.track(.stale(since: since))) } }
 
     /// Applies a routed event now if info is shown, and remembers it for info that arrives later.
     public func receive(_ event: DomainEvent) -> [DomainEvent] {
-        state.withLock { state in
-            if capabilities.refreshingEvents.contains(event.name) { slot.post(.event(.refresh(after: .zero))) }
-            guard capabilities.consumedEvents.contains(event.name) else { return [] }
-            state.received.removeAll { $0.name == event.name }
-            state.received.append(event)
-            guard case .info(let info) = state.state else { return [] }
-            let updated = consumeAll(into: info, state)
+        let consumes = capabilities.consumedEvents.contains(event.name)
+        var seen = commit { state in
+            if capabilities.refreshingEvents.contains(event.name) {
+                state.outbox.append(.post(.event(.refresh(after: .zero))))
+            }
+            if consumes {
+                state.received.removeAll { $0.name == event.name }
+                state.received.append(event)
+                state.version += 1
+            }
+            return (state.state, state.received, state.version)
+        }
+        while true {
+            guard consumes, case .info(let info) = seen.0 else { return [] }
+            let updated = consumeAll(into: info, seen.1)
             guard updated != info else { return [] }
-            apply(.receive, .info(updated), &state)
-            announce(updated, &state)
-            return newEvents(for: updated, &state)
+            let outcome = outcome(for: updated)
+            let events = commit { state -> [DomainEvent]? in
+                guard state.version == seen.2 else {
+                    seen = (state.state, state.received, state.version)
+                    return nil
+                }
+                apply(.receive, .info(updated), &state)
+                announce(outcome, &state)
+                return newEvents(outcome, &state)
+            }
+            if let events { return events }
         }
     }
 
@@ -125,65 +158,125 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     public func validate(_ action: UserAction) -> Verdict? {
         guard let validate = capabilities.validate, let info = current.info else { return nil }
         let verdict = validate(component, action, info)
-        track(.verdict(action, verdict))
+        commit { $0.outbox.append(.track(.verdict(action, verdict))) }
         return verdict
     }
 
-    /// Forwards what the squad wants recorded about `moment` (``Tracking``) to the slot, for the host to write.
-    private func track(_ moment: Moment<C.Info>) {
-        for event in capabilities.analytics?(component, moment) ?? [] { slot.post(.event(.analytics(event))) }
-    }
-
-    /// The state as plain data.
+    /// The state as plain data; the info is encoded after the lock is released.
     public func snapshot(includingInfo: Bool) -> ComponentSnapshot {
-        state.withLock { state in
-            var reason: String?
-            if case .failed(let failure) = state.state { reason = failure.reason }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let info = includingInfo ? state.state.info.flatMap { try? encoder.encode($0) } : nil
-            return ComponentSnapshot(id: C.id, phase: state.state.phase, reason: reason, info: info, block: state.block)
-        }
+        let (current, block) = state.withLock { ($0.state, $0.block) }
+        var reason: String?
+        if case .failed(let failure) = current { reason = failure.reason }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let info = includingInfo ? current.info.flatMap { try? encoder.encode($0) } : nil
+        return ComponentSnapshot(id: C.id, phase: current.phase, reason: reason, info: info, block: block)
     }
 
     private func run(from transition: Transition?) async {
-        let generation: Int? = state.withLock { state in
+        let generation: Int? = commit { state in
             startIfNeeded(&state)
             if let transition {
                 // A refresh keeps the current card on screen until the new answer arrives: no skeleton flicker
                 // on every `--watch` round. A retry after a failure shows the skeleton again.
                 guard apply(transition, .loading, &state, redraw: transition != .refresh) else { return nil }
             } else if state.state.phase != .loading {
-                slot.post(.diagnostic("load() called in '\(state.state.phase.rawValue)'; use refresh() or retry()"))
+                state.outbox.append(
+                    .post(.diagnostic("load() called in '\(state.state.phase.rawValue)'; use refresh() or retry()")))
                 return nil
             }
             state.generation += 1
             return state.generation
         }
         guard let generation else { return }
-        let component = component
-        let context = context
-        let result = await Result(catching: {
-            try await withDeadline(context.timeout, on: context.clock) { try await component.load(context) }
-        })
-        state.withLock { state in
-            guard generation == state.generation else { return slot.post(.dropped(generation: generation)) }
-            switch result {
-            case .success(let info):
-                let info = consumeAll(into: info, state)
-                if apply(.receive, .info(info), &state) {
-                    // Analytics hears of a card when it appears (first info, or info after a hide), not every reload.
-                    if !state.shownOnce || state.hidden { track(.shown(info)) }
-                    state.shownOnce = true
-                    announce(info, &state)
-                    for event in newEvents(for: info, &state) { slot.post(.event(.domain(event))) }
-                }
-            case .failure(let error):
-                let failure = Failure(describing: error)
+        let task = Task { [component, context] in
+            await Result(catching: {
+                try await withDeadline(context.timeout, on: context.clock) { try await component.load(context) }
+            })
+        }
+        // A cancel() that came first has already moved the generation on: the answer is dropped below.
+        state.withLock { if $0.generation == generation { $0.loading = task } }
+        switch await task.value {
+        case .success(let info): finish(generation, with: info)
+        case .failure(let error):
+            let failure = Failure(describing: error)
+            commit { state in
+                guard current(generation, &state) else { return }
                 if apply(.fail, .failed(failure), &state) {
                     state.hidden = true
-                    slot.post(.event(.hide(failure)))
-                    track(.hidden(failure))
+                    state.outbox += [.post(.event(.hide(failure))), .track(.hidden(failure))]
+                }
+            }
+        }
+    }
+
+    /// Commits the info a load brought, worked out with the events received so far.
+    private func finish(_ generation: Int, with info: C.Info) {
+        var received = state.withLock { ($0.received, $0.version) }
+        while true {
+            let outcome = outcome(for: consumeAll(into: info, received.0))
+            let done = commit { state -> Bool in
+                guard current(generation, &state) else { return true }
+                guard state.version == received.1 else {
+                    received = (state.received, state.version)
+                    return false
+                }
+                if apply(.receive, .info(outcome.info), &state) {
+                    // Analytics hears of a card when it appears (first info, or info after a hide), not every reload.
+                    if !state.shownOnce || state.hidden { state.outbox.append(.track(.shown(outcome.info))) }
+                    state.shownOnce = true
+                    announce(outcome, &state)
+                    for event in newEvents(outcome, &state) { state.outbox.append(.post(.event(.domain(event)))) }
+                }
+                return true
+            }
+            if done { return }
+        }
+    }
+
+    /// Whether `generation` is still the load that counts; if not, its answer is reported as dropped.
+    private func current(_ generation: Int, _ state: inout State) -> Bool {
+        state.loading = nil
+        guard generation == state.generation else {
+            state.outbox.append(.post(.dropped(generation: generation)))
+            return false
+        }
+        return true
+    }
+
+    /// Runs `body` under the lock, then hands out what it left in the outbox.
+    private func commit<Result>(_ body: (inout State) -> Result) -> Result {
+        let (result, drain) = state.withLock { state in
+            let result = body(&state)
+            let drain = !state.draining && !state.outbox.isEmpty
+            if drain { state.draining = true }
+            return (result, drain)
+        }
+        if drain { deliver() }
+        return result
+    }
+
+    /// Hands out the outbox in order, lock released, until it stays empty; effects added meanwhile (by the
+    /// sink calling back in, or by another task) are handed out by this same loop, so the order holds.
+    private func deliver() {
+        while true {
+            let effects = state.withLock { state -> [Effect] in
+                defer { state.outbox = [] }
+                if state.outbox.isEmpty { state.draining = false }
+                return state.outbox
+            }
+            guard !effects.isEmpty else { return }
+            for effect in effects {
+                switch effect {
+                case .post(let update): slot.post(update)
+                case .draw(let drawn):
+                    let block = component.card(for: drawn, context: context)
+                    state.withLock { $0.block = block }
+                    slot.post(.drew(block))
+                case .track(let moment):
+                    for event in capabilities.analytics?(component, moment) ?? [] {
+                        slot.post(.event(.analytics(event)))
+                    }
                 }
             }
         }
@@ -192,8 +285,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     private func startIfNeeded(_ state: inout State) {
         guard !state.started else { return }
         state.started = true
-        slot.post(.transition(from: nil, to: .loading))
-        draw(&state)
+        state.outbox += [.post(.transition(from: nil, to: .loading)), .draw(.loading)]
     }
 
     @discardableResult
@@ -203,45 +295,47 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         let from = state.state.phase
         switch StateMachine.next(after: from, on: transition) {
         case .failure(let illegal):
-            slot.post(.diagnostic("\(C.id): \(illegal)"))
+            state.outbox.append(.post(.diagnostic("\(C.id): \(illegal)")))
             return false
         case .success(let phase):
             precondition(phase == next.phase, "transition table and requested state disagree")
             state.state = next
-            slot.post(.transition(from: from, to: phase))
-            if redraw { draw(&state) }
+            state.version += 1
+            state.outbox.append(.post(.transition(from: from, to: phase)))
+            if redraw { state.outbox.append(.draw(next)) }
             return true
         }
     }
 
-    private func draw(_ state: inout State) {
-        state.block = component.card(for: state.state, context: context)
-        slot.post(.drew(state.block))
+    /// The squad's functions on new info, called without the lock.
+    private func outcome(for info: C.Info) -> Outcome {
+        (
+            info: info, finished: capabilities.isFinished?(component, info) == true,
+            refresh: capabilities.refreshInterval?(component, info), events: capabilities.events?(component, info) ?? []
+        )
     }
 
     /// What new info means for the host: a hidden card comes back, a finished subject is said once, and a
     /// component that wants to be looked at again says when.
-    private func announce(_ info: C.Info, _ state: inout State) {
+    private func announce(_ outcome: Outcome, _ state: inout State) {
         if state.hidden {
             state.hidden = false
-            slot.post(.event(.show))
+            state.outbox.append(.post(.event(.show)))
         }
-        if !state.finished, capabilities.isFinished?(component, info) == true {
+        if !state.finished, outcome.finished {
             state.finished = true
-            slot.post(.event(.finished))
+            state.outbox.append(.post(.event(.finished)))
         }
-        if let interval = capabilities.refreshInterval?(component, info) {
-            slot.post(.event(.refresh(after: interval)))
-        }
+        if let interval = outcome.refresh { state.outbox.append(.post(.event(.refresh(after: interval)))) }
     }
 
-    private func consumeAll(into info: C.Info, _ state: State) -> C.Info {
+    private func consumeAll(into info: C.Info, _ received: [DomainEvent]) -> C.Info {
         guard let consume = capabilities.consume else { return info }
-        return state.received.reduce(info) { consume(component, $1, $0) }
+        return received.reduce(info) { consume(component, $1, $0) }
     }
 
-    private func newEvents(for info: C.Info, _ state: inout State) -> [DomainEvent] {
-        let events = (capabilities.events?(component, info) ?? []).filter { !state.published.contains($0) }
+    private func newEvents(_ outcome: Outcome, _ state: inout State) -> [DomainEvent] {
+        let events = outcome.events.filter { !state.published.contains($0) }
         state.published.append(contentsOf: events)
         return events
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A fact one component announces and others may react to ("order.status" = "delivered").
 /// Kept as plain strings so publisher and consumer never import each other.
 public struct DomainEvent: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -50,6 +52,9 @@ public enum Moment<Info: Sendable & Equatable>: Sendable {
     case shown(Info)
     /// The card was hidden, for this reason.
     case hidden(Failure)
+    /// The host keeps the card's last info on screen, marked out of date since `since`, because refreshing it
+    /// cannot reach the backend.
+    case stale(since: Date)
     /// The component answered a user action (a veto, an approval, a confirmation).
     case verdict(UserAction, Verdict)
 }

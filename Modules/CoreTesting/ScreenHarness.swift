@@ -15,6 +15,7 @@ public final class ScreenHarness: Sendable {
     private final class Record: Sendable {
         let frames = Locked<[(frame: ScreenFrame, moment: FrameMoment)]>([])
         let said = Locked<[String]>([])
+        let analytics = Locked<[(id: ComponentID, event: AnalyticsEvent)]>([])
         let result = Locked<ScreenFrame?>(nil)
         let task = Locked<Task<Void, Never>?>(nil)
     }
@@ -28,7 +29,9 @@ public final class ScreenHarness: Sendable {
         let record = record
         runtime = ScreenRuntime(
             entries: entries, registry: registry, backend: backend, clock: clock, settings: settings,
-            report: RuntimeReport(diagnostic: { line in record.said.withLock { $0.append(line) } }))
+            report: RuntimeReport(
+                diagnostic: { line in record.said.withLock { $0.append(line) } },
+                analytics: { event, id in record.analytics.withLock { $0.append((id, event)) } }))
     }
 
     /// Every frame so far, in order.
@@ -39,6 +42,8 @@ public final class ScreenHarness: Sendable {
     }
     /// What the runtime said on "stderr".
     public var diagnostics: [String] { record.said.withLock { $0 } }
+    /// The analytics events the squads asked to record, with the card each came from.
+    public var analytics: [(id: ComponentID, event: AnalyticsEvent)] { record.analytics.withLock { $0 } }
     /// The frame the run returned, once it has ended.
     public var final: ScreenFrame? { record.result.withLock { $0 } }
 

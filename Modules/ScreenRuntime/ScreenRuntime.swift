@@ -133,8 +133,14 @@ public final class ScreenRuntime: Sendable {
                 handled += 1
                 let id = components[index].id
                 let now = clock.now()
-                let said = book.withLock { $0.apply(update, from: index, at: now) }
+                let (said, staleSince) = book.withLock { book in
+                    let wasStale = book.cards[index].staleSince != nil
+                    let said = book.apply(update, from: index, at: now)
+                    return (said, wasStale ? nil : book.cards[index].staleSince)
+                }
                 if let said { trace(said) }
+                // The squad's Tracking hears of it when its card turns stale.
+                if let staleSince { components[index].markStale(since: staleSince) }
                 switch update {
                 case .event(.domain(let event)):
                     let result = await router.route(event, from: id) { target, event in

@@ -107,7 +107,7 @@ import Testing
     @Test func snapshotCarriesInfoAsJSON() async throws {
         let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
         await harness.load()
-        let snapshot = harness.container.snapshot
+        let snapshot = harness.container.snapshot(includingInfo: true)
         #expect(snapshot.phase == .info)
         #expect(snapshot.info.map { String(decoding: $0, as: UTF8.self) } == #"{"delivered":false,"name":"Ada"}"#)
         let withoutInfo = harness.container.snapshot(includingInfo: false)

@@ -63,7 +63,7 @@ func details(status: String) -> CannedAnswer {
         await harness.load()
         harness.expectPhases([.loading, .failed])
         harness.expectHidden(because: reason)
-        harness.expectEvents([.hide(Failure(harness.container.snapshot.reason ?? ""))])
+        harness.expectEvents([.hide(Failure(harness.container.snapshot(includingInfo: false).reason ?? ""))])
     }
 
     @Test func emptyBasketHides() async throws {

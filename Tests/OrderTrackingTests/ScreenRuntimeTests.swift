@@ -82,6 +82,9 @@ import Testing
         }
         #expect(screen.settled.allSatisfy { card($0, "payment")?.visible == true }, "never hidden")
         #expect(card(final, "payment")?.staleSince == nil, "fresh again once the backend answers")
+        let told = screen.analytics.filter { $0.event.name == "payment_card_stale" }
+        #expect(
+            told.count == 1, "the Payments squad's Tracking hears of it once: \(screen.analytics.map(\.event.name))")
     }
 
     @Test func staleCardsAreHiddenOnceTheFailureOutlastsTheLimit() async throws {

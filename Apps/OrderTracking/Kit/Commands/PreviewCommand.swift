@@ -39,18 +39,18 @@ struct PreviewCommand {
         for event in events {
             // Delivered as the host routes it; a component that asks to be reloaded on it is reloaded.
             refreshAsked.withLock { $0 = false }
-            let before = component.snapshot.block
+            let before = component.snapshot(includingInfo: false).block
             _ = component.receive(event)
             if refreshAsked.withLock({ $0 }) {
                 await component.refresh()
                 reactions.append("\(event): reloaded")
-            } else if component.snapshot.block != before {
+            } else if component.snapshot(includingInfo: false).block != before {
                 reactions.append("\(event): updated")
             } else {
                 reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")
             }
         }
-        let snapshot = component.snapshot
+        let snapshot = component.snapshot(includingInfo: true)
         if let forced = state, forced != .loading, forced != snapshot.phase {
             host.terminal.err(
                 "asked for state '\(forced.rawValue)' but the component reached '\(snapshot.phase.rawValue)'")

@@ -1,3 +1,5 @@
+import Core
+
 /// An event chain that came back to a component already on it; the router refuses to deliver it.
 public struct EventCycle: Error, Equatable, Sendable, CustomStringConvertible {
     /// The chain up to and including the component it would have revisited, e.g. [order, delivery, order], or

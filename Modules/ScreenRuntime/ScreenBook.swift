@@ -11,6 +11,8 @@ struct ScreenBook: Sendable {
     private var freshAt: [Date?]
     private var failingSince: [Date?]
     private var drawn: [Block?]
+    /// Per card: the info (JSON) of its last info card, shown again while it is stale.
+    private var lastInfoData: [Data?]
     private var due: [Int: Date] = [:]
     private(set) var finished = false
     let started: Date
@@ -22,6 +24,7 @@ struct ScreenBook: Sendable {
         freshAt = cards.map { _ in nil }
         failingSince = cards.map { _ in nil }
         drawn = cards.map(\.block)
+        lastInfoData = cards.map { _ in nil }
         self.started = started
         self.staleLimit = staleLimit
     }
@@ -108,7 +111,14 @@ struct ScreenBook: Sendable {
         return (ready, due.values.min())
     }
 
-    mutating func setInfo(_ info: Data?, at index: Int) { cards[index].info = info }
+    /// Takes each card's current info (JSON, nil without info) into the frames: a stale card keeps the info of
+    /// the card it still shows.
+    mutating func note(_ infos: [Data?]) {
+        for (index, info) in infos.enumerated() {
+            if let info { lastInfoData[index] = info }
+            cards[index].info = cards[index].staleSince != nil ? lastInfoData[index] : info
+        }
+    }
 
     static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 }

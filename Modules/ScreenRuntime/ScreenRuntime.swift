@@ -98,15 +98,13 @@ public final class ScreenRuntime: Sendable {
         alarm.ring()
     }
 
-    /// The screen now, with each card's info when asked.
+    /// The screen now, with each card's info when asked (a stale card's is the info it still shows).
     public func currentFrame(includingInfo: Bool) -> ScreenFrame {
-        var frame = book.withLock { $0.frame(clock.now()) }
-        if includingInfo {
-            for index in frame.cards.indices {
-                frame.cards[index].info = cards[index].component.snapshot(includingInfo: true).info
-            }
+        let infos = includingInfo ? cards.map { $0.component.snapshot(includingInfo: true).info } : []
+        return book.withLock { book in
+            if includingInfo { book.note(infos) }
+            return book.frame(clock.now())
         }
-        return frame
     }
 
     private func trace(_ message: String) {

@@ -20,11 +20,20 @@ import Testing
         let container = ComponentContainer(
             Greeting(), slot: slot, context: ComponentContext(ids: ["user": "1"], backend: backend))
         box.withLock { $0 = container }
+        // The synchronous paths on a thread of their own, so a deadlock shows as a timeout whatever else the
+        // test process is doing with the task pool.
+        let drawn = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            container.present()
+            drawn.signal()
+        }
+        #expect(drawn.wait(timeout: .now() + 60) == .success, "present() returned")
         let finished = Task {
             await container.load()
             return true
         }
-        let done = try await withDeadline(.seconds(10), on: SystemClock()) { await finished.value }
+        // Generous: other suites' processes can keep the task pool busy for a while; a deadlock never ends.
+        let done = try await withDeadline(.seconds(120), on: SystemClock()) { await finished.value }
         #expect(done)
         #expect(container.current.info == Greeting.Info(name: "Ada", delivered: true), "the event was applied")
         #expect(seen.withLock { $0 }.contains(.info))

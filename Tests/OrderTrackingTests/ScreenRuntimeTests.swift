@@ -78,6 +78,7 @@ import Testing
         for frame in outage {
             let payment = try #require(card(frame, "payment"))
             #expect(payment.visible && payment.block != nil && payment.phase != .info)
+            #expect(field(payment, "status") == "pending", "JSON keeps the info the card still shows")
             #expect(frame.degraded, "a stale card still makes the screen degraded")
         }
         #expect(screen.settled.allSatisfy { card($0, "payment")?.visible == true }, "never hidden")
@@ -107,6 +108,17 @@ import Testing
         let back = try #require(screen.settled.last)
         #expect(back.cards.allSatisfy { $0.visible && $0.staleSince == nil }, "fresh again, marks gone")
         _ = await screen.stop()
+    }
+
+    @Test func aStaleCardIsDrawnWithWhenItWasLastFresh() throws {
+        var card = CardFrame(id: "payment", module: "Payments")
+        card.block = Block(title: "Payment", rows: [Row("Visa •••• 4242", value: "SAR 45.50")])
+        #expect(PaintedScreen.block(card) == card.block, "a fresh card is drawn as the squad drew it")
+        let since = Date(timeIntervalSince1970: 1_800_000_000)
+        card.staleSince = since
+        let rows = try #require(PaintedScreen.block(card)?.rows)
+        #expect(rows.count == 2)
+        #expect(rows.last == Row("as of \(ScreenOutput.clockTime(since))", value: "stale", style: .warning))
     }
 
     @Test func aBrokenPayloadIsHiddenAtOnceNeverKeptStale() async throws {

@@ -50,6 +50,19 @@ import Testing
         #expect(run.stderr.hasPrefix("order-tracking: --every only applies with --watch; add --watch\n"))
     }
 
+    @Test(arguments: [
+        (["--watch", "--stale-limit", "90000"], "--stale-limit '90000' must be a number of seconds from 0 to 86400"),
+        (["--watch", "--stale-limit", "-1"], "--stale-limit '-1' must be a number of seconds from 0 to 86400"),
+        (["--watch", "--stale-limit", "soon"], "--stale-limit 'soon' must be a number of seconds from 0 to 86400"),
+        (["--stale-limit", "5"], "--stale-limit only applies with --watch; add --watch"),
+    ])
+    func aBadStaleLimitIsAUsageError(arguments: [String], message: String) throws {
+        let run = try CLI.run(["1234"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("order-tracking: \(message)\n"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
     /// The live order over real HTTP, as NDJSON: every line a complete screen with a rising `seq`; the status moves
     /// on, the payment card fails and comes back, and the watch ends by itself when the order is delivered.
     @Test func theLiveOrderOverHTTPAsNDJSON() throws {

@@ -27,8 +27,7 @@ public enum OrderTrackingApp {
             OptionSpec("--every", .required("SECONDS"), help: "under --watch, poll every SECONDS (default 10)"),
             OptionSpec(
                 "--stale-limit", .required("SECONDS"),
-                help: "under --watch, keep a card whose refresh cannot reach the backend, marked stale, this long "
-                    + "(default 60)"),
+                help: "under --watch, keep an unreachable card, marked stale (default 60)"),
             OptionSpec("--record", .required("FILE"), help: "write every backend answer to FILE (JSON lines)"),
             OptionSpec("--replay", .required("FILE"), help: "play a --record file back as the backend"),
             OptionSpec("--trace", help: "state transitions and event hops, timestamped, to stderr"),

@@ -30,7 +30,7 @@ enum Help {
           6060 the rider reports the hand-over first (an event loop, refused and named on stderr)
 
         EXIT STATUS
-          0 every card shown · 2 degraded (cards hidden) · 1 fatal (unknown order, backend down,
+          0 every card shown · 2 degraded (cards hidden or stale) · 1 fatal (unknown order, backend down,
           output not writable) · 3 cancel vetoed · 64 usage error · 129 hung up · 130 interrupted · 143 terminated
         """
 

@@ -1,5 +1,6 @@
 import Core
 import CoreTesting
+import Faces
 import Foundation
 import Login
 import Testing
@@ -159,5 +160,25 @@ func authenticator(_ container: LoginContainer, deadline: Duration = .seconds(5)
         let signedOut = ComponentHarness(AccountComponent(sessions: Sessions(session: nil)))
         await signedOut.load()
         #expect(signedOut.card(width: 44).contains("│ Not signed in  order-tracking login 1234 │"))
+    }
+
+    /// The typed face, as Payments, Order and Location offer theirs: listened to, it says who is signed in.
+    @Test func theFaceReportsWhoIsSignedIn() async {
+        let clock = VirtualClock()
+        let session = LoginModule.face(sessions: Sessions(session: LoginSession(userID: "1234", name: "Sara")))
+            .render(
+                into: Slot(id: "account") { _ in },
+                context: ComponentContext(backend: CannedBackend([:], clock: clock), clock: clock))
+        await session.reload()
+        session.end()
+        var said: [String] = []
+        for await output in session.outputs {
+            switch output {
+            case .loading: said.append("loading")
+            case .shown(let info): said.append(info.session?.name ?? "nobody")
+            case .hidden(let failure): said.append("hidden: \(failure)")
+            }
+        }
+        #expect(said == ["loading", "Sara", "Sara"])
     }
 }

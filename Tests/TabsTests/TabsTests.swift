@@ -1,5 +1,6 @@
 import Core
 import CoreTesting
+import Faces
 import Tabs
 import Testing
 
@@ -102,5 +103,26 @@ final class Renders: Sendable {
         harness.expectPhases([.loading, .info])
         #expect(harness.blocks.first??.isSkeleton == true)
         #expect(harness.card(width: 44).contains("│ ▸ Tracking   Profile   Feed (4)          │"))
+    }
+}
+
+@Suite struct TabsFaceTests {
+    /// The typed face, as the other squads offer theirs: listened to, it says which tabs the bar shows.
+    @Test func theFaceReportsTheBarsTabs() async throws {
+        let container = TabContainer()
+        try container.register(FakeTab(id: "tracking", title: "Tracking", order: 10))
+        try container.register(FakeTab(id: "profile", title: "Profile", order: 20, needsUser: true))
+        let clock = VirtualClock()
+        let session = TabsModule.face(selected: "tracking", container: container) { TabSession(userID: nil) }
+            .render(
+                into: Slot(id: "tabs") { _ in },
+                context: ComponentContext(backend: CannedBackend([:], clock: clock), clock: clock))
+        await session.reload()
+        session.end()
+        var shown: [[String]] = []
+        for await output in session.outputs {
+            if case .shown(let info) = output { shown.append(info.items.map(\.id)) }
+        }
+        #expect(shown == [["tracking"], ["tracking"]], "signed out: no profile tab, load after load")
     }
 }

@@ -28,7 +28,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("Currency", []),
     ("CodeOwnership", []),
     ("TerminalUI", ["Core", "SafeText"]),
-    ("FixtureBackend", ["Core"]),
+    ("FixtureBackend", ["Core", "JSON"]),
     ("CoreHTTP", ["Core", "CurlBinding"]),
     ("Faces", ["Core"]),
     ("ScreenRuntime", ["Core"]),

@@ -1,0 +1,171 @@
+import Core
+import Foundation
+import JSON
+
+/// Every backend answer as one JSON line (`at_ms` since the first request, `endpoint`, `status`, `body_base64`
+/// or `error`), so a screen seen once can be played back, frame for frame, in a bug report: `RecordingBackend`
+/// writes them, `ReplayBackend` answers from them. Both time answers on the injected clock.
+/// One recorded answer.
+public struct RecordedAnswer: Sendable {
+    /// Milliseconds from the recording's first request to this answer.
+    public let atMilliseconds: Int
+    /// The endpoint's path.
+    public let endpoint: String
+    /// The body, or the fault.
+    public let outcome: Result<Data, BackendError>
+
+    /// The answer as one JSON line.
+    public var line: String {
+        var fields: [String: JSONValue] = [
+            "at_ms": .number(Double(atMilliseconds)), "endpoint": .string(endpoint),
+        ]
+        switch outcome {
+        case .success(let body):
+            fields["status"] = .number(200)
+            fields["body_base64"] = .string(body.base64EncodedString())
+        case .failure(.notFound): fields["status"] = .number(404)
+        case .failure(.httpStatus(let code, _)): fields["status"] = .number(Double(code))
+        case .failure(.timeout): fields["error"] = .string("timeout")
+        case .failure(.transport(let message, _)): fields["error"] = .string(message)
+        case .failure(.invalidRequest(let why)): fields["error"] = .string("invalid request: \(why)")
+        }
+        return JSONValue.object(fields).text
+    }
+
+    /// An answer to record.
+    public init(atMilliseconds: Int, endpoint: String, outcome: Result<Data, BackendError>) {
+        self.atMilliseconds = atMilliseconds
+        self.endpoint = endpoint
+        self.outcome = outcome
+    }
+
+    /// Reads one line; the error says which field is wrong. Numbers are checked before they become integers:
+    /// `"at_ms": 1e19` or `"status": 1e30` is a clear error, not a trap.
+    public init(line: Data) throws(RecordingError) {
+        guard case .object(let fields)? = try? JSONValue(parsing: line) else {
+            throw RecordingError("not a JSON object")
+        }
+        guard case .string(let endpoint)? = fields["endpoint"] else { throw RecordingError("no \"endpoint\" string") }
+        guard case .number(let at)? = fields["at_ms"], let milliseconds = Int(exactly: at),
+            (0...RecordedAnswer.longestRecording).contains(milliseconds)
+        else {
+            throw RecordingError(
+                "\"at_ms\" must be a whole number of milliseconds from 0 to \(RecordedAnswer.longestRecording)")
+        }
+        self.atMilliseconds = milliseconds
+        self.endpoint = endpoint
+        switch (fields["status"], fields["body_base64"], fields["error"]) {
+        case (.number(let status)?, let body, _):
+            guard let code = Int(exactly: status), (100...599).contains(code) else {
+                throw RecordingError("\"status\" must be an HTTP status from 100 to 599")
+            }
+            switch (code, body) {
+            case (200, .string(let body)?):
+                guard let data = Data(base64Encoded: body) else {
+                    throw RecordingError("\"body_base64\" is not base64")
+                }
+                outcome = .success(data)
+            case (200, _): throw RecordingError("status 200 needs a \"body_base64\" string")
+            case (404, _): outcome = .failure(.notFound(path: endpoint))
+            default: outcome = .failure(.httpStatus(code, path: endpoint))
+            }
+        case (_, _, .string("timeout")?): outcome = .failure(.timeout(path: endpoint))
+        case (_, _, .string(let message)?): outcome = .failure(.transport(message, path: endpoint))
+        default: throw RecordingError("neither a \"status\" number nor an \"error\" string")
+        }
+    }
+
+    /// A week: no recorded run is longer, and the figure keeps later arithmetic far from overflow.
+    public static let longestRecording = 7 * 24 * 3_600_000
+}
+
+/// Why a line of a recording cannot be replayed.
+public struct RecordingError: Error, Equatable, Sendable {
+    /// What is wrong, naming the field.
+    public let reason: String
+    /// A reason, e.g. "no \"endpoint\" string".
+    public init(_ reason: String) { self.reason = reason }
+}
+
+/// Passes every request through and hands each answer, as its line, to `write` as it arrives.
+public final class RecordingBackend: Backend {
+    private let wrapped: any Backend
+    private let clock: any CourierClock
+    private let write: @Sendable (String) -> Void
+    private let started = Locked(Date?.none)
+
+    /// Records what `backend` answers, timed on `clock`.
+    public init(wrapping backend: any Backend, clock: any CourierClock, write: @escaping @Sendable (String) -> Void) {
+        (wrapped, self.clock, self.write) = (backend, clock, write)
+    }
+
+    /// The wrapped backend's answer, recorded.
+    public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+        let now = clock.now()
+        let started = self.started.withLock { started in
+            if started == nil { started = now }
+            return started!
+        }
+        let outcome: Result<Data, BackendError>
+        do { outcome = .success(try await wrapped.fetch(endpoint)) } catch { outcome = .failure(error) }
+        let elapsed = clock.now().timeIntervalSince(started) * 1000
+        let answer = RecordedAnswer(
+            atMilliseconds: Int(min(max(elapsed, 0), Double(RecordedAnswer.longestRecording))),
+            endpoint: endpoint.path, outcome: outcome)
+        write(answer.line)
+        return try outcome.get()
+    }
+}
+
+/// Answers from a recording: each endpoint's answers in the order they were recorded, each no earlier than
+/// it arrived in the recorded run (timed from the first request, on the injected clock).
+public final class ReplayBackend: Backend {
+    private let clock: any CourierClock
+    private let state: Locked<(answers: [String: [RecordedAnswer]], started: Date?)>
+
+    /// Why a recording cannot be replayed: the line (1-based) and what is wrong with it.
+    public struct LineError: Error, Equatable, Sendable {
+        /// The line's number.
+        public let line: Int
+        /// What is wrong with it.
+        public let reason: String
+    }
+
+    /// Reads every line of `data` (blank lines skipped); the first bad line is the error.
+    public init(recording data: Data, clock: any CourierClock) throws(LineError) {
+        var answers: [String: [RecordedAnswer]] = [:]
+        var number = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
+            do {
+                let answer = try RecordedAnswer(line: Data(line))
+                answers[answer.endpoint, default: []].append(answer)
+            } catch {
+                throw LineError(line: number, reason: error.reason)
+            }
+        }
+        self.clock = clock
+        state = Locked((answers, nil))
+    }
+
+    /// The recorded answer for `endpoint`, no earlier than it came in the recording.
+    public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+        let now = clock.now()
+        let (answer, started) = state.withLock { state -> (RecordedAnswer?, Date) in
+            if state.started == nil { state.started = now }
+            let queue = state.answers[endpoint.path] ?? []
+            // The last answer of an endpoint keeps answering: a replay may ask once more than the recording did.
+            if queue.count > 1 { state.answers[endpoint.path]?.removeFirst() }
+            return (queue.first, state.started!)
+        }
+        guard let answer else { throw .transport("not in the recording", path: endpoint.path) }
+        let wait = started.addingTimeInterval(Double(answer.atMilliseconds) / 1000).timeIntervalSince(clock.now())
+        if wait > 0 {
+            do { try await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } catch {
+                throw .transport("cancelled", path: endpoint.path)
+            }
+        }
+        return try answer.outcome.get()
+    }
+}

@@ -31,7 +31,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("FixtureBackend", ["Core", "JSON"]),
     ("CoreHTTP", ["Core", "CurlBinding"]),
     ("Faces", ["Core"]),
-    ("ScreenRuntime", ["Core"]),
+    ("ScreenRuntime", ["Core", "JSON"]),
 ]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.

@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import JSON
 import ScreenRuntime
 
 /// The order's screen as the backend describes it: component ids in order, each optionally with its own raw
@@ -12,31 +11,10 @@ struct ScreenLayout: Equatable {
     /// The host's order when the layout names no components.
     static let defaultOrder: [ComponentID] = ["tabs", "order", "eta", "delivery", "payment", "account"]
 
-    /// Decodes `{"components": ["order", {"id": "eta", "payload": {…}}]}`; a missing list means the default order.
+    /// Decodes `{"components": ["order", {"id": "eta", "payload": {…}}]}` (ScreenRuntime's layout format); a
+    /// missing list means the default order.
     static func decode(_ data: Data) throws -> ScreenLayout {
-        // Payload slices are kept as the bytes the backend sent: the component decodes exactly those.
-        let (value, slices) = try JSONValue.parse(data) { path in
-            path.count == 3 && path[0] == "components" && path[2] == "payload"
-        }
-        guard case .object(let root) = value else {
-            throw Failure("screen.json must be a JSON object")
-        }
-        guard let list = root["components"] else {
-            return ScreenLayout(entries: defaultOrder.map { Entry(id: $0, payload: nil) })
-        }
-        guard case .array(let items) = list else { throw Failure("screen.json: 'components' must be a list") }
-        return ScreenLayout(
-            entries: try items.enumerated().map { index, item in
-                switch item {
-                case .string(let id): return Entry(id: ComponentID(id), payload: nil)
-                case .object(let fields):
-                    guard case .string(let id)? = fields["id"] else {
-                        throw Failure("screen.json: components[\(index)] has no string 'id'")
-                    }
-                    return Entry(id: ComponentID(id), payload: slices[["components", String(index), "payload"]])
-                default: throw Failure("screen.json: components[\(index)] must be an id or {\"id\": …}")
-                }
-            })
+        ScreenLayout(entries: try ScreenEntry.layout(from: data, defaultOrder: defaultOrder))
     }
 }
 

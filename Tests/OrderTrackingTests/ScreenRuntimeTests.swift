@@ -146,6 +146,18 @@ import Testing
         #expect(!final.finished)
     }
 
+    /// Cards ask for their own next look (the rider every 3 s, the ETA every 5 s): honoured between rounds.
+    @Test func refreshRequestsAreHonouredBetweenRounds() async throws {
+        let (screen, backend) = try harness("1234", every: .seconds(3600))
+        screen.start()
+        await screen.run(for: .seconds(1))
+        let (rider, eta) = (backend.count("orders/1234/delivery.json"), backend.count("orders/1234/eta.json"))
+        await screen.run(for: .seconds(10))
+        #expect(backend.count("orders/1234/delivery.json") == rider + 3, "the rider at 3, 6 and 9 s")
+        #expect(backend.count("orders/1234/eta.json") == eta + 2, "the ETA at 5 and 10 s")
+        _ = await screen.stop()
+    }
+
     @Test func theRefusedEventCycleOfOrder6060IsNamedAndTheScreenStillSettles() async throws {
         let (screen, _) = try harness("6060", watch: false)
         screen.start()

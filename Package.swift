@@ -24,7 +24,7 @@ let modules: [(name: String, dependencies: [String])] = [
 let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("JSON", []),
     ("SafeText", []),
-    ("ArgumentParsing", []),
+    ("ArgumentParsing", ["SafeText"]),
     ("Currency", []),
     ("CodeOwnership", []),
     ("TerminalUI", ["Core", "SafeText"]),

@@ -1,3 +1,6 @@
+import Foundation
+import SafeText
+
 /// What an option takes after its name.
 public enum OptionValue: Equatable, Sendable {
     /// A switch: `--plain`.
@@ -52,8 +55,43 @@ public struct ParsedArguments: Equatable, Sendable {
     /// Arguments that are not options.
     public var positionals: [String] = []
 
-    /// Whether the option was given.
-    public func has(_ name: String) -> Bool { options[name] != nil }
+    /// The value given for `option`, or nil: read through the option's declaration, never its spelling.
+    public func value(_ option: OptionSpec) -> String? { options[option.name] }
+
+    /// Whether `option` was given.
+    public func isSet(_ option: OptionSpec) -> Bool { options[option.name] != nil }
+
+    /// Every value given for a repeatable `option`, in order.
+    public func values(_ option: OptionSpec) -> [String] { repeated[option.name] ?? [] }
+
+    /// `option` as a number of seconds within `range` (`default` when absent), or a usage error that names the
+    /// range (and shows `example` as "e.g. --timeout 2.5").
+    public func seconds(
+        _ option: OptionSpec, in range: ClosedRange<Double>, default fallback: Duration, example: String? = nil
+    ) throws(UsageError) -> Duration {
+        guard let text = value(option) else { return fallback }
+        guard let seconds = Double(text), range.contains(seconds) else {
+            let bounds = "from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))"
+            throw UsageError(
+                message: "\(option.name) '\(SafeText.visible(text))' must be a number of seconds \(bounds)"
+                    + (example.map { ", e.g. \(option.name) \($0)" } ?? ""))
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.down)))
+    }
+
+    /// `option` as one of `choices` (`default` when absent), or a usage error listing them, with a did-you-mean.
+    public func choice(_ option: OptionSpec, among choices: [String], default fallback: String) throws(UsageError)
+        -> String
+    {
+        guard let text = value(option) else { return fallback }
+        guard choices.contains(text) else {
+            let listed = choices.count == 2 ? choices.joined(separator: " or ") : choices.joined(separator: ", ")
+            throw UsageError(
+                message: "\(option.name) '\(SafeText.visible(text))' must be \(listed)"
+                    + suggestion(for: text, among: choices))
+        }
+        return text
+    }
 }
 
 /// A small, strict command-line parser shared by the apps: unknown options are usage errors with a

@@ -2,19 +2,19 @@ import ArgumentParsing
 import Testing
 
 @Suite struct ArgumentParsingTests {
-    let parser = ArgumentParser(
-        options: [
-            OptionSpec("--format", .required("text|json"), help: "output format"),
-            OptionSpec("--plain", help: "no redraw"),
-            OptionSpec("--every", .optionalNumber("SECONDS")),
-            OptionSpec("--approved-by", .required("OWNER")),
-        ], repeatable: ["--approved-by"])
+    static let format = OptionSpec("--format", .required("text|json"), help: "output format")
+    static let plain = OptionSpec("--plain", help: "no redraw")
+    static let every = OptionSpec("--every", .optionalNumber("SECONDS"))
+    static let approvedBy = OptionSpec("--approved-by", .required("OWNER"))
+    static let timeout = OptionSpec("--timeout", .required("SECONDS"))
+    let parser = ArgumentParser(options: [format, plain, every, approvedBy, timeout], repeatable: ["--approved-by"])
 
     @Test func optionsValuesAndPositionalsInAnyOrder() throws {
         let parsed = try parser.parse(["1234", "--format", "json", "--plain", "--every=3", "x"])
         #expect(parsed.positionals == ["1234", "x"])
         #expect(parsed.options == ["--format": "json", "--plain": "", "--every": "3"])
-        #expect(parsed.has("--plain") && !parsed.has("--approved-by"))
+        #expect(parsed.isSet(Self.plain) && !parsed.isSet(Self.approvedBy))
+        #expect(parsed.value(Self.format) == "json" && parsed.value(Self.timeout) == nil)
     }
 
     @Test func anOptionalNumberNeverSwallowsAWord() throws {
@@ -54,5 +54,36 @@ import Testing
                   --plain             no redraw
                 """)
         #expect(OptionSpec("--every", .optionalNumber("S")).synopsis == "--every [S]")
+    }
+
+    /// Options are read through their declarations, as typed values, with one wording for every mistake.
+    @Test func typedAccessorsReadThroughTheDeclaration() throws {
+        let parsed = try parser.parse(["--timeout", "2.5", "--approved-by", "@a", "--approved-by", "@b"])
+        #expect(try parsed.seconds(Self.timeout, in: 0.001...600, default: .seconds(5)) == .milliseconds(2500))
+        #expect(try parsed.seconds(Self.every, in: 0.1...60, default: .seconds(10)) == .seconds(10), "absent: default")
+        #expect(parsed.values(Self.approvedBy) == ["@a", "@b"])
+        #expect(try parsed.choice(Self.format, among: ["text", "json"], default: "text") == "text")
+    }
+
+    @Test(arguments: [
+        (["--timeout", "0"], "--timeout '0' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"),
+        (["--timeout", "1e9"], "--timeout '1e9' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"),
+        (
+            ["--timeout", "soon\u{1B}[2J"],
+            "--timeout 'soon␛[2J' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"
+        ),
+    ])
+    func aBadNumberOfSecondsNamesTheRange(arguments: [String], message: String) throws {
+        let parsed = try parser.parse(arguments)
+        #expect(throws: UsageError(message: message)) {
+            try parsed.seconds(Self.timeout, in: 0.001...600, default: .seconds(5), example: "2.5")
+        }
+    }
+
+    @Test func aBadChoiceListsTheChoicesAndSuggestsOne() throws {
+        let parsed = try parser.parse(["--format", "jsno"])
+        #expect(throws: UsageError(message: "--format 'jsno' must be text or json; did you mean 'json'?")) {
+            try parsed.choice(Self.format, among: ["text", "json"], default: "text")
+        }
     }
 }

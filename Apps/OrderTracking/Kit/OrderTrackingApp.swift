@@ -17,29 +17,33 @@ public enum OrderTrackingApp {
     static let formatOption = OptionSpec("--format", .required("text|json"), help: "output format (default text)")
     static let analyticsOption = OptionSpec(
         "--analytics", .required("FILE"), help: "append each squad's analytics events to FILE (JSON lines)")
+    static let plain = OptionSpec("--plain", help: "no in-place redraw (the default when stdout is not a terminal)")
+    static let watch = OptionSpec("--watch", help: "follow the order until it is finished, or Ctrl-C")
+    static let every = OptionSpec(
+        "--every", .required("SECONDS"), help: "under --watch, poll every SECONDS (default 10)")
+    static let staleLimit = OptionSpec(
+        "--stale-limit", .required("SECONDS"),
+        help: "under --watch, keep an unreachable card, marked stale (default 60)")
+    static let record = OptionSpec(
+        "--record", .required("FILE"), help: "write every backend answer to FILE (JSON lines)")
+    static let replay = OptionSpec("--replay", .required("FILE"), help: "play a --record file back as the backend")
+    static let trace = OptionSpec("--trace", help: "state transitions and event hops, timestamped, to stderr")
+    static let versionOption = OptionSpec("--version", help: "the version")
+    static let order = OptionSpec("--order", .required("ID"))
+    static let payload = OptionSpec("--payload", .required("FILE"))
+    static let fail = OptionSpec("--fail", .required("notfound|http500|timeout|malformed"))
+    static let state = OptionSpec("--state", .required("loading|info|failed"))
+    static let event = OptionSpec(
+        "--event", .required("NAME=VALUE"), help: "another squad's event, after the load (repeatable)")
+    static let password = OptionSpec("--password", .required("P"))
+    static let verbose = OptionSpec("--verbose")
+    static let select = OptionSpec("--select", .required("ID"), help: "the tab to open (default tracking)")
+    static let watchTabs = OptionSpec("--watch", help: "follow the bar: badges and sign-in/out, until Ctrl-C")
     static let common = [api, cacert, noColor, timeoutOption, helpOption]
-
     static let track =
-        [formatOption]
-        + [
-            OptionSpec("--plain", help: "no in-place redraw (the default when stdout is not a terminal)"),
-            OptionSpec("--watch", help: "follow the order until it is finished, or Ctrl-C"),
-            OptionSpec("--every", .required("SECONDS"), help: "under --watch, poll every SECONDS (default 10)"),
-            OptionSpec(
-                "--stale-limit", .required("SECONDS"),
-                help: "under --watch, keep an unreachable card, marked stale (default 60)"),
-            OptionSpec("--record", .required("FILE"), help: "write every backend answer to FILE (JSON lines)"),
-            OptionSpec("--replay", .required("FILE"), help: "play a --record file back as the backend"),
-            OptionSpec("--trace", help: "state transitions and event hops, timestamped, to stderr"),
-        ] + common + [dataDir, analyticsOption, OptionSpec("--version", help: "the version")]
-    static let preview =
-        common + [
-            OptionSpec("--order", .required("ID")),
-            OptionSpec("--payload", .required("FILE")),
-            OptionSpec("--fail", .required("notfound|http500|timeout|malformed")),
-            OptionSpec("--state", .required("loading|info|failed")),
-            OptionSpec("--event", .required("NAME=VALUE"), help: "another squad's event, after the load (repeatable)"),
-        ]
+        [formatOption, plain, watch, every, staleLimit, record, replay, trace] + common
+        + [dataDir, analyticsOption, versionOption]
+    static let preview = common + [order, payload, fail, state, event]
 
     /// Gives each closed standard descriptor (0, 1, 2) to /dev/null before anything else opens a file, and
     /// returns which were closed. Call it first thing in `main`: otherwise the runtime's own files (an epoll or
@@ -96,65 +100,62 @@ public enum OrderTrackingApp {
             return context.say(text)
         case "components":
             let parsed = try ArgumentParser(options: [formatOption, helpOption]).parse(rest)
-            if parsed.has("--help") { return context.say(Help.components) }
+            if parsed.isSet(helpOption) { return context.say(Help.components) }
             guard parsed.positionals.isEmpty else { throw UsageError(message: "components takes no arguments") }
             let json = try format(parsed)
             return ComponentsCommand(json: json, host: try context.host(parsed)).run()
         case "cancel":
             let parsed = try ArgumentParser(options: common + [formatOption, analyticsOption]).parse(rest)
-            if parsed.has("--help") { return context.say(Help.cancel) }
+            if parsed.isSet(helpOption) { return context.say(Help.cancel) }
             guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
             let order = try validateID(parsed.positionals[0], kind: "order")
             let host = try context.host(parsed)
             let timeout = try timeout(parsed)
             let json = try format(parsed)
-            let analytics = try AnalyticsLog.open(parsed.options["--analytics"], order: order, host: host)
+            let analytics = try AnalyticsLog.open(parsed.value(analyticsOption), order: order, host: host)
             return await withInterruptHandling(host.terminal) {
                 await CancelCommand(order: order, host: host, timeout: timeout, json: json, analytics: analytics).run()
             }
         case "login":
             let parsed = try ArgumentParser(
-                options: common + [OptionSpec("--password", .required("P")), dataDir, OptionSpec("--verbose")]
+                options: common + [password, dataDir, verbose]
             ).parse(rest)
-            if parsed.has("--help") { return context.say(Help.login) }
+            if parsed.isSet(helpOption) { return context.say(Help.login) }
             guard parsed.positionals.count == 1 else { throw UsageError(message: "login needs exactly one USER-ID") }
             let user = try validateID(parsed.positionals[0], kind: "user")
             let host = try context.host(parsed)
-            let verbose = parsed.has("--verbose")
+            let verbose = parsed.isSet(verbose)
             return await withInterruptHandling(host.terminal) {
                 await LoginCommand(
-                    userID: user, password: parsed.options["--password"], verbose: verbose, host: host
+                    userID: user, password: parsed.value(password), verbose: verbose, host: host
                 ).run()
             }
         case "logout":
             let parsed = try ArgumentParser(options: [dataDir, helpOption]).parse(rest)
-            if parsed.has("--help") { return context.say(Help.login) }
+            if parsed.isSet(helpOption) { return context.say(Help.login) }
             guard parsed.positionals.isEmpty else { throw UsageError(message: "logout takes no arguments") }
             return LogoutCommand(host: try context.host(parsed)).run()
         case "tabs":
             let parsed = try ArgumentParser(
-                options: common + [
-                    OptionSpec("--select", .required("ID"), help: "the tab to open (default tracking)"), dataDir,
-                    OptionSpec("--watch", help: "follow the bar: badges and sign-in/out, until Ctrl-C"),
-                ]
+                options: common + [select, dataDir, watchTabs]
             ).parse(rest)
-            if parsed.has("--help") { return context.say(Help.tabs) }
+            if parsed.isSet(helpOption) { return context.say(Help.tabs) }
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "tabs takes no arguments; use --select ID")
             }
             let host = try context.host(parsed)
-            let selected = parsed.options["--select"] ?? TrackingTab.tabID
+            let selected = parsed.value(select) ?? TrackingTab.tabID
             return await withInterruptHandling(host.terminal) {
-                await TabsCommand(selected: selected, watch: parsed.has("--watch"), host: host).run()
+                await TabsCommand(selected: selected, watch: parsed.isSet(watchTabs), host: host).run()
             }
         case "preview":
             let parsed = try ArgumentParser(options: preview, repeatable: ["--event"]).parse(rest)
-            if parsed.has("--help") { return context.say(Help.preview) }
+            if parsed.isSet(helpOption) { return context.say(Help.preview) }
             return try await runPreview(parsed, context)
         default:
             let parsed = try ArgumentParser(options: track).parse(rest)
-            if parsed.has("--help") { return context.say(Help.main) }
-            if parsed.has("--version") { return context.say(Help.version) }
+            if parsed.isSet(helpOption) { return context.say(Help.main) }
+            if parsed.isSet(versionOption) { return context.say(Help.version) }
             return try await runTracking(parsed, context)
         }
     }
@@ -168,9 +169,9 @@ struct CommandContext {
     /// The host for a parsed command line (`--api`, `--cacert`, `--timeout`, `--no-color`, `--data-dir`).
     func host(_ parsed: ParsedArguments) throws(UsageError) -> HostEnvironment {
         try HostEnvironment.make(
-            api: parsed.options["--api"], caFile: parsed.options["--cacert"],
-            timeout: try OrderTrackingApp.timeout(parsed), noColor: parsed.has("--no-color"),
-            environment: environment, dataDir: parsed.options["--data-dir"], streams: streams)
+            api: parsed.value(OrderTrackingApp.api), caFile: parsed.value(OrderTrackingApp.cacert),
+            timeout: try OrderTrackingApp.timeout(parsed), noColor: parsed.isSet(OrderTrackingApp.noColor),
+            environment: environment, dataDir: parsed.value(OrderTrackingApp.dataDir), streams: streams)
     }
 
     /// Prints a help text.

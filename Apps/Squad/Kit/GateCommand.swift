@@ -10,25 +10,25 @@ extension SquadApp {
     static func gate(
         _ parsed: ParsedArguments, shell: Shell, stdin: () -> String, output: inout String, errors: inout String
     ) throws -> Int32 {
-        guard let base = parsed.options["--base"] else { throw UsageError(message: "gate needs --base REF") }
-        if parsed.options["--reviews"] == "-" && parsed.options["--files"] == "-" {
+        guard let base = parsed.value(SquadApp.mergeBase) else { throw UsageError(message: "gate needs --base REF") }
+        if parsed.value(SquadApp.reviews) == "-" && parsed.value(SquadApp.files) == "-" {
             throw UsageError(message: "--reviews - and --files - both read stdin; give one of them as a file")
         }
         let json = try isJSON(parsed)
         let git = Git(shell: shell)
         try git.verify(base)
-        if let head = parsed.options["--head"] { try git.verify(head) }
-        let head = parsed.options["--head"] ?? "HEAD"
+        if let head = parsed.value(SquadApp.prHead) { try git.verify(head) }
+        let head = parsed.value(SquadApp.prHead) ?? "HEAD"
         let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
         let codeOwners = git.codeOwners(at: base)
         let gate = Gate(
             owners: codeOwners?.owners, codeOwnersPath: codeOwners?.path ?? "CODEOWNERS",
             headOwners: git.codeOwners(at: head)?.owners)
         var evidence = Gate.Evidence()
-        evidence.approvedOwners = parsed.repeated["--approved-by"] ?? []
-        evidence.author = parsed.options["--author"]
-        evidence.dismissStale = parsed.has("--dismiss-stale")
-        if let file = parsed.options["--reviews"] {
+        evidence.approvedOwners = parsed.values(SquadApp.approvedBy)
+        evidence.author = parsed.value(SquadApp.author)
+        evidence.dismissStale = parsed.isSet(SquadApp.dismissStale)
+        if let file = parsed.value(SquadApp.reviews) {
             let data = try readEvidence(file, option: "--reviews", stdin: stdin)
             do { evidence.reviews = try Review.parse(data) } catch {
                 throw ShellError(
@@ -40,7 +40,7 @@ extension SquadApp {
         let result = gate.evaluate(paths: paths, evidence: evidence)
         if codeOwners == nil { errors += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n" }
         for warning in result.warnings { errors += "warning: \(SafeText.visible(warning))\n" }
-        if parsed.options["--files"] == nil, parsed.options["--head"] == nil, let dirty = git.uncommitted(),
+        if parsed.value(SquadApp.files) == nil, parsed.value(SquadApp.prHead) == nil, let dirty = git.uncommitted(),
             !dirty.isEmpty
         {
             errors +=
@@ -55,14 +55,14 @@ extension SquadApp {
     private static func teams(_ parsed: ParsedArguments, git: Git, base: String, errors: inout String) throws -> Teams {
         let source: String
         let data: Data
-        if let file = parsed.options["--teams"] {
+        if let file = parsed.value(SquadApp.teams) {
             source = file
             data = try readEvidence(file, option: "--teams", stdin: { "" })
         } else if let text = git.show(Teams.path, at: base) {
             source = "\(base):\(Teams.path)"
             data = Data(text.utf8)
         } else {
-            if parsed.options["--reviews"] != nil {
+            if parsed.value(SquadApp.reviews) != nil {
                 errors += "warning: \(base) has no \(Teams.path); reviews satisfy only @user owners\n"
             }
             return Teams(members: [:])

@@ -13,16 +13,34 @@ public enum SquadApp {
         "--codeowners", .required("FILE"), help: "a CODEOWNERS file other than the repository's")
     static let format = OptionSpec("--format", .required("text|json"), help: "output format (default text)")
     static let help = OptionSpec("--help", help: "this text")
+    static let nulSeparated = OptionSpec("-z", help: "paths on stdin are NUL-separated (git ls-files -z)")
+    static let ownedBy = OptionSpec("--owner", .required("TEAM"), help: "list the tracked files TEAM owns")
+    static let unowned = OptionSpec("--unowned", help: "list the tracked files nobody owns")
+    static let mergeBase = OptionSpec("--base", .required("REF"), help: "the branch the pull request merges into")
+    static let prHead = OptionSpec("--head", .required("REF"), help: "the pull request's head (default HEAD)")
+    static let reviews = OptionSpec(
+        "--reviews", .required("FILE|-"),
+        help: "the PR's reviews as GitHub's API lists them (gh api --paginate …/pulls/N/reviews)")
+    static let teams = OptionSpec(
+        "--teams", .required("FILE"), help: "team and email members (default: the base's .github/teams.json)")
+    static let dismissStale = OptionSpec(
+        "--dismiss-stale", help: "an approval of an older commit than the head counts for nothing")
+    static let approvedBy = OptionSpec(
+        "--approved-by", .required("OWNER"), help: "an owner's approval, for what-ifs (repeat for each)")
+    static let author = OptionSpec("--author", .required("USER"), help: "the pull request's author (cannot approve)")
+    static let files = OptionSpec(
+        "--files", .required("FILE|-"), help: "changed paths from a file or stdin instead of git")
+    static let compareBase = OptionSpec("--base", .required("REF"), help: "the branch to compare with")
+    static let compareHead = OptionSpec("--head", .required("REF"), help: "the revision to compare (default HEAD)")
+    static let checkBase = OptionSpec(
+        "--base", .required("REF"), help: "the branch you will merge into (default main)")
+    static let newOwner = OptionSpec("--owner", .required("OWNER"), help: "the owning team, e.g. @courier/rewards")
     static let options: [String: (synopsis: String, about: String, specs: [OptionSpec], repeatable: Set<String>)] = [
         "owners": (
             "squad owners [options] PATH... | -",
             "Who owns each path (\"-\": nobody). Paths are relative to where you are, absolute inside the repository, "
                 + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line (-z: NUL-separated).",
-            [
-                codeowners, format, OptionSpec("-z", help: "paths on stdin are NUL-separated (git ls-files -z)"),
-                OptionSpec("--owner", .required("TEAM"), help: "list the tracked files TEAM owns"),
-                OptionSpec("--unowned", help: "list the tracked files nobody owns"), help,
-            ], []
+            [codeowners, format, nulSeparated, ownedBy, unowned, help], []
         ),
         "lint": (
             "squad lint [--codeowners FILE]",
@@ -34,43 +52,24 @@ public enum SquadApp {
             "squad gate --base REF [options]",
             "May this change merge? Every changed file needs an approval from one of its owners in the base's "
                 + "CODEOWNERS; unowned files and CODEOWNERS itself need @courier/platform.",
-            [
-                OptionSpec("--base", .required("REF"), help: "the branch the pull request merges into"),
-                OptionSpec("--head", .required("REF"), help: "the pull request's head (default HEAD)"),
-                OptionSpec(
-                    "--reviews", .required("FILE|-"),
-                    help: "the PR's reviews as GitHub's API lists them (gh api --paginate …/pulls/N/reviews)"),
-                OptionSpec(
-                    "--teams", .required("FILE"),
-                    help: "team and email members (default: the base's .github/teams.json)"),
-                OptionSpec("--dismiss-stale", help: "an approval of an older commit than the head counts for nothing"),
-                OptionSpec(
-                    "--approved-by", .required("OWNER"), help: "an owner's approval, for what-ifs (repeat for each)"),
-                OptionSpec("--author", .required("USER"), help: "the pull request's author (cannot approve)"),
-                OptionSpec("--files", .required("FILE|-"), help: "changed paths from a file or stdin instead of git"),
-                format, help,
-            ], ["--approved-by"]
+            [mergeBase, prHead, reviews, teams, dismissStale, approvedBy, author, files, format, help],
+            [approvedBy.name]
         ),
         "affected": (
             "squad affected --base REF [options]",
             "Changed files → targets → every target depending on them → the test targets to run.",
-            [
-                OptionSpec("--base", .required("REF"), help: "the branch to compare with"),
-                OptionSpec("--head", .required("REF"), help: "the revision to compare (default HEAD)"),
-                OptionSpec("--files", .required("FILE|-"), help: "changed paths from a file or stdin instead of git"),
-                format, help,
-            ], []
+            [compareBase, compareHead, files, format, help], []
         ),
         "check": (
             "squad check [--base REF]",
             "What CI will say about your change, before you push: CI's fast checks from .ci/checks, narrowed to the "
                 + "files changed since REF (default main) and not yet committed; one verdict line each.",
-            [OptionSpec("--base", .required("REF"), help: "the branch you will merge into (default main)"), help], []
+            [checkBase, help], []
         ),
         "new": (
             "squad new NAME --owner OWNER",
             "Scaffolds a module that builds, tests, lints and previews, and is owned, in one command.",
-            [OptionSpec("--owner", .required("OWNER"), help: "the owning team, e.g. @courier/rewards"), help], []
+            [newOwner, help], []
         ),
     ]
 
@@ -167,7 +166,7 @@ public enum SquadApp {
         }
         let rest = Array(arguments.dropFirst())
         let parsed = try ArgumentParser(options: entry.specs, repeatable: entry.repeatable).parse(rest)
-        if parsed.has("--help") {
+        if parsed.isSet(help) {
             output += help(for: command) + "\n"
             return 0
         }
@@ -175,24 +174,24 @@ public enum SquadApp {
         let shell = Shell(directory: root)
         switch command {
         case "owners":
-            let file = try loadCodeOwners(parsed.options["--codeowners"], root: root, directory: directory)
+            let file = try loadCodeOwners(parsed.value(codeowners), root: root, directory: directory)
             let query = OwnersQuery(root: root, directory: realDirectory(directory), shell: shell)
-            if let team = parsed.options["--owner"] {
+            if let team = parsed.value(ownedBy) {
                 return try query.listOwned(by: team, owners: file.owners, output: &output, errors: &errors)
             }
-            if parsed.has("--unowned") { return try query.listOwned(by: nil, owners: file.owners, output: &output) }
+            if parsed.isSet(unowned) { return try query.listOwned(by: nil, owners: file.owners, output: &output) }
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "owners needs at least one PATH, '-' for stdin, --owner TEAM or --unowned")
             }
-            let paths = try query.resolve(parsed.positionals, stdin: stdin, nulSeparated: parsed.has("-z"))
+            let paths = try query.resolve(parsed.positionals, stdin: stdin, nulSeparated: parsed.isSet(nulSeparated))
             return printOwners(paths, owners: file.owners, json: try isJSON(parsed), output: &output)
         case "lint":
-            let owners = try loadCodeOwners(parsed.options["--codeowners"], root: root, directory: directory)
+            let owners = try loadCodeOwners(parsed.value(codeowners), root: root, directory: directory)
             return try lint(owners, shell: shell, root: root, output: &output)
         case "gate":
             return try gate(parsed, shell: shell, stdin: stdin, output: &output, errors: &errors)
         case "check":
-            return try CheckCommand(root: root, shell: shell, base: parsed.options["--base"] ?? "main").run(
+            return try CheckCommand(root: root, shell: shell, base: parsed.value(checkBase) ?? "main").run(
                 output: &output, errors: &errors)
         case "affected":
             let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
@@ -225,7 +224,7 @@ public enum SquadApp {
                         ? "missing NAME (e.g. squad new Rewards --owner @courier/rewards)"
                         : "new takes one NAME, got \(parsed.positionals.count)")
             }
-            guard let owner = parsed.options["--owner"] else {
+            guard let owner = parsed.value(newOwner) else {
                 let example = "@courier/" + parsed.positionals[0].lowercased()
                 throw UsageError(message: "missing --owner (e.g. --owner \(SafeText.visible(example)))")
             }
@@ -300,7 +299,7 @@ public enum SquadApp {
     }
 
     static func changedPaths(_ parsed: ParsedArguments, shell: Shell, stdin: () -> String) throws -> [String] {
-        if let files = parsed.options["--files"] {
+        if let files = parsed.value(files) {
             let text: String
             if files == "-" {
                 text = stdin()
@@ -316,12 +315,12 @@ public enum SquadApp {
                 String(Substring(line.last == UInt8(ascii: "\r") ? line.dropLast() : line))
             }.filter { !$0.isEmpty }
         }
-        guard let base = parsed.options["--base"] else {
+        guard let base = parsed.value(compareBase) else {
             throw UsageError(message: "needs --base REF (or --files FILE|-)")
         }
         let git = Git(shell: shell)
         try git.verify(base)
-        return try git.changes(base: base, head: parsed.options["--head"] ?? "HEAD").flatMap(\.paths)
+        return try git.changes(base: base, head: parsed.value(compareHead) ?? "HEAD").flatMap(\.paths)
     }
 
     static func loadCodeOwners(_ file: String?, root: URL, directory: URL) throws -> (path: String, owners: CodeOwners)
@@ -343,11 +342,7 @@ public enum SquadApp {
     }
 
     static func isJSON(_ parsed: ParsedArguments) throws -> Bool {
-        switch parsed.options["--format"] {
-        case nil, "text": return false
-        case "json": return true
-        case let other?: throw UsageError(message: "--format '\(other)' must be text or json")
-        }
+        try parsed.choice(format, among: ["text", "json"], default: "text") == "json"
     }
 
     static func repositoryRoot(from directory: URL) -> URL {

@@ -28,38 +28,25 @@ extension OrderTrackingApp {
             options.order = try validateID(id, kind: "order")
         }
         options.json = try format(parsed)
-        options.plain = parsed.has("--plain")
-        options.trace = parsed.has("--trace")
+        options.plain = parsed.isSet(plain)
+        options.trace = parsed.isSet(trace)
         options.timeout = try timeout(parsed)
-        options.watch = parsed.has("--watch")
-        if let every = parsed.options["--every"] {
-            guard options.watch else { throw UsageError(message: "--every only applies with --watch; add --watch") }
-            guard let seconds = Double(every), seconds >= 0.1, seconds <= 3600 else {
-                throw UsageError(
-                    message: "--every '\(SafeText.visible(every))' must be a number of seconds from 0.1 to 3600")
-            }
-            options.every = .milliseconds(Int(seconds * 1000))
+        options.watch = parsed.isSet(watch)
+        for option in [every, staleLimit] where parsed.isSet(option) && !options.watch {
+            throw UsageError(message: "\(option.name) only applies with --watch; add --watch")
         }
-        if let limit = parsed.options["--stale-limit"] {
-            guard options.watch else {
-                throw UsageError(message: "--stale-limit only applies with --watch; add --watch")
-            }
-            guard let seconds = Double(limit), seconds >= 0, seconds <= 86_400 else {
-                throw UsageError(
-                    message: "--stale-limit '\(SafeText.visible(limit))' must be a number of seconds from 0 to 86400")
-            }
-            options.staleLimit = .milliseconds(Int(seconds * 1000))
-        }
-        if parsed.has("--record") && parsed.has("--replay") {
+        options.every = try parsed.seconds(every, in: 0.1...3600, default: options.every)
+        options.staleLimit = try parsed.seconds(staleLimit, in: 0...86_400, default: options.staleLimit)
+        if parsed.isSet(record) && parsed.isSet(replay) {
             throw UsageError(message: "--record and --replay cannot be used together; record first, then replay")
         }
-        if parsed.has("--replay") && parsed.has("--api") {
+        if parsed.isSet(replay) && parsed.isSet(api) {
             throw UsageError(message: "--replay is the backend; drop --api")
         }
         let host = try context.host(parsed)
-        let backend = try RecordingOptions(record: parsed.options["--record"], replay: parsed.options["--replay"])
+        let backend = try RecordingOptions(record: parsed.value(record), replay: parsed.value(replay))
             .backend(wrapping: host.backend, clock: host.clock, terminal: host.terminal)
-        let analytics = try AnalyticsLog.open(parsed.options["--analytics"], order: options.order, host: host)
+        let analytics = try AnalyticsLog.open(parsed.value(analyticsOption), order: options.order, host: host)
         let screen = TrackingScreen(options: options, host: host.with(backend: backend), analytics: analytics)
         return await withInterruptHandling(host.terminal) { await screen.run() }
     }
@@ -69,14 +56,14 @@ extension OrderTrackingApp {
     {
         guard parsed.positionals.count == 1 else { throw UsageError(message: "preview needs exactly one COMPONENT id") }
         let host = try context.host(parsed)
-        var payload: Data?
-        if let file = parsed.options["--payload"] {
-            guard let data = FileManager.default.contents(atPath: file) else {
+        var data: Data?
+        if let file = parsed.value(payload) {
+            guard let contents = FileManager.default.contents(atPath: file) else {
                 throw UsageError(message: "--payload '\(file)' cannot be read; give a path to a JSON file")
             }
-            payload = data
+            data = contents
         }
-        let fault = try parsed.options["--fail"].map { (name: String) throws(UsageError) -> InjectedFault in
+        let fault = try parsed.value(fail).map { (name: String) throws(UsageError) -> InjectedFault in
             guard let fault = InjectedFault(rawValue: name) else {
                 throw UsageError(
                     message: "--fail '\(name)' is not one of notfound, http500, timeout, malformed"
@@ -84,14 +71,14 @@ extension OrderTrackingApp {
             }
             return fault
         }
-        let state = try parsed.options["--state"].map { (name: String) throws(UsageError) -> Phase in
+        let state = try parsed.value(state).map { (name: String) throws(UsageError) -> Phase in
             guard let phase = Phase(rawValue: name) else {
                 throw UsageError(message: "--state '\(name)' is not one of loading, info, failed")
             }
             return phase
         }
         // `--event order.status=delivered`: another squad's event, delivered after the load.
-        let events = try (parsed.repeated["--event"] ?? []).map { (text: String) throws(UsageError) -> DomainEvent in
+        let events = try parsed.values(event).map { (text: String) throws(UsageError) -> DomainEvent in
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else {
                 throw UsageError(
@@ -102,31 +89,19 @@ extension OrderTrackingApp {
         }
         let command = PreviewCommand(
             id: ComponentID(parsed.positionals[0]), events: events,
-            order: try validateID(parsed.options["--order"] ?? "1234", kind: "order"),
-            payload: payload, fault: state == .failed && fault == nil ? .malformed : fault, state: state, host: host,
+            order: try validateID(parsed.value(order) ?? "1234", kind: "order"),
+            payload: data, fault: state == .failed && fault == nil ? .malformed : fault, state: state, host: host,
             timeout: try timeout(parsed))
         return await withInterruptHandling(host.terminal) { await command.run() }
     }
 
+    /// `--timeout` (default 5 s); a millisecond is the finest deadline the transport keeps.
     static func timeout(_ parsed: ParsedArguments) throws(UsageError) -> Duration {
-        guard let text = parsed.options["--timeout"] else { return .seconds(5) }
-        // A millisecond is the finest deadline the transport keeps; less would be reported as "within 0s".
-        guard let seconds = Double(text), seconds >= 0.001, seconds <= 600 else {
-            throw UsageError(
-                message:
-                    "--timeout '\(SafeText.visible(text))' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"
-            )
-        }
-        return .milliseconds(Int(seconds * 1000))
+        try parsed.seconds(timeoutOption, in: 0.001...600, default: .seconds(5), example: "2.5")
     }
 
+    /// `--format text|json`: whether JSON was asked for.
     static func format(_ parsed: ParsedArguments) throws(UsageError) -> Bool {
-        switch parsed.options["--format"] {
-        case nil, "text": return false
-        case "json": return true
-        case let other?:
-            throw UsageError(
-                message: "--format '\(other)' must be text or json" + suggestion(for: other, among: ["text", "json"]))
-        }
+        try parsed.choice(formatOption, among: ["text", "json"], default: "text") == "json"
     }
 }

@@ -88,76 +88,14 @@ public enum OrderTrackingApp {
     static func run(
         _ arguments: [String], environment: [String: String], streams: StandardStreams
     ) async throws(UsageError) -> ExitCode {
-        let command = arguments.first.flatMap { Help.commands.contains($0) ? $0 : nil } ?? "track"
-        let rest = command == "track" ? arguments : Array(arguments.dropFirst())
+        // Tracking is the default: its first word is an order id, not a command name.
+        let named = arguments.first.flatMap { word in commands.first { $0.name == word } }
+        let command = named ?? commands[0]
+        let rest = command.name == "track" ? arguments : Array(arguments.dropFirst())
         let context = CommandContext(environment: environment, streams: streams)
-        switch command {
-        case "help":
-            guard let topic = rest.first else { return context.say(Help.main) }
-            guard let text = Help.text(for: topic) else {
-                throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: Help.commands))
-            }
-            return context.say(text)
-        case "components":
-            let parsed = try ArgumentParser(options: [formatOption, helpOption]).parse(rest)
-            if parsed.isSet(helpOption) { return context.say(Help.components) }
-            guard parsed.positionals.isEmpty else { throw UsageError(message: "components takes no arguments") }
-            let json = try format(parsed)
-            return ComponentsCommand(json: json, host: try context.host(parsed)).run()
-        case "cancel":
-            let parsed = try ArgumentParser(options: common + [formatOption, analyticsOption]).parse(rest)
-            if parsed.isSet(helpOption) { return context.say(Help.cancel) }
-            guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
-            let order = try validateID(parsed.positionals[0], kind: "order")
-            let host = try context.host(parsed)
-            let timeout = try timeout(parsed)
-            let json = try format(parsed)
-            let analytics = try AnalyticsLog.open(parsed.value(analyticsOption), order: order, host: host)
-            return await withInterruptHandling(host.terminal) {
-                await CancelCommand(order: order, host: host, timeout: timeout, json: json, analytics: analytics).run()
-            }
-        case "login":
-            let parsed = try ArgumentParser(
-                options: common + [password, dataDir, verbose]
-            ).parse(rest)
-            if parsed.isSet(helpOption) { return context.say(Help.login) }
-            guard parsed.positionals.count == 1 else { throw UsageError(message: "login needs exactly one USER-ID") }
-            let user = try validateID(parsed.positionals[0], kind: "user")
-            let host = try context.host(parsed)
-            let verbose = parsed.isSet(verbose)
-            return await withInterruptHandling(host.terminal) {
-                await LoginCommand(
-                    userID: user, password: parsed.value(password), verbose: verbose, host: host
-                ).run()
-            }
-        case "logout":
-            let parsed = try ArgumentParser(options: [dataDir, helpOption]).parse(rest)
-            if parsed.isSet(helpOption) { return context.say(Help.login) }
-            guard parsed.positionals.isEmpty else { throw UsageError(message: "logout takes no arguments") }
-            return LogoutCommand(host: try context.host(parsed)).run()
-        case "tabs":
-            let parsed = try ArgumentParser(
-                options: common + [select, dataDir, watchTabs]
-            ).parse(rest)
-            if parsed.isSet(helpOption) { return context.say(Help.tabs) }
-            guard parsed.positionals.isEmpty else {
-                throw UsageError(message: "tabs takes no arguments; use --select ID")
-            }
-            let host = try context.host(parsed)
-            let selected = parsed.value(select) ?? TrackingTab.tabID
-            return await withInterruptHandling(host.terminal) {
-                await TabsCommand(selected: selected, watch: parsed.isSet(watchTabs), host: host).run()
-            }
-        case "preview":
-            let parsed = try ArgumentParser(options: preview, repeatable: ["--event"]).parse(rest)
-            if parsed.isSet(helpOption) { return context.say(Help.preview) }
-            return try await runPreview(parsed, context)
-        default:
-            let parsed = try ArgumentParser(options: track).parse(rest)
-            if parsed.isSet(helpOption) { return context.say(Help.main) }
-            if parsed.isSet(versionOption) { return context.say(Help.version) }
-            return try await runTracking(parsed, context)
-        }
+        let parsed = try ArgumentParser(options: command.options, repeatable: command.repeatable).parse(rest)
+        if parsed.isSet(helpOption) { return context.say(command.help) }
+        return try await command.run(parsed, context)
     }
 }
 

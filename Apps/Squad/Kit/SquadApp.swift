@@ -35,59 +35,16 @@ public enum SquadApp {
     static let checkBase = OptionSpec(
         "--base", .required("REF"), help: "the branch you will merge into (default main)")
     static let newOwner = OptionSpec("--owner", .required("OWNER"), help: "the owning team, e.g. @courier/rewards")
-    static let options: [String: (synopsis: String, about: String, specs: [OptionSpec], repeatable: Set<String>)] = [
-        "owners": (
-            "squad owners [options] PATH... | -",
-            "Who owns each path (\"-\": nobody). Paths are relative to where you are, absolute inside the repository, "
-                + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line (-z: NUL-separated).",
-            [codeowners, format, nulSeparated, ownedBy, unowned, help], []
-        ),
-        "lint": (
-            "squad lint [--codeowners FILE]",
-            "CODEOWNERS syntax, coverage, duplicates, shadowed and dead patterns, and the dependency rule over the "
-                + "manifest and every import line.",
-            [codeowners, help], []
-        ),
-        "gate": (
-            "squad gate --base REF [options]",
-            "May this change merge? Every changed file needs an approval from one of its owners in the base's "
-                + "CODEOWNERS; unowned files and CODEOWNERS itself need @courier/platform.",
-            [mergeBase, prHead, reviews, teams, dismissStale, approvedBy, author, files, format, help],
-            [approvedBy.name]
-        ),
-        "affected": (
-            "squad affected --base REF [options]",
-            "Changed files → targets → every target depending on them → the test targets to run.",
-            [compareBase, compareHead, files, format, help], []
-        ),
-        "check": (
-            "squad check [--base REF]",
-            "What CI will say about your change, before you push: CI's fast checks from .ci/checks, narrowed to the "
-                + "files changed since REF (default main) and not yet committed; one verdict line each.",
-            [checkBase, help], []
-        ),
-        "new": (
-            "squad new NAME --owner OWNER",
-            "Scaffolds a module that builds, tests, lints and previews, and is owned, in one command.",
-            [newOwner, help], []
-        ),
-    ]
-
     static var usage: String {
         """
         squad: the monorepo's own tool.
 
-        \(["owners", "lint", "gate", "affected", "check", "new"].map { "  " + options[$0]!.synopsis }.joined(separator: "\n"))
+        \(commands.map { "  " + $0.synopsis }.joined(separator: "\n"))
           squad COMMAND --help | squad --version
 
         Exit status: 0 ok / may merge, 1 blocked or lint findings, 2 error (git failure, an unreadable or
         malformed file), 64 usage error.
         """
-    }
-
-    static func help(for command: String) -> String {
-        let entry = options[command]!
-        return "usage: \(entry.synopsis)\n\n\(entry.about)\n\n\(OptionSpec.helpLines(entry.specs))"
     }
 
     /// Runs the command line in the current directory and returns the exit status.
@@ -141,105 +98,42 @@ public enum SquadApp {
     static func dispatch(
         _ arguments: [String], directory: URL, stdin: () -> String, output: inout String, errors: inout String
     ) throws -> Int32 {
-        let commands = ["owners", "lint", "gate", "affected", "check", "new", "help"]
-        guard let command = arguments.first, !["--help", "-h"].contains(command) else {
+        guard let word = arguments.first, !["--help", "-h"].contains(word) else {
             output += usage + "\n"
             return 0
         }
-        if command == "--version" {
+        if word == "--version" {
             output += version + "\n"
             return 0
         }
-        if command == "help" {
+        let names = commands.map(\.name)
+        if word == "help" {
             guard let topic = arguments.dropFirst().first else {
                 output += usage + "\n"
                 return 0
             }
-            guard options[topic] != nil else {
-                throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: Array(options.keys)))
+            guard let command = commands.first(where: { $0.name == topic }) else {
+                throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: names))
             }
-            output += help(for: topic) + "\n"
+            output += command.help + "\n"
             return 0
         }
-        guard commands.contains(command), let entry = options[command] else {
-            throw UsageError(message: "unknown command '\(command)'" + suggestion(for: command, among: commands))
+        guard let command = commands.first(where: { $0.name == word }) else {
+            throw UsageError(message: "unknown command '\(word)'" + suggestion(for: word, among: names + ["help"]))
         }
-        let rest = Array(arguments.dropFirst())
-        let parsed = try ArgumentParser(options: entry.specs, repeatable: entry.repeatable).parse(rest)
+        let parsed = try ArgumentParser(options: command.options, repeatable: command.repeatable).parse(
+            Array(arguments.dropFirst()))
         if parsed.isSet(help) {
-            output += help(for: command) + "\n"
+            output += command.help + "\n"
             return 0
         }
-        let root = repositoryRoot(from: directory)
-        let shell = Shell(directory: root)
-        switch command {
-        case "owners":
-            let file = try loadCodeOwners(parsed.value(codeowners), root: root, directory: directory)
-            let query = OwnersQuery(root: root, directory: realDirectory(directory), shell: shell)
-            if let team = parsed.value(ownedBy) {
-                return try query.listOwned(by: team, owners: file.owners, output: &output, errors: &errors)
+        return try withoutActuallyEscaping(stdin) { stdin in
+            let run = SquadRun(directory: directory, root: repositoryRoot(from: directory), stdin: stdin)
+            defer {
+                output += run.output
+                errors += run.errors
             }
-            if parsed.isSet(unowned) { return try query.listOwned(by: nil, owners: file.owners, output: &output) }
-            guard !parsed.positionals.isEmpty else {
-                throw UsageError(message: "owners needs at least one PATH, '-' for stdin, --owner TEAM or --unowned")
-            }
-            let paths = try query.resolve(parsed.positionals, stdin: stdin, nulSeparated: parsed.isSet(nulSeparated))
-            return printOwners(paths, owners: file.owners, json: try isJSON(parsed), output: &output)
-        case "lint":
-            let owners = try loadCodeOwners(parsed.value(codeowners), root: root, directory: directory)
-            return try lint(owners, shell: shell, root: root, output: &output)
-        case "gate":
-            return try gate(parsed, shell: shell, stdin: stdin, output: &output, errors: &errors)
-        case "check":
-            return try CheckCommand(root: root, shell: shell, base: parsed.value(checkBase) ?? "main").run(
-                output: &output, errors: &errors)
-        case "affected":
-            let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
-            let graph = try PackageGraph.dump(shell)
-            let result = Affected(graph: graph).explain(paths)
-            if try isJSON(parsed) {
-                let object: JSONValue = .object([
-                    "changed": .array(result.changed.map(JSONValue.string)),
-                    "affected": .array(result.affected.map(JSONValue.string)),
-                    "tests": .array(result.tests.map(JSONValue.string)),
-                    "why": .object(result.why.mapValues(JSONValue.string)),
-                    "command": result.command.isEmpty ? .null : .string(result.command),
-                ])
-                output += object.text + "\n"
-            } else {
-                output += "changed targets: \(result.changed.joined(separator: " "))\n"
-                output += "affected targets: \(result.affected.joined(separator: " "))\n"
-                output += "test targets: \(result.tests.joined(separator: " "))\n"
-                if !result.why.isEmpty {
-                    output += "why:\n"
-                    for target in result.affected { output += "  \(target): \(result.why[target] ?? "")\n" }
-                }
-                output += result.command.isEmpty ? "nothing to test\n" : "run: \(result.command)\n"
-            }
-            return 0
-        default:
-            guard parsed.positionals.count == 1 else {
-                throw UsageError(
-                    message: parsed.positionals.isEmpty
-                        ? "missing NAME (e.g. squad new Rewards --owner @courier/rewards)"
-                        : "new takes one NAME, got \(parsed.positionals.count)")
-            }
-            guard let owner = parsed.value(newOwner) else {
-                let example = "@courier/" + parsed.positionals[0].lowercased()
-                throw UsageError(message: "missing --owner (e.g. --owner \(SafeText.visible(example)))")
-            }
-            let written = try Scaffold(root: root, name: parsed.positionals[0], owner: owner).run()
-            output += written.map { "wrote \($0)\n" }.joined()
-            let id = parsed.positionals[0].lowercased()
-            output +=
-                "next: swift build && swift test --filter \(parsed.positionals[0])Tests && swift run order-tracking preview \(id)\n"
-                + "on a screen: add \"\(id)\" to the \"components\" list of an order's screen.json "
-                + "(\(Scaffold.fixtureFolder)/1234/screen.json), then: swift run order-tracking 1234\n"
-                + "to review: git add -A && git commit (squad lint already counts the new files)\n"
-                + (written.contains(Teams.path)
-                    ? "people: add \(owner)'s GitHub logins to \(Teams.path) (the gate matches reviewers to owners through it)\n"
-                    : "")
-            return 0
+            return try command.run(parsed, run)
         }
     }
 

@@ -10,7 +10,7 @@ extension OrderTrackingApp {
     {
         // A mistyped command with its arguments (`logn 1234`) is a command, not two order ids.
         if let first = parsed.positionals.first, !first.allSatisfy(\.isNumber) {
-            let hint = suggestion(for: first, among: Help.commands)
+            let hint = suggestion(for: first, among: commandNames)
             if !hint.isEmpty { throw UsageError(message: "unknown command '\(SafeText.visible(first))'" + hint) }
         }
         guard parsed.positionals.count <= 1 else {
@@ -21,7 +21,7 @@ extension OrderTrackingApp {
         }
         var options = TrackingOptions()
         if let id = parsed.positionals.first {
-            let hint = suggestion(for: id, among: Help.commands)
+            let hint = suggestion(for: id, among: commandNames)
             if !hint.isEmpty && !id.allSatisfy(\.isNumber) {
                 throw UsageError(message: "unknown command '\(id)'" + hint)
             }

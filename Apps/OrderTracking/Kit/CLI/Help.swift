@@ -5,8 +5,6 @@ import ArgumentParsing
 enum Help {
     static let version = "order-tracking 0.1.0"
 
-    static let commands = ["track", "preview", "components", "cancel", "login", "logout", "tabs", "help"]
-
     static let main = """
         order-tracking: a live order-tracking screen composed from squad-owned components.
 
@@ -60,8 +58,6 @@ enum Help {
         loadable.
         """
 
-    static let track = main
-
     static let login = """
         order-tracking login USER-ID [--password P] [--data-dir DIR] [--verbose] [--api URL]
         order-tracking logout [--data-dir DIR]
@@ -79,12 +75,4 @@ enum Help {
         out). Profile, Feed and Sign out appear once a user is signed in. --watch follows the bar until Ctrl-C:
         it redraws when a badge changes and when someone signs in or out on the same --data-dir.
         """
-
-    static func text(for command: String) -> String? {
-        [
-            "track": track, "preview": preview, "components": components, "cancel": cancel, "login": login,
-            "logout": login,
-            "tabs": tabs, "help": main,
-        ][command]
-    }
 }

@@ -96,7 +96,9 @@ func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () 
         (SIGINT, "interrupted", .interrupted), (SIGTERM, "terminated", .terminated), (SIGHUP, "hung up", .hungUp),
     ]
     let caught = Locked(ExitCode?.none)
-    let work = Task { await body() }
+    // The handlers are in place before the work starts: a signal in its first milliseconds (the first line of a
+    // fast screen is already out) must not find the default action and leave the terminal as it was.
+    let work = Locked(Task<ExitCode, Never>?.none)
     let sources = signals.map { number, word, code in
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -104,7 +106,7 @@ func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () 
             // Mark first, so a run that is unwinding at the same moment reports the signal, not its own status.
             caught.withLock { $0 = $0 ?? code }
             terminal.handBack(farewell: word)
-            work.cancel()
+            work.withLock { $0 }?.cancel()
             exit(code.rawValue)
         }
         source.resume()
@@ -118,7 +120,9 @@ func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () 
         source.resume()
         return source
     }
-    let code = await work.value
+    let task = Task { await body() }
+    work.withLock { $0 = task }
+    let code = await task.value
     for source in sources + jobControl { source.cancel() }
     return caught.withLock { $0 } ?? code
 }

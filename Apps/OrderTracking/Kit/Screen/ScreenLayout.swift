@@ -5,8 +5,7 @@ import ScreenRuntime
 /// The order's screen as the backend describes it: component ids in order, each optionally with its own raw
 /// payload slice. The host never looks inside a slice; it hands the bytes to that component.
 struct ScreenLayout: Equatable {
-    typealias Entry = ScreenEntry
-    let entries: [Entry]
+    let entries: [ScreenEntry]
 
     /// The host's order when the layout names no components.
     static let defaultOrder: [ComponentID] = ["tabs", "order", "eta", "delivery", "payment", "account"]

@@ -32,6 +32,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("CoreHTTP", ["Core", "CurlBinding"]),
     ("Faces", ["Core"]),
     ("ScreenRuntime", ["Core", "JSON"]),
+    ("HostIO", ["Core", "SafeText", "TerminalUI", "ArgumentParsing"]),
 ]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.
@@ -45,7 +46,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         "OrderTracking", "order-tracking",
         modules.map(\.name) + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
-            "ScreenRuntime",
+            "ScreenRuntime", "HostIO",
         ]
     ),
     ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText"]),

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Core
 import Foundation
+import HostIO
 
 /// The `order-tracking` command: parses arguments, builds the host environment, runs one command.
 public enum OrderTrackingApp {
@@ -45,17 +46,8 @@ public enum OrderTrackingApp {
         + [dataDir, analyticsOption, versionOption]
     static let preview = common + [order, payload, fail, state, event]
 
-    /// Gives each closed standard descriptor (0, 1, 2) to /dev/null before anything else opens a file, and
-    /// returns which were closed. Call it first thing in `main`: otherwise the runtime's own files (an epoll or
-    /// event descriptor) take number 1 and the screen would be written into them.
-    public static func reserveStandardDescriptors() -> Set<Int32> {
-        var closed: Set<Int32> = []
-        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
-            closed.insert(descriptor)
-            _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
-        }
-        return closed
-    }
+    /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.
+    public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }
 
     /// Runs the command line and returns the exit status. `closed` is what ``reserveStandardDescriptors()`` found.
     public static func main(_ arguments: [String], environment: [String: String], closed: Set<Int32> = []) async

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import FixtureBackend
 import Foundation
+import HostIO
 
 /// `--record FILE` and `--replay FILE` (FixtureBackend's recording and replay backends), with the file handling
 /// and the messages that say what to do.
@@ -30,6 +31,6 @@ struct RecordingOptions {
         }
         guard let record else { return backend }
         let file = try JSONLinesFile(path: record, option: "--record", append: false)
-        return RecordingBackend(wrapping: backend, clock: clock) { file.append($0, errors: terminal) }
+        return RecordingBackend(wrapping: backend, clock: clock) { file.append($0) { terminal.err($0) } }
     }
 }

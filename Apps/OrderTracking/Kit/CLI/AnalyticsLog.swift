@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Core
 import Foundation
+import HostIO
 import JSON
 
 /// `--analytics FILE`: what each squad's components asked to record (`Tracking`), one JSON line per event,
@@ -26,6 +27,6 @@ struct AnalyticsLog: Sendable {
             "component": .string(id.rawValue), "module": .string(module), "event": .string(event.name),
             "properties": .object(event.properties.mapValues(JSONValue.string)),
         ])
-        file.append(line.text, errors: host.terminal)
+        file.append(line.text) { host.terminal.err($0) }
     }
 }

@@ -4,6 +4,7 @@ import CoreHTTP
 import Feed
 import FixtureBackend
 import Foundation
+import HostIO
 import Login
 import Profile
 import Storage

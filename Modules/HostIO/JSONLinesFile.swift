@@ -12,14 +12,14 @@ import SafeText
 /// A file the host writes one JSON object per line to (`--record`, `--analytics`), with POSIX calls so every
 /// problem is the system's own words ("No space left on device") naming the path, reported once on stderr.
 /// Writing never stops the screen: a line that cannot be written is dropped after the one report.
-final class JSONLinesFile: Sendable {
+public final class JSONLinesFile: Sendable {
     private let descriptor: Int32
     private let path: String
     private let option: String
     private let failed = Locked(false)
 
     /// Opens `path` for `option`, appending or starting afresh; the error says what to do next.
-    init(path: String, option: String, append: Bool) throws(UsageError) {
+    public init(path: String, option: String, append: Bool) throws(UsageError) {
         guard !path.isEmpty else { throw UsageError(message: "\(option) needs a file name") }
         // Non-blocking to open: a FIFO nobody reads would otherwise hold the run before anything is drawn
         // (it fails with ENXIO instead). Blocking again afterwards, so every line is written whole.
@@ -38,8 +38,9 @@ final class JSONLinesFile: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Appends `line` and a newline in one write (so concurrent writers never interleave within a line).
-    func append(_ line: String, errors: Terminal) {
+    /// Appends `line` and a newline in one write (so concurrent writers never interleave within a line); the
+    /// first line that cannot be written is reported to `problem` (stderr, in the host), later ones dropped.
+    public func append(_ line: String, problem: (String) -> Void) {
         let bytes = Array((line + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written != bytes.count else { return }
@@ -48,6 +49,6 @@ final class JSONLinesFile: Sendable {
             defer { failed = true }
             return !failed
         }
-        if first { errors.err("cannot write \(option) '\(path)': \(reason); later lines are dropped") }
+        if first { problem("cannot write \(option) '\(path)': \(reason); later lines are dropped") }
     }
 }

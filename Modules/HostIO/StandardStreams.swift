@@ -11,9 +11,9 @@ import SafeText
 /// The process's stdout and stderr as one object, created once by `main` and handed to every command: writes
 /// are serialized (a signal's farewell never lands inside a frame) and a failed write is remembered, so the
 /// run can end with a message and exit 1 instead of pretending the frame was shown.
-final class StandardStreams: Sendable {
+public final class StandardStreams: Sendable {
     /// Why stdout could not be written, if it could not.
-    enum WriteFailure: Equatable {
+    public enum WriteFailure: Equatable, Sendable {
         /// The reader went away (`| head -1`): quiet, as other Unix tools are.
         case closedPipe
         /// Anything else (a full disk, an I/O error), with the system's words.
@@ -23,10 +23,10 @@ final class StandardStreams: Sendable {
     private let state = Locked((closed: false, failure: WriteFailure?.none))
 
     /// Created once per process by `main`; SIGPIPE is ignored so a closed pipe is an error code, not death.
-    init() { signal(SIGPIPE, SIG_IGN) }
+    public init() { signal(SIGPIPE, SIG_IGN) }
 
     /// Writes to stdout unless the streams were handed back; remembers the first failure.
-    func out(_ text: String) {
+    public func out(_ text: String) {
         state.withLock { state in
             guard !state.closed, state.failure == nil else { return }
             state.failure = StandardStreams.write(STDOUT_FILENO, text)
@@ -35,7 +35,7 @@ final class StandardStreams: Sendable {
 
     /// Writes a line to stderr unless the streams were handed back. Diagnostics quote backend strings (ids,
     /// time zone names, reasons), so control characters are shown visibly: one diagnostic stays one line.
-    func err(_ line: String) {
+    public func err(_ line: String) {
         let line = SafeText.visible(line)
         state.withLock { state in
             guard !state.closed else { return }
@@ -44,7 +44,7 @@ final class StandardStreams: Sendable {
     }
 
     /// Runs `body` with exclusive use of the streams, then refuses every later write (used by signal handlers).
-    func close(_ body: (_ out: (String) -> Void, _ err: (String) -> Void) -> Void) {
+    public func close(_ body: (_ out: (String) -> Void, _ err: (String) -> Void) -> Void) {
         state.withLock { state in
             guard !state.closed else { return }
             body({ _ = StandardStreams.write(STDOUT_FILENO, $0) }, { _ = StandardStreams.write(STDERR_FILENO, $0) })
@@ -52,8 +52,20 @@ final class StandardStreams: Sendable {
         }
     }
 
+    /// Gives each closed standard descriptor (0, 1, 2) to /dev/null before anything else opens a file, and
+    /// returns which were closed. Call it first thing in `main`: otherwise the runtime's own files (an epoll or
+    /// event descriptor) take number 1 and the screen would be written into them.
+    public static func reserveDescriptors() -> Set<Int32> {
+        var closed: Set<Int32> = []
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            closed.insert(descriptor)
+            _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+        }
+        return closed
+    }
+
     /// The first failed write to stdout, if any.
-    var failure: WriteFailure? { state.withLock { $0.failure } }
+    public var failure: WriteFailure? { state.withLock { $0.failure } }
 
     private static func write(_ descriptor: Int32, _ text: String) -> WriteFailure? {
         var bytes = Array(text.utf8)

@@ -33,6 +33,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("Faces", ["Core"]),
     ("ScreenRuntime", ["Core", "JSON"]),
     ("HostIO", ["Core", "SafeText", "TerminalUI", "ArgumentParsing"]),
+    ("ScreenSinks", ["Core", "JSON", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO"]),
 ]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.
@@ -46,7 +47,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         "OrderTracking", "order-tracking",
         modules.map(\.name) + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
-            "ScreenRuntime", "HostIO",
+            "ScreenRuntime", "HostIO", "ScreenSinks",
         ]
     ),
     ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText"]),

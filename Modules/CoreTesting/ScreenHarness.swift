@@ -80,6 +80,23 @@ public final class ScreenHarness: Sendable {
         await idle()
     }
 
+    /// Delivers `event` to the running screen (``ScreenRuntime/deliver(_:)``), moving the clock whenever the
+    /// delivery waits on it (a reload with latency); nil if it never answers within 1,000 such steps.
+    public func deliver(_ event: DomainEvent) async -> [ComponentID: EventReaction]? {
+        let runtime = runtime
+        let answer = Locked([ComponentID: EventReaction]?.none)
+        let task = Task {
+            let reactions = await runtime.deliver(event)
+            answer.withLock { $0 = reactions }
+        }
+        for _ in 0..<1000 where answer.withLock({ $0 }) == nil {
+            await idle()
+            if answer.withLock({ $0 }) == nil, clock.nextWake != nil { clock.advanceToNextDeadline() }
+        }
+        if answer.withLock({ $0 }) != nil { await task.value }
+        return answer.withLock { $0 }
+    }
+
     /// Runs until the screen ends (at most `limit` of virtual time) and returns its last frame.
     public func finish(within limit: Duration = .seconds(3600)) async -> ScreenFrame? {
         let end = clock.now().addingTimeInterval(limit.seconds)

@@ -22,14 +22,28 @@ public final class StandardStreams: Sendable {
 
     private let state = Locked((closed: false, failure: WriteFailure?.none))
 
+    private let write: @Sendable (Int32, String) -> WriteFailure?
+
     /// Created once per process by `main`; SIGPIPE is ignored so a closed pipe is an error code, not death.
-    public init() { signal(SIGPIPE, SIG_IGN) }
+    public init() {
+        signal(SIGPIPE, SIG_IGN)
+        write = StandardStreams.write
+    }
+
+    /// Streams that hand every write to `capture` (descriptor 1 or 2, the text) instead of the process's own:
+    /// what an in-process test of a screen's output reads.
+    public init(capturing capture: @escaping @Sendable (_ descriptor: Int32, _ text: String) -> Void) {
+        write = { descriptor, text in
+            capture(descriptor, text)
+            return nil
+        }
+    }
 
     /// Writes to stdout unless the streams were handed back; remembers the first failure.
     public func out(_ text: String) {
         state.withLock { state in
             guard !state.closed, state.failure == nil else { return }
-            state.failure = StandardStreams.write(STDOUT_FILENO, text)
+            state.failure = write(STDOUT_FILENO, text)
         }
     }
 
@@ -39,7 +53,7 @@ public final class StandardStreams: Sendable {
         let line = SafeText.visible(line)
         state.withLock { state in
             guard !state.closed else { return }
-            _ = StandardStreams.write(STDERR_FILENO, line + "\n")
+            _ = write(STDERR_FILENO, line + "\n")
         }
     }
 
@@ -47,7 +61,7 @@ public final class StandardStreams: Sendable {
     public func close(_ body: (_ out: (String) -> Void, _ err: (String) -> Void) -> Void) {
         state.withLock { state in
             guard !state.closed else { return }
-            body({ _ = StandardStreams.write(STDOUT_FILENO, $0) }, { _ = StandardStreams.write(STDERR_FILENO, $0) })
+            body({ _ = write(STDOUT_FILENO, $0) }, { _ = write(STDERR_FILENO, $0) })
             state.closed = true
         }
     }

@@ -14,6 +14,8 @@ struct ScreenBook: Sendable {
     /// Per card: the info (JSON) of its last info card, shown again while it is stale.
     private var lastInfoData: [Data?]
     private var due: [Int: Date] = [:]
+    /// Per card: how many refreshes it has asked for, so an action can tell which cards asked because of it.
+    private(set) var refreshAsks: [Int]
     private(set) var finished = false
     let started: Date
     let staleLimit: Duration
@@ -25,6 +27,7 @@ struct ScreenBook: Sendable {
         failingSince = cards.map { _ in nil }
         drawn = cards.map(\.block)
         lastInfoData = cards.map { _ in nil }
+        refreshAsks = cards.map { _ in 0 }
         self.started = started
         self.staleLimit = staleLimit
     }
@@ -71,6 +74,7 @@ struct ScreenBook: Sendable {
         case .event(.refresh(let delay)):
             let when = now.addingTimeInterval(delay.seconds)
             due[index] = min(due[index] ?? when, when)
+            refreshAsks[index] += 1
             return "\(id): asks for a refresh in \(delay.seconds)s"
         case .event(.finished):
             finished = true

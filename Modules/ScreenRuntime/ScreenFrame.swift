@@ -30,6 +30,16 @@ public struct CardFrame: Sendable, Equatable {
     }
 }
 
+/// How a card took an event delivered to the screen (``ScreenRuntime/deliver(_:)``).
+public enum EventReaction: Sendable, Equatable {
+    /// It asked to be reloaded on it, and was.
+    case reloaded
+    /// Its card changed without a reload.
+    case updated
+    /// Nothing visible changed: it does not act on that event now.
+    case unchanged
+}
+
 /// The whole screen at one moment.
 public struct ScreenFrame: Sendable, Equatable {
     /// The cards, in layout order.
@@ -38,6 +48,11 @@ public struct ScreenFrame: Sendable, Equatable {
     public var elapsedMs: Int
     /// Whether a component said what the screen follows is finished (the order was delivered).
     public var finished: Bool
+
+    /// A frame as the runtime hands it out; public so an output can be tested with any screen.
+    public init(cards: [CardFrame], elapsedMs: Int, finished: Bool) {
+        (self.cards, self.elapsedMs, self.finished) = (cards, elapsedMs, finished)
+    }
 
     /// Something failed: a card is hidden, or shown stale. The run's status is "degraded".
     public var degraded: Bool { cards.contains { $0.phase == .failed } }
@@ -84,6 +99,12 @@ public struct ScreenSettings: Sendable {
     public var includeInfo = false
 
     /// Settings for a screen whose components read `ids`.
+    /// How the cards are shown: on a screen with others, or alone (`preview`).
+    public var presentation: Presentation = .embedded
+    /// Whether ``ScreenRuntime/run(_:)`` loads the cards; false shows the skeletons only (a squad previewing its
+    /// loading state).
+    public var load = true
+
     public init(ids: [String: String]) { self.ids = ids }
 }
 

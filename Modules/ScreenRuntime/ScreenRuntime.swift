@@ -17,6 +17,7 @@ public final class ScreenRuntime: Sendable {
     private let book: Locked<ScreenBook>
     private let alarm: Alarm
     private let reloadRequested = Locked(false)
+    private let consumer = Locked(Task<Void, Never>?.none)
 
     private enum Message: Sendable {
         case update(Int, SlotUpdate)
@@ -47,8 +48,8 @@ public final class ScreenRuntime: Sendable {
                 let sink = sink
                 let slot = Slot(id: entry.id) { sink.yield(.update(index, $0)) }
                 let context = ComponentContext(
-                    ids: settings.ids, backend: backend, clock: clock, timeout: settings.timeout,
-                    payload: entry.payload)
+                    ids: settings.ids, backend: backend, clock: clock, presentation: settings.presentation,
+                    timeout: settings.timeout, payload: entry.payload)
                 cards.append((registration, registration.instantiate(in: slot, context: context)))
             } catch {
                 report.diagnostic("skipping '\(entry.id)' from \(source): \(error)")
@@ -64,31 +65,78 @@ public final class ScreenRuntime: Sendable {
     /// Runs the screen to its end (after the first loads, or under `watch` once the screen is finished or the
     /// task is cancelled) and returns the last frame. `frames` is called one frame at a time, in order.
     public func run(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void) async -> ScreenFrame {
+        start(frames)
+        if settings.load { await loadAll() }
+        if settings.watch { await watch() }
+        return await stop()
+    }
+
+    /// Shows every skeleton (the `.first` frame) and starts handing out frames: the first step of ``run(_:)``,
+    /// public for a host that acts on the screen itself (``deliver(_:)``) before ``stop()``.
+    public func start(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void) {
         for (index, card) in cards.enumerated() {
             card.component.present()
             let block = card.component.snapshot(includingInfo: false).block
             book.withLock { _ = $0.apply(.drew(block), from: index, at: clock.now()) }
         }
         frames(book.withLock { $0.frame(clock.now()) }, .first)
-        let consumer = Task { await consume(frames) }
+        consumer.withLock { $0 = Task { await consume(frames) } }
+    }
+
+    /// Loads every card concurrently and waits until the screen has settled.
+    public func loadAll() async {
         await concurrently(cards.map(\.component)) { await $0.load() }
         await settle()
-        if settings.watch { await watch() }
+    }
+
+    /// Ends the run: every report handled, and the last frame.
+    public func stop() async -> ScreenFrame {
         sink.finish()
-        await consumer.value
+        await consumer.withLock { $0 }?.value
         return currentFrame(includingInfo: settings.includeInfo)
+    }
+
+    /// Delivers `event` to the cards that consume it, as if a squad had published it (routed on, cycles
+    /// refused), reloads the cards that ask for a look because of it (now, or under `watch` when they asked),
+    /// and says how each card reacted.
+    /// Between ``start(_:)`` and ``stop()``: `preview --event`, and a person's input on a live screen.
+    public func deliver(_ event: DomainEvent) async -> [ComponentID: EventReaction] {
+        let components = cards.map(\.component)
+        let (before, asksBefore) = (
+            components.map { $0.snapshot(includingInfo: false).block }, book.withLock(\.refreshAsks)
+        )
+        let router = EventRouter(consumers: components.map { ($0.id, $0.consumedEvents) })
+        let result = await router.route(event, from: "input") { target, event in
+            components.first { $0.id == target }?.receive(event) ?? []
+        }
+        for hop in result.hops { trace("event \(hop.event): \(hop.from) → \(hop.to)") }
+        for cycle in result.cycles { report.diagnostic(cycle.description) }
+        await settle()
+        let asks = book.withLock(\.refreshAsks)
+        let reloaded = components.indices.filter { asks[$0] != asksBefore[$0] }
+        if !settings.watch {
+            // Under watch the loop reloads them (the request rang its alarm); otherwise nobody else will.
+            let due = book.withLock { $0.takeDue(at: clock.now()).due }
+            await concurrently(due.map { components[$0] }) { await $0.refresh() }
+            await settle()
+        }
+        var reactions: [ComponentID: EventReaction] = [:]
+        for (index, component) in components.enumerated() {
+            let changed = component.snapshot(includingInfo: false).block != before[index]
+            reactions[component.id] = reloaded.contains(index) ? .reloaded : changed ? .updated : .unchanged
+        }
+        return reactions
     }
 
     /// Loads the cards that validate and asks each about `action`, in layout order (verdict nil: it could not
     /// load, so it could not check). Analytics and diagnostics are reported as on a screen; nothing is drawn.
     public func verdicts(on action: UserAction) async -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
-        let consumer = Task { await consume { _, _ in } }
+        consumer.withLock { $0 = Task { await consume { _, _ in } } }
         let validating = cards.map(\.component).filter(\.validates)
         await concurrently(validating) { await $0.load() }
         let verdicts = validating.map { ($0.id, $0.validate(action), $0.snapshot(includingInfo: false).reason) }
         await settle()
-        sink.finish()
-        await consumer.value
+        _ = await stop()
         return verdicts
     }
 

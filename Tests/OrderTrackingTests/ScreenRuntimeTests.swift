@@ -110,15 +110,20 @@ import Testing
         _ = await screen.stop()
     }
 
-    @Test func aStaleCardIsDrawnWithWhenItWasLastFresh() throws {
-        var card = CardFrame(id: "payment", module: "Payments")
-        card.block = Block(title: "Payment", rows: [Row("Visa •••• 4242", value: "SAR 45.50")])
-        #expect(PaintedScreen.block(card) == card.block, "a fresh card is drawn as the squad drew it")
-        let since = Date(timeIntervalSince1970: 1_800_000_000)
-        card.staleSince = since
-        let rows = try #require(PaintedScreen.block(card)?.rows)
-        #expect(rows.count == 2)
-        #expect(rows.last == Row("as of \(ScreenOutput.clockTime(since))", value: "stale", style: .warning))
+    @Test func anEventDeliveredToTheScreenReachesItsConsumersAndReloadsThoseThatAsk() async throws {
+        let (screen, backend) = try harness("1234")
+        screen.start()
+        await screen.run(for: .seconds(2))
+        let paymentFetches = backend.count("orders/1234/payment.json")
+        let reactions = try #require(await screen.deliver(DomainEvent("order.status", "delivered")))
+        #expect(reactions["eta"] == .updated, "the ETA card says delivered without a fetch")
+        #expect(reactions["payment"] == .reloaded, "Payments asks for a look once the order is delivered")
+        #expect(reactions["order"] == .unchanged, "the order card publishes the status; it does not consume it")
+        await screen.run(for: .seconds(1))
+        #expect(backend.count("orders/1234/payment.json") == paymentFetches + 1)
+        let ignored = try #require(await screen.deliver(DomainEvent("promo.applied", "X")))
+        #expect(ignored.values.allSatisfy { $0 == .unchanged })
+        _ = await screen.stop()
     }
 
     @Test func aBrokenPayloadIsHiddenAtOnceNeverKeptStale() async throws {

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import Foundation
 import SafeText
+import ScreenRuntime
 import TerminalUI
 
 /// `preview COMPONENT`: one component alone (presentation: alone) with a payload file, an injected fault or a
@@ -18,53 +19,43 @@ struct PreviewCommand {
     let timeout: Duration
 
     func run() async -> ExitCode {
-        let registration: ComponentRegistration
-        do { registration = try host.registry.registration(for: id) } catch {
-            host.terminal.err(
-                "\(error)" + suggestion(for: id.rawValue, among: host.registry.registrations.map(\.id.rawValue)))
+        let module: String
+        do { module = try host.registry.registration(for: id).module } catch {
+            let known = host.registry.registrations.map(\.id.rawValue)
+            host.terminal.err("\(error)" + suggestion(for: id.rawValue, among: known))
             return .usage
         }
-        let backend: any Backend = fault.map { FaultInjectingBackend(fault: $0, clock: host.clock) } ?? host.backend
-        let context = ComponentContext(
-            ids: ["order": order], backend: backend, clock: host.clock, presentation: .alone, timeout: timeout,
-            payload: fault == nil ? payload : nil)
-        let refreshAsked = Locked(false)
-        let slot = Slot(id: id) { update in
-            if case .event(.refresh(after: .zero)) = update { refreshAsked.withLock { $0 = true } }
-        }
-        let component = registration.instantiate(in: slot, context: context)
-        component.present()
-        if state != .loading { await component.load() }
+        // One card, through the same runtime as the screen: its own context, alone, fed the payload or the fault.
+        var settings = ScreenSettings(ids: ["order": order])
+        (settings.presentation, settings.timeout, settings.load) = (.alone, timeout, state != .loading)
+        let runtime = ScreenRuntime(
+            entries: [ScreenEntry(id: id, payload: fault == nil ? payload : nil)], registry: host.registry,
+            backend: fault.map { FaultInjectingBackend(fault: $0, clock: host.clock) } ?? host.backend,
+            clock: host.clock, settings: settings, report: RuntimeReport(diagnostic: { host.terminal.err($0) }))
+        runtime.start { _, _ in }
+        if settings.load { await runtime.loadAll() }
         var reactions: [String] = []
         for event in events {
-            // Delivered as the host routes it; a component that asks to be reloaded on it is reloaded.
-            refreshAsked.withLock { $0 = false }
-            let before = component.snapshot(includingInfo: false).block
-            _ = component.receive(event)
-            if refreshAsked.withLock({ $0 }) {
-                await component.refresh()
-                reactions.append("\(event): reloaded")
-            } else if component.snapshot(includingInfo: false).block != before {
-                reactions.append("\(event): updated")
-            } else {
-                reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")
+            switch await runtime.deliver(event)[id] {
+            case .reloaded?: reactions.append("\(event): reloaded")
+            case .updated?: reactions.append("\(event): updated")
+            default: reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")
             }
         }
-        let snapshot = component.snapshot(includingInfo: true)
-        if let forced = state, forced != .loading, forced != snapshot.phase {
-            host.terminal.err(
-                "asked for state '\(forced.rawValue)' but the component reached '\(snapshot.phase.rawValue)'")
+        let card = await runtime.stop().cards[0]
+        if let forced = state, forced != .loading, forced != card.phase {
+            host.terminal.err("asked for state '\(forced.rawValue)' but the component reached '\(card.phase.rawValue)'")
         }
         let styler = host.terminal.styler
-        var lines = [styler.apply(.dim, "\(id) · \(registration.module) · state: \(snapshot.phase.rawValue)")]
+        var lines = [styler.apply(.dim, "\(id) · \(module) · state: \(card.phase.rawValue)")]
         lines += reactions.map { styler.apply(.dim, SafeText.visible($0)) }
-        if let block = snapshot.block {
+        if let block = card.block {
             lines += CardRenderer.lines(for: block, width: host.terminal.cardWidth, styler: styler)
         } else {
-            lines.append(styler.apply(.error, "(hidden: \(snapshot.reason ?? "nothing to draw"))"))
+            lines.append(styler.apply(.error, "(hidden: \(card.reason ?? "nothing to draw"))"))
         }
         host.terminal.out(lines.map { $0 + "\n" }.joined())
-        return snapshot.phase == .failed ? .degraded : .ok
+        return card.phase == .failed ? .degraded : .ok
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import Foundation
 import SafeText
+import ScreenSinks
 import Tabs
 import TerminalUI
 

@@ -52,6 +52,28 @@ extension ScreenLayout {
     }
 }
 
+extension HostEnvironment {
+    /// The runtime for `order`'s screen (the same slots for the screen and for `cancel`), or nil when its layout
+    /// cannot be fetched (said on stderr: the run is fatal).
+    func runtime(order: String, settings: ScreenSettings, trace: Bool = false, analytics: AnalyticsLog?) async
+        -> ScreenRuntime?
+    {
+        switch await ScreenLayout.fetch(order: order, host: self, timeout: settings.timeout) {
+        case .failure(let error):
+            terminal.err(error.message)
+            return nil
+        case .success(let layout):
+            let terminal = terminal
+            var report = RuntimeReport(diagnostic: { terminal.err($0) })
+            if trace { report.trace = { terminal.err($0) } }
+            if let analytics { report.analytics = { event, id in analytics.record(event, from: id) } }
+            return ScreenRuntime(
+                entries: layout.entries, registry: registry, backend: backend, clock: clock, settings: settings,
+                report: report, source: "orders/\(order)/screen.json")
+        }
+    }
+}
+
 /// A run that cannot show a screen at all (exit 1); the message says why and what to try.
 struct FatalError: Error {
     let message: String

@@ -18,14 +18,17 @@ final class PaintedScreen: Sendable {
     func show(_ frame: ScreenFrame) {
         paint { painter in
             for (index, card) in frame.cards.enumerated() {
-                painter.update(index, block: .some(PaintedScreen.block(card)), hidden: !card.visible)
+                painter.update(index, block: .some(card.shownBlock), hidden: !card.visible)
             }
         }
     }
+}
 
-    /// The card's block, with "as of HH:MM:SS" (local time) under it while it is stale.
-    static func block(_ card: CardFrame) -> Block? {
-        guard let since = card.staleSince, var block = card.block else { return card.block }
+extension CardFrame {
+    /// The card's block as shown, with "as of HH:MM:SS" (local time) under it while it is stale: the last info a
+    /// person saw stays, and says how old it is.
+    public var shownBlock: Block? {
+        guard let since = staleSince, var block else { return block }
         block.rows.append(Row("as of \(ScreenOutput.clockTime(since))", value: "stale", style: .warning))
         return block
     }

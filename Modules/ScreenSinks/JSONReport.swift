@@ -6,19 +6,22 @@ import ScreenRuntime
 /// One `--format json` object (README), written by hand so component info stays byte for byte what its
 /// encoder wrote (never re-printed through a Double). Keys sorted. Under `--watch` each line also carries
 /// `seq` and `time`; `includingTimes: false` leaves out what changes on every run, to compare two screens.
-struct JSONReport {
+public struct JSONReport: Sendable {
     let order: String
     let frame: ScreenFrame
     var sequence: Int?
     var time: Date?
     var includingTimes = true
 
-    init(order: String, frame: ScreenFrame, sequence: Int? = nil, time: Date? = nil, includingTimes: Bool = true) {
+    /// A report of `frame`; `sequence` and `time` are the NDJSON line's `seq` and `time`.
+    public init(order: String, frame: ScreenFrame, sequence: Int? = nil, time: Date? = nil, includingTimes: Bool = true)
+    {
         (self.order, self.frame, self.sequence, self.time, self.includingTimes) =
             (order, frame, sequence, time, includingTimes)
     }
 
-    var text: String {
+    /// The object, keys sorted, info bytes as the squad encoded them.
+    public var text: String {
         let cards = frame.cards.map { card in
             JSONReport.object([
                 ("elapsed_ms", includingTimes ? card.settledMs.map(String.init) ?? "null" : "null"),
@@ -42,7 +45,8 @@ struct JSONReport {
         return JSONReport.object(fields)
     }
 
-    static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+    /// ISO 8601 in UTC, as every time in the report is written.
+    public static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
     /// `{"a":1,"b":2}` from fields already in key order, each value already JSON.
     private static func object(_ fields: [(String, String)]) -> String {

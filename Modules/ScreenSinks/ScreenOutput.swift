@@ -1,0 +1,96 @@
+import Core
+import Foundation
+import HostIO
+import ScreenRuntime
+import TerminalUI
+
+/// How a screen's frames reach stdout, decided once per run:
+/// - live: a terminal that can redraw; cards repaint in place, under `watch` with an "updated" line;
+/// - plain: a pipe, a file, `--plain` or `TERM=dumb`; the final frame, or under `watch` a frame headed by its
+///   time each time something changed;
+/// - json: one report object, or under `watch` one per line (NDJSON) each time something changed.
+/// Hand it every frame the runtime gives (`show`) and the last one (`finish`).
+public final class ScreenOutput: Sendable {
+    /// Where the frames go; `json` also means the runtime must encode each card's info.
+    public enum Mode: Sendable { case live, plain, json }
+
+    /// Chosen from `json`, `plain` and whether the terminal can redraw.
+    public let mode: Mode
+    private let watching: Bool
+    private let order: String
+    private let terminal: Terminal
+    private let clock: any CourierClock
+    private let screen: PaintedScreen
+    private let last = Locked((text: String?.none, sequence: 0))
+
+    /// An output for order `order`'s cards (in the runtime's order), written to `terminal`.
+    public init(
+        order: String, cards: [ComponentID], json: Bool, plain: Bool, watch: Bool, terminal: Terminal,
+        clock: any CourierClock
+    ) {
+        let mode: Mode = json ? .json : (terminal.canRedraw && !plain ? .live : .plain)
+        (self.mode, watching, self.order, self.terminal, self.clock) = (mode, watch, order, terminal, clock)
+        let screen = PaintedScreen(
+            FramePainter(
+                width: terminal.cardWidth, styler: terminal.styler, live: mode == .live,
+                header: [terminal.styler.apply(.bold, "Order \(order)")], slots: cards.map { SlotView(id: $0) }
+            ) { terminal.out($0) })
+        self.screen = screen
+        terminal.onResume { screen.paint { $0.repaintWhole() } }
+    }
+
+    /// One frame from the runtime: the skeletons at `.first`, each change in place, and under `watch` a
+    /// timestamped frame or NDJSON line when the screen `.settled` into something new.
+    public func show(_ frame: ScreenFrame, _ moment: FrameMoment) {
+        screen.show(frame)
+        if moment == .first {
+            terminal.hideCursorIf(mode == .live)
+            screen.paint { $0.paintFirstFrame() }
+        }
+        guard moment == .settled, watching else { return }
+        let time = Self.clockTime(clock.now())
+        switch mode {
+        case .live:
+            screen.paint { $0.setFooter([terminal.styler.apply(.dim, "updated \(time) · Ctrl-C to stop")]) }
+        case .plain:
+            let text = screen.read { $0.frame() }
+            emitIfChanged(key: text) { _ in "── \(time) " + String(repeating: "─", count: 20) + "\n" + text }
+        case .json:
+            let body = JSONReport(order: order, frame: frame, includingTimes: false).text
+            emitIfChanged(key: body) { sequence in
+                JSONReport(order: order, frame: frame, sequence: sequence, time: clock.now()).text + "\n"
+            }
+        }
+    }
+
+    /// The run is over: the last frame or report (unless `watch` already showed exactly this), the terminal
+    /// restored, and one stderr line per hidden card saying why.
+    public func finish(_ frame: ScreenFrame) {
+        screen.show(frame)
+        switch mode {
+        case .live: screen.paint { $0.setFooter([]) }
+        case .plain: if !watching { terminal.out(screen.read { $0.frame() }) }
+        case .json: if !watching { terminal.out(JSONReport(order: order, frame: frame).text + "\n") }
+        }
+        terminal.restore()
+        for card in frame.cards where !card.visible { terminal.err("\(card.id) hidden: \(card.reason ?? "failed")") }
+    }
+
+    private func emitIfChanged(key: String, _ text: (Int) -> String) {
+        let sequence: Int? = last.withLock { last in
+            guard last.text != key else { return nil }
+            last.text = key
+            last.sequence += 1
+            return last.sequence
+        }
+        if let sequence { terminal.out(text(sequence)) }
+    }
+
+    /// "08:00:05" in the machine's time zone: how a person reads "when" on a card or a watch line.
+    public static func clockTime(_ date: Date) -> String {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + TimeZone.current.secondsFromGMT(for: date)
+        let seconds = ((local % 86_400) + 86_400) % 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
+    }
+}

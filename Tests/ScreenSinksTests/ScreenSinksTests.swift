@@ -1,0 +1,161 @@
+import Core
+import CoreTesting
+import Foundation
+import HostIO
+import ScreenRuntime
+import ScreenSinks
+import Testing
+
+/// What a sink wrote, by stream.
+private final class Written: Sendable {
+    let text = Locked((out: "", err: ""))
+}
+
+private struct Captured: Sendable {
+    private let written = Written()
+    var out: String { written.text.withLock { $0.out } }
+    var err: String { written.text.withLock { $0.err } }
+    var streams: StandardStreams {
+        let written = written
+        return StandardStreams { descriptor, text in
+            written.text.withLock { if descriptor == 1 { $0.out += text } else { $0.err += text } }
+        }
+    }
+}
+
+private func frame(_ cards: [CardFrame], finished: Bool = true) -> ScreenFrame {
+    ScreenFrame(cards: cards, elapsedMs: 12, finished: finished)
+}
+
+private func paymentCard(amount: Double = 45.5) -> CardFrame {
+    var card = CardFrame(id: "payment", module: "Payments")
+    let row = Row("Visa •••• 4242", value: "SAR \(amount)")
+    (card.phase, card.block) = (.info, Block(title: "Payment", rows: [row]))
+    card.info = Data(#"{"amount":\#(amount)}"#.utf8)
+    card.settledMs = 7
+    return card
+}
+
+private func hiddenRider() -> CardFrame {
+    var card = CardFrame(id: "delivery", module: "Location")
+    (card.phase, card.visible, card.reason) = (.failed, false, "HTTP 500 at riders/1234.json")
+    return card
+}
+
+@Suite struct StaleMarkTests {
+    @Test func aStaleCardIsDrawnWithWhenItWasLastFresh() throws {
+        var card = paymentCard()
+        #expect(card.shownBlock == card.block, "a fresh card is drawn as the squad drew it")
+        let since = Date(timeIntervalSince1970: 1_800_000_000)
+        card.staleSince = since
+        let rows = try #require(card.shownBlock?.rows)
+        #expect(rows.count == 2)
+        #expect(rows.last == Row("as of \(ScreenOutput.clockTime(since))", value: "stale", style: .warning))
+    }
+
+    @Test func clockTimeIsTwoDigitsEachInTheMachinesZone() {
+        let text = ScreenOutput.clockTime(Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(text.count == 8 && text.split(separator: ":").allSatisfy { $0.count == 2 })
+    }
+}
+
+@Suite struct JSONReportTests {
+    @Test func everyComponentCarriesEveryKeyInOrderWithInfoBytesAsTheSquadWroteThem() {
+        var stale = paymentCard()
+        stale.staleSince = Date(timeIntervalSince1970: 1_800_000_000)
+        let text = JSONReport(order: "1234", frame: frame([stale, hiddenRider()])).text
+        #expect(
+            text == #"{"components":[{"elapsed_ms":7,"hidden":false,"id":"payment","info":{"amount":45.5},"#
+                + #""module":"Payments","reason":null,"stale_since":"2027-01-15T08:00:00Z","state":"info"},"#
+                + #"{"elapsed_ms":null,"hidden":true,"id":"delivery","info":null,"module":"Location","#
+                + #""reason":"HTTP 500 at riders/1234.json","stale_since":null,"state":"failed"}],"#
+                + #""elapsed_ms":12,"order":"1234","status":"degraded"}"#)
+    }
+
+    @Test func comparableReportsLeaveOutWhatChangesOnEveryRun() {
+        let text = JSONReport(order: "1234", frame: frame([paymentCard()]), includingTimes: false).text
+        #expect(text.contains(#""elapsed_ms":null,"hidden""#))
+        #expect(text.hasSuffix(#""elapsed_ms":null,"order":"1234","status":"complete"}"#))
+    }
+}
+
+@Suite struct VerdictReportTests {
+    private let entries: [VerdictReport.Entry] = [
+        ("order", .allow, nil),
+        ("payment", .confirm("refund SAR 45.50 to Visa •••• 4242", facts: ["amount": "45.50"]), nil),
+    ]
+
+    @Test func everyoneAllowingMeansTheOrderCanBeCancelled() {
+        let report = VerdictReport(order: "3333", entries: entries)
+        #expect(report.vetoes == 0)
+        #expect(
+            report.lines == [
+                "order: ok", "payment: ok: refund SAR 45.50 to Visa •••• 4242", "Order 3333 can be cancelled.",
+            ])
+        #expect(report.json.text.contains(#""cancellable":true"#))
+    }
+
+    @Test func aCardThatCouldNotAnswerIsAVetoWithItsReason() {
+        let report = VerdictReport(
+            order: "1234",
+            entries: entries + [("delivery", .veto("the rider has\u{1B}[2J picked it up"), nil)]
+                + [("eta", nil, "timed out")])
+        #expect(report.vetoes == 2)
+        #expect(
+            report.lines.suffix(3) == [
+                "delivery: veto: the rider has␛[2J picked it up", "eta: veto: could not check (timed out)",
+                "Order 1234 can't be cancelled (2 vetoes).",
+            ])
+        #expect(report.json.text.contains(#""reason":"could not check (timed out)""#))
+        #expect(report.json.text.contains(#""cancellable":false"#))
+    }
+}
+
+@Suite struct ScreenOutputTests {
+    private func output(_ captured: Captured, json: Bool = false, watch: Bool = false, clock: VirtualClock)
+        -> ScreenOutput
+    {
+        let terminal = Terminal(environment: ["COLUMNS": "48"], noColorFlag: true, streams: captured.streams)
+        return ScreenOutput(
+            order: "1234", cards: ["payment", "delivery"], json: json, plain: false, watch: watch,
+            terminal: terminal, clock: clock)
+    }
+
+    @Test func withoutATerminalOnlyTheLastFrameIsPrintedAndHiddenCardsAreSaidOnStderr() {
+        let captured = Captured()
+        let screen = output(captured, clock: VirtualClock())
+        #expect(screen.mode == .plain)
+        screen.show(frame([CardFrame(id: "payment", module: "Payments"), hiddenRider()], finished: false), .first)
+        #expect(captured.out.isEmpty, "no skeleton in a pipe")
+        screen.finish(frame([paymentCard(), hiddenRider()]))
+        #expect(captured.out.hasPrefix("Order 1234\n"))
+        #expect(captured.out.contains("Visa •••• 4242"))
+        #expect(!captured.out.contains("delivery"))
+        #expect(captured.err == "delivery hidden: HTTP 500 at riders/1234.json\n")
+    }
+
+    @Test func watchingAsNDJSONWritesALineOnlyWhenTheScreenChanged() throws {
+        let captured = Captured()
+        let clock = VirtualClock()
+        let screen = output(captured, json: true, watch: true, clock: clock)
+        screen.show(frame([paymentCard()], finished: false), .first)
+        screen.show(frame([paymentCard()], finished: false), .settled)
+        clock.advance(by: .seconds(10))
+        screen.show(frame([paymentCard()], finished: false), .settled)
+        screen.show(frame([paymentCard(amount: 40)], finished: false), .settled)
+        screen.finish(frame([paymentCard(amount: 40)]))
+        let lines = captured.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "the unchanged round wrote nothing, and finish repeats nothing")
+        #expect(lines[0].contains(#""seq":1"#) && lines[0].contains(#""time":"2027-01-15T08:00:00Z""#))
+        #expect(lines[1].contains(#""seq":2"#) && lines[1].contains(#""time":"2027-01-15T08:00:10Z""#))
+    }
+
+    @Test func watchingPlainFramesAreHeadedByTheirTime() {
+        let captured = Captured()
+        let screen = output(captured, watch: true, clock: VirtualClock())
+        screen.show(frame([paymentCard()], finished: false), .settled)
+        screen.show(frame([paymentCard()], finished: false), .settled)
+        #expect(captured.out.hasPrefix("── \(ScreenOutput.clockTime(Date(timeIntervalSince1970: 1_800_000_000))) "))
+        #expect(captured.out.components(separatedBy: "Order 1234").count == 2, "one frame for two equal rounds")
+    }
+}

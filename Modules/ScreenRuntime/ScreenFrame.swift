@@ -98,13 +98,13 @@ public struct ScreenSettings: Sendable {
     /// Encode each card's info as JSON at settled moments (only JSON output needs it).
     public var includeInfo = false
 
-    /// Settings for a screen whose components read `ids`.
     /// How the cards are shown: on a screen with others, or alone (`preview`).
     public var presentation: Presentation = .embedded
     /// Whether ``ScreenRuntime/run(_:)`` loads the cards; false shows the skeletons only (a squad previewing its
     /// loading state).
     public var load = true
 
+    /// Settings for a screen whose components read `ids`.
     public init(ids: [String: String]) { self.ids = ids }
 }
 

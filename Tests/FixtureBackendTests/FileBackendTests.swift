@@ -136,3 +136,14 @@ import Testing
         #expect(await paymentWorks())
     }
 }
+
+@Suite struct PinnedClockTests {
+    @Test func startsAtThePinnedTimeAndRunsOnFromThere() async throws {
+        let pinned = Date(timeIntervalSince1970: 1_800_000_000)
+        let clock = PinnedClock(pinned: pinned)
+        #expect(clock.now().timeIntervalSince(pinned) >= 0)
+        #expect(clock.now().timeIntervalSince(pinned) < 60)
+        try await clock.sleep(for: .milliseconds(20))
+        #expect(clock.now().timeIntervalSince(pinned) >= 0.02)
+    }
+}

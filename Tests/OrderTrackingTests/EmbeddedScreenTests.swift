@@ -142,7 +142,7 @@ let registeredIDs: String = {
         (["preview", "paymnt"], "unknown component 'paymnt'"),
         (
             ["preview", "payment", "--fail", "boom"],
-            "--fail 'boom' is not one of notfound, http500, timeout, malformed"
+            "--fail 'boom' must be notfound, http500, timeout, malformed"
         ),
         (["cancel"], "cancel needs exactly one ORDER-ID"),
         (["help", "cancle"], "no help for 'cancle'; did you mean 'cancel'?"),

@@ -20,13 +20,7 @@ extension OrderTrackingApp {
             )
         }
         var options = TrackingOptions()
-        if let id = parsed.positionals.first {
-            let hint = suggestion(for: id, among: commandNames)
-            if !hint.isEmpty && !id.allSatisfy(\.isNumber) {
-                throw UsageError(message: "unknown command '\(id)'" + hint)
-            }
-            options.order = try validateID(id, kind: "order")
-        }
+        if let id = parsed.positionals.first { options.order = try validateID(id, kind: "order") }
         options.json = try format(parsed)
         options.plain = parsed.isSet(plain)
         options.trace = parsed.isSet(trace)
@@ -63,20 +57,10 @@ extension OrderTrackingApp {
             }
             data = contents
         }
-        let fault = try parsed.value(fail).map { (name: String) throws(UsageError) -> InjectedFault in
-            guard let fault = InjectedFault(rawValue: name) else {
-                throw UsageError(
-                    message: "--fail '\(name)' is not one of notfound, http500, timeout, malformed"
-                        + suggestion(for: name, among: InjectedFault.allCases.map(\.rawValue)))
-            }
-            return fault
-        }
-        let state = try parsed.value(state).map { (name: String) throws(UsageError) -> Phase in
-            guard let phase = Phase(rawValue: name) else {
-                throw UsageError(message: "--state '\(name)' is not one of loading, info, failed")
-            }
-            return phase
-        }
+        let faults = InjectedFault.allCases.map(\.rawValue)
+        let states = [Phase.loading, .info, .failed].map(\.rawValue)
+        let injected = try parsed.isSet(fail) ? InjectedFault(rawValue: parsed.choice(fail, among: faults, default: "")) : nil
+        let forced = try parsed.isSet(state) ? Phase(rawValue: parsed.choice(state, among: states, default: "")) : nil
         // `--event order.status=delivered`: another squad's event, delivered after the load.
         let events = try parsed.values(event).map { (text: String) throws(UsageError) -> DomainEvent in
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
@@ -90,7 +74,7 @@ extension OrderTrackingApp {
         let command = PreviewCommand(
             id: ComponentID(parsed.positionals[0]), events: events,
             order: try validateID(parsed.value(order) ?? "1234", kind: "order"),
-            payload: data, fault: state == .failed && fault == nil ? .malformed : fault, state: state, host: host,
+            payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced, host: host,
             timeout: try timeout(parsed))
         return await withInterruptHandling(host.terminal) { await command.run() }
     }

@@ -106,15 +106,3 @@ struct HostEnvironment: Sendable {
         return Bundle.module.resourceURL!.appendingPathComponent("Fixtures/api").path
     }
 }
-
-/// A clock that starts at a given time (`COURIER_NOW`, for reproducible screens) and runs from there, so a
-/// live order's timeline still moves.
-struct PinnedClock: CourierClock {
-    let pinned: Date
-    let started = ContinuousClock.now
-    func now() -> Date { pinned.addingTimeInterval((ContinuousClock.now - started).seconds) }
-    func sleep(for duration: Duration) async throws { try await SystemClock().sleep(for: duration) }
-    func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
-        SystemClock().schedule(after: duration, action)
-    }
-}

@@ -3,6 +3,7 @@ import Core
 import Foundation
 import SafeText
 import ScreenSinks
+import Storage
 import Tabs
 import TerminalUI
 
@@ -21,7 +22,7 @@ struct TabsCommand {
     func run() async -> ExitCode {
         let bar = TabBar(container: host.tabs)
         if watch { return await follow(bar) }
-        let session = currentSession()
+        let session = Self.session(host.store)
         await bar.load(session)
         let items = bar.items(for: session)
         guard let opening = await bar.open(selected, session: session) else {
@@ -65,21 +66,12 @@ struct TabsCommand {
             terminal.out(live ? "\r\u{1B}[2K" + text : ScreenOutput.clockTime(clock.now()) + "  " + text + "\n")
         }
         terminal.hideCursorIf(live)
-        var session: TabSession?
-        var loading: Task<Void, Never>?
-        while !Task.isCancelled {
-            let now = currentSession()
-            if now != session {
-                session = now
-                loading?.cancel()
-                bar.observe(now, render: render)
-                loading = Task { await bar.load(now) }
-            }
-            try? await Task.sleep(for: Self.sessionPoll)
-        }
-        bar.stopObserving()
+        let store = host.store
+        await bar.follow(session: { TabsCommand.session(store) }, every: Self.sessionPoll, clock: clock, render: render)
         return .ok
     }
 
-    private func currentSession() -> TabSession { TabSession(userID: (try? host.store.storedSession())?.userID) }
+    private static func session(_ store: UserStore) -> TabSession {
+        TabSession(userID: (try? store.storedSession())?.userID)
+    }
 }

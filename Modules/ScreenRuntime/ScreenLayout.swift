@@ -28,3 +28,42 @@ extension ScreenEntry {
         }
     }
 }
+
+/// Why a screen's layout could not be had; the host turns each into its own advice (a screen without its layout
+/// cannot be shown at all).
+public enum LayoutFailure: Error, Sendable, Equatable {
+    /// The backend has no such screen (HTTP 404): the order does not exist.
+    case notFound(path: String)
+    /// No answer within the deadline (the deadline and the transport's own limit count alike).
+    case noAnswer(path: String)
+    /// The backend failed otherwise (refused, reset, HTTP 5xx, …).
+    case unreachable(BackendError)
+    /// The answer is not a layout.
+    case unreadable(Failure)
+}
+
+extension ScreenEntry {
+    /// Fetches the layout at `endpoint` within `timeout` on `clock`, and decodes it (``layout(from:defaultOrder:)``).
+    public static func fetchLayout(
+        _ endpoint: Endpoint, backend: any Backend, clock: any CourierClock, timeout: Duration,
+        defaultOrder: [ComponentID]
+    ) async throws(LayoutFailure) -> [ScreenEntry] {
+        let data: Data
+        do {
+            data = try await withDeadline(timeout, on: clock) { try await backend.fetch(endpoint) }
+        } catch BackendError.notFound(let path) {
+            throw .notFound(path: path)
+        } catch BackendError.timeout {
+            throw .noAnswer(path: endpoint.path)
+        } catch let error as BackendError {
+            throw .unreachable(error)
+        } catch is DeadlineExceeded {
+            throw .noAnswer(path: endpoint.path)
+        } catch {
+            throw .unreadable(Failure(describing: error))
+        }
+        do { return try layout(from: data, defaultOrder: defaultOrder) } catch {
+            throw .unreadable(Failure(describing: error))
+        }
+    }
+}

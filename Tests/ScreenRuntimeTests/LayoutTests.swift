@@ -1,4 +1,5 @@
 import Core
+import CoreTesting
 import Foundation
 import ScreenRuntime
 import Testing
@@ -26,5 +27,33 @@ import Testing
     ])
     func aBadLayoutSaysWhatIsWrong(text: String, reason: String) {
         #expect(throws: Failure(reason)) { try ScreenEntry.layout(from: Data(text.utf8), defaultOrder: []) }
+    }
+
+    /// Fetching a layout: each way it can fail is its own case, so the host can say what to try.
+    @Test func fetchingALayoutNamesEachWayItFails() async throws {
+        let clock = VirtualClock()
+        let backend = CannedBackend(
+            [
+                "orders/1/screen.json": .json(#"{"components": ["order"]}"#),
+                "orders/2/screen.json": .fault(.httpStatus(503, path: "orders/2/screen.json")),
+                "orders/3/screen.json": .json("[]"),
+                "orders/4/screen.json": .hang,
+            ], clock: clock)
+        func fetch(_ order: String) async -> Result<[ComponentID], LayoutFailure> {
+            do {
+                let entries = try await ScreenEntry.fetchLayout(
+                    try! Endpoint("orders", order, "screen.json"), backend: backend, clock: clock,
+                    timeout: .seconds(2), defaultOrder: [])
+                return .success(entries.map(\.id))
+            } catch { return .failure(error) }
+        }
+        #expect(await fetch("1") == .success(["order"]))
+        #expect(await fetch("9") == .failure(.notFound(path: "orders/9/screen.json")))
+        #expect(await fetch("2") == .failure(.unreachable(.httpStatus(503, path: "orders/2/screen.json"))))
+        #expect(await fetch("3") == .failure(.unreadable(Failure("screen.json must be a JSON object"))))
+        let hanging = Task { await fetch("4") }
+        while clock.sleeperCount < 2 { await Task.yield() }  // the hanging fetch and the deadline
+        clock.advance(by: .seconds(2))
+        #expect(await hanging.value == .failure(.noAnswer(path: "orders/4/screen.json")))
     }
 }

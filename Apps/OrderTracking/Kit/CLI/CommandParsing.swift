@@ -59,7 +59,8 @@ extension OrderTrackingApp {
         }
         let faults = InjectedFault.allCases.map(\.rawValue)
         let states = [Phase.loading, .info, .failed].map(\.rawValue)
-        let injected = try parsed.isSet(fail) ? InjectedFault(rawValue: parsed.choice(fail, among: faults, default: "")) : nil
+        let injected =
+            try parsed.isSet(fail) ? InjectedFault(rawValue: parsed.choice(fail, among: faults, default: "")) : nil
         let forced = try parsed.isSet(state) ? Phase(rawValue: parsed.choice(state, among: states, default: "")) : nil
         // `--event order.status=delivered`: another squad's event, delivered after the load.
         let events = try parsed.values(event).map { (text: String) throws(UsageError) -> DomainEvent in
@@ -74,7 +75,8 @@ extension OrderTrackingApp {
         let command = PreviewCommand(
             id: ComponentID(parsed.positionals[0]), events: events,
             order: try validateID(parsed.value(order) ?? "1234", kind: "order"),
-            payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced, host: host,
+            payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced,
+            host: host,
             timeout: try timeout(parsed))
         return await withInterruptHandling(host.terminal) { await command.run() }
     }

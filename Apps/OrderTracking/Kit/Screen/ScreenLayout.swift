@@ -17,59 +17,42 @@ struct ScreenLayout: Equatable {
     }
 }
 
-extension ScreenLayout {
-    /// Fetches `orders/<id>/screen.json`. A 404 means the order does not exist; any other fault means the
-    /// backend cannot be used. Both are fatal for a screen, with a message that says what to try.
-    static func fetch(order: String, host: HostEnvironment, timeout: Duration) async -> Result<ScreenLayout, FatalError>
-    {
-        do {
-            let endpoint = try Endpoint("orders", order, "screen.json")
-            let backend = host.backend
-            let data = try await withDeadline(timeout, on: host.clock) { try await backend.fetch(endpoint) }
-            return .success(try ScreenLayout.decode(data))
-        } catch BackendError.notFound(let path) {
-            return .failure(FatalError("order '\(order)' not found (\(path): 404); try the demo order 1234"))
-        } catch let error where ScreenLayout.isTimeout(error) {
-            // The deadline and the transport's own limit are the same --timeout; whichever fires, say it one way.
-            let limit = String(format: "%g", timeout.seconds)
-            return .failure(
-                FatalError(
-                    "cannot load the screen layout: orders/\(order)/screen.json: no answer within \(limit)s; "
-                        + "check --api or raise --timeout"))
-        } catch let error as BackendError {
-            return .failure(FatalError("cannot load the screen layout: \(error); check --api or try again later"))
-        } catch {
-            return .failure(
-                FatalError("cannot load the screen layout for order '\(order)': \(Failure(describing: error))"))
-        }
-    }
-
-    /// The deadline and the transport's own limit are both `--timeout`: either means "no answer in time".
-    private static func isTimeout(_ error: any Error) -> Bool {
-        if error is DeadlineExceeded { return true }
-        if case BackendError.timeout = error { return true }
-        return false
-    }
-}
-
 extension HostEnvironment {
     /// The runtime for `order`'s screen (the same slots for the screen and for `cancel`), or nil when its layout
     /// cannot be fetched (said on stderr: the run is fatal).
     func runtime(order: String, settings: ScreenSettings, trace: Bool = false, analytics: AnalyticsLog?) async
         -> ScreenRuntime?
     {
-        switch await ScreenLayout.fetch(order: order, host: self, timeout: settings.timeout) {
-        case .failure(let error):
-            terminal.err(error.message)
+        let entries: [ScreenEntry]
+        do {
+            entries = try await ScreenEntry.fetchLayout(
+                try Endpoint("orders", order, "screen.json"), backend: backend, clock: clock, timeout: settings.timeout,
+                defaultOrder: ScreenLayout.defaultOrder)
+        } catch {
+            terminal.err(ScreenLayout.advice(error, order: order, timeout: settings.timeout))
             return nil
-        case .success(let layout):
-            let terminal = terminal
-            var report = RuntimeReport(diagnostic: { terminal.err($0) })
-            if trace { report.trace = { terminal.err($0) } }
-            if let analytics { report.analytics = { event, id in analytics.record(event, from: id) } }
-            return ScreenRuntime(
-                entries: layout.entries, registry: registry, backend: backend, clock: clock, settings: settings,
-                report: report, source: "orders/\(order)/screen.json")
+        }
+        let terminal = terminal
+        var report = RuntimeReport(diagnostic: { terminal.err($0) })
+        if trace { report.trace = { terminal.err($0) } }
+        if let analytics { report.analytics = { event, id in analytics.record(event, from: id) } }
+        return ScreenRuntime(
+            entries: entries, registry: registry, backend: backend, clock: clock, settings: settings, report: report,
+            source: "orders/\(order)/screen.json")
+    }
+}
+
+extension ScreenLayout {
+    /// What a person should try when order `order`'s layout cannot be had (the run is fatal: exit 1).
+    static func advice(_ error: any Error, order: String, timeout: Duration) -> String {
+        switch error as? LayoutFailure {
+        case .notFound(let path)?: "order '\(order)' not found (\(path): 404); try the demo order 1234"
+        case .noAnswer(let path)?:
+            "cannot load the screen layout: \(path): no answer within \(String(format: "%g", timeout.seconds))s; "
+                + "check --api or raise --timeout"
+        case .unreachable(let error)?: "cannot load the screen layout: \(error); check --api or try again later"
+        case .unreadable(let failure)?: "cannot load the screen layout for order '\(order)': \(failure)"
+        case nil: "cannot load the screen layout for order '\(order)': \(Failure(describing: error))"
         }
     }
 }

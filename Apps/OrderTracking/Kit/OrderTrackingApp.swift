@@ -81,13 +81,16 @@ public enum OrderTrackingApp {
         _ arguments: [String], environment: [String: String], streams: StandardStreams
     ) async throws(UsageError) -> ExitCode {
         // Tracking is the default: its first word is an order id, not a command name.
-        let named = arguments.first.flatMap { word in commands.first { $0.name == word } }
-        let command = named ?? commands[0]
-        let rest = command.name == "track" ? arguments : Array(arguments.dropFirst())
         let context = CommandContext(environment: environment, streams: streams)
-        let parsed = try ArgumentParser(options: command.options, repeatable: command.repeatable).parse(rest)
-        if parsed.isSet(helpOption) { return context.say(command.help) }
-        return try await command.run(parsed, context)
+        switch try Invocation.of(arguments, commands: commands, usage: Help.main, fallback: "track") {
+        case .help(let text): return context.say(text)
+        case .run(let command, let parsed):
+            // Commands throw only usage errors (their closures say so); anything else would be a fatal run.
+            do { return try await command.run(parsed, context) } catch let error as UsageError { throw error } catch {
+                streams.err("order-tracking: \(error)")
+                return .fatal
+            }
+        }
     }
 }
 

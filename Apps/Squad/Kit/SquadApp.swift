@@ -98,34 +98,17 @@ public enum SquadApp {
     static func dispatch(
         _ arguments: [String], directory: URL, stdin: () -> String, output: inout String, errors: inout String
     ) throws -> Int32 {
-        guard let word = arguments.first, !["--help", "-h"].contains(word) else {
-            output += usage + "\n"
-            return 0
-        }
-        if word == "--version" {
+        if arguments.first == "--version" {
             output += version + "\n"
             return 0
         }
-        let names = commands.map(\.name)
-        if word == "help" {
-            guard let topic = arguments.dropFirst().first else {
-                output += usage + "\n"
-                return 0
-            }
-            guard let command = commands.first(where: { $0.name == topic }) else {
-                throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: names))
-            }
-            output += command.help + "\n"
+        let command: SquadCommand.Declaration
+        let parsed: ParsedArguments
+        switch try Invocation.of(arguments, commands: commands.map(\.declaration), usage: usage) {
+        case .help(let text):
+            output += text + "\n"
             return 0
-        }
-        guard let command = commands.first(where: { $0.name == word }) else {
-            throw UsageError(message: "unknown command '\(word)'" + suggestion(for: word, among: names + ["help"]))
-        }
-        let parsed = try ArgumentParser(options: command.options, repeatable: command.repeatable).parse(
-            Array(arguments.dropFirst()))
-        if parsed.isSet(help) {
-            output += command.help + "\n"
-            return 0
+        case .run(let declaration, let arguments): (command, parsed) = (declaration, arguments)
         }
         return try withoutActuallyEscaping(stdin) { stdin in
             let run = SquadRun(directory: directory, root: repositoryRoot(from: directory), stdin: stdin)

@@ -14,8 +14,14 @@ struct SquadCommand: Sendable {
     var repeatable: Set<String> = []
     let run: @Sendable (ParsedArguments, SquadRun) throws -> Int32
 
-    /// `squad COMMAND --help`.
-    var help: String { "usage: \(synopsis)\n\n\(about)\n\n\(OptionSpec.helpLines(options))" }
+    /// What dispatch reads (ArgumentParsing's `Invocation`).
+    typealias Declaration = CommandDeclaration<@Sendable (ParsedArguments, SquadRun) throws -> Int32>
+
+    /// This command as dispatch sees it, with `squad COMMAND --help` as its help.
+    var declaration: Declaration {
+        let help = "usage: \(synopsis)\n\n\(about)\n\n\(OptionSpec.helpLines(options))"
+        return Declaration(name: name, options: options, repeatable: repeatable, help: help, run: run)
+    }
 }
 
 /// What a command runs with (where it was started, the repository, git, stdin) and what it prints.

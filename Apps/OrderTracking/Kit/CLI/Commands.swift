@@ -2,33 +2,27 @@ import ArgumentParsing
 import Core
 import Foundation
 
-/// One `order-tracking` command, declared once: its name, the options it takes, its help text and what runs
-/// it. The dispatcher, `--help`, `help COMMAND` and every did-you-mean read the one list below.
-struct CommandDeclaration: Sendable {
-    let name: String
-    let options: [OptionSpec]
-    var repeatable: Set<String> = []
-    let help: String
-    let run: @Sendable (ParsedArguments, CommandContext) async throws(UsageError) -> ExitCode
-}
+/// One `order-tracking` command (ArgumentParsing's declaration): what runs it gets the parsed arguments and the
+/// process's environment and streams.
+typealias Command = CommandDeclaration<@Sendable (ParsedArguments, CommandContext) async throws -> ExitCode>
 
 extension OrderTrackingApp {
     /// Every command; the first, tracking, is what runs when the first word is not a command's name.
-    static let commands: [CommandDeclaration] = [
-        CommandDeclaration(name: "track", options: track, help: Help.main) { parsed, context throws(UsageError) in
+    static let commands: [Command] = [
+        Command(name: "track", options: track, help: Help.main) { parsed, context throws(UsageError) in
             if parsed.isSet(versionOption) { return context.say(Help.version) }
             return try await runTracking(parsed, context)
         },
-        CommandDeclaration(name: "preview", options: preview, repeatable: [event.name], help: Help.preview) {
+        Command(name: "preview", options: preview, repeatable: [event.name], help: Help.preview) {
             parsed, context throws(UsageError) in try await runPreview(parsed, context)
         },
-        CommandDeclaration(name: "components", options: [formatOption, helpOption], help: Help.components) {
+        Command(name: "components", options: [formatOption, helpOption], help: Help.components) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.isEmpty else { throw UsageError(message: "components takes no arguments") }
             let json = try format(parsed)
             return ComponentsCommand(json: json, host: try context.host(parsed)).run()
         },
-        CommandDeclaration(name: "cancel", options: common + [formatOption, analyticsOption], help: Help.cancel) {
+        Command(name: "cancel", options: common + [formatOption, analyticsOption], help: Help.cancel) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
             let order = try validateID(parsed.positionals[0], kind: "order")
@@ -39,7 +33,7 @@ extension OrderTrackingApp {
                 await CancelCommand(order: order, host: host, timeout: timeout, json: json, analytics: analytics).run()
             }
         },
-        CommandDeclaration(name: "login", options: common + [password, dataDir, verbose], help: Help.login) {
+        Command(name: "login", options: common + [password, dataDir, verbose], help: Help.login) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.count == 1 else { throw UsageError(message: "login needs exactly one USER-ID") }
             let user = try validateID(parsed.positionals[0], kind: "user")
@@ -48,12 +42,12 @@ extension OrderTrackingApp {
                 userID: user, password: parsed.value(password), verbose: parsed.isSet(verbose), host: host)
             return await withInterruptHandling(host.terminal) { await login.run() }
         },
-        CommandDeclaration(name: "logout", options: [dataDir, helpOption], help: Help.login) {
+        Command(name: "logout", options: [dataDir, helpOption], help: Help.login) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.isEmpty else { throw UsageError(message: "logout takes no arguments") }
             return LogoutCommand(host: try context.host(parsed)).run()
         },
-        CommandDeclaration(name: "tabs", options: common + [select, dataDir, watchTabs], help: Help.tabs) {
+        Command(name: "tabs", options: common + [select, dataDir, watchTabs], help: Help.tabs) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "tabs takes no arguments; use --select ID")
@@ -63,15 +57,8 @@ extension OrderTrackingApp {
                 selected: parsed.value(select) ?? TrackingTab.tabID, watch: parsed.isSet(watchTabs), host: host)
             return await withInterruptHandling(host.terminal) { await tabs.run() }
         },
-        CommandDeclaration(name: "help", options: [helpOption], help: Help.main) { parsed, context throws(UsageError) in
-            guard let topic = parsed.positionals.first else { return context.say(Help.main) }
-            guard let command = commands.first(where: { $0.name == topic }) else {
-                throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: commandNames))
-            }
-            return context.say(command.help)
-        },
     ]
 
     /// The commands' names, for did-you-mean.
-    static var commandNames: [String] { commands.map(\.name) }
+    static var commandNames: [String] { commands.map(\.name) + ["help"] }
 }

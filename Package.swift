@@ -33,7 +33,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("Faces", ["Core"]),
     ("ScreenRuntime", ["Core", "JSON"]),
     ("HostIO", ["Core", "SafeText", "TerminalUI", "ArgumentParsing"]),
-    ("ScreenSinks", ["Core", "JSON", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO"]),
+    ("ScreenSinks", ["Core", "JSON", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing"]),
 ]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.

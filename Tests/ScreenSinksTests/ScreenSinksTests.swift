@@ -159,3 +159,27 @@ private func hiddenRider() -> CardFrame {
         #expect(captured.out.components(separatedBy: "Order 1234").count == 2, "one frame for two equal rounds")
     }
 }
+
+@Suite struct AnalyticsLogTests {
+    @Test func eachEventIsOneLineSayingWhereAndWhen() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("analytics-\(UUID()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var registry = ComponentRegistry()
+        try registry.register(SyntheticCard.registration)
+        let captured = Captured()
+        let terminal = Terminal(environment: [:], noColorFlag: true, streams: captured.streams)
+        let log = try #require(
+            try AnalyticsLog.open(path, order: "1234", registry: registry, clock: VirtualClock(), terminal: terminal))
+        log.record(AnalyticsEvent("payment_card_shown", ["brand": "visa"]), from: SyntheticCard.id)
+        log.record(AnalyticsEvent("gone"), from: "nobody")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == #"{"component":"synthetic","event":"payment_card_shown","module":"CoreTesting","order":"1234","#
+                + #""properties":{"brand":"visa"},"time":"2027-01-15T08:00:00Z"}"# + "\n"
+                + #"{"component":"nobody","event":"gone","module":"?","order":"1234","properties":{},"#
+                + #""time":"2027-01-15T08:00:00Z"}"# + "\n")
+        #expect(captured.err.isEmpty)
+        let none = try AnalyticsLog.open(nil, order: "1", registry: registry, clock: VirtualClock(), terminal: terminal)
+        #expect(none == nil)
+    }
+}

@@ -81,15 +81,24 @@ public enum OrderTrackingApp {
         _ arguments: [String], environment: [String: String], streams: StandardStreams
     ) async throws(UsageError) -> ExitCode {
         // Tracking is the default: its first word is an order id, not a command name.
-        let context = CommandContext(environment: environment, streams: streams)
         switch try Invocation.of(arguments, commands: commands, usage: Help.main, fallback: "track") {
-        case .help(let text): return context.say(text)
+        case .help(let text):
+            streams.out(text + "\n")
+            return .ok
         case .run(let command, let parsed):
-            // Commands throw only usage errors (their closures say so); anything else would be a fatal run.
-            do { return try await command.run(parsed, context) } catch let error as UsageError { throw error } catch {
-                streams.err("order-tracking: \(error)")
-                return .fatal
+            let terminal = Terminal(environment: environment, noColorFlag: parsed.isSet(noColor), streams: streams)
+            let context = CommandContext(environment: environment, terminal: terminal)
+            // Every command under the same signal handling (Ctrl-C 130, SIGTERM 143, SIGHUP 129, terminal
+            // restored); commands throw only usage errors, which end the run with 64 after the handlers are gone.
+            let usage = Locked(UsageError?.none)
+            let status = await withSignalHandling(terminal) {
+                do { return try await command.run(parsed, context).rawValue } catch {
+                    usage.withLock { $0 = error as? UsageError ?? UsageError(message: "\(error)") }
+                    return ExitCode.usage.rawValue
+                }
             }
+            if let error = usage.withLock({ $0 }) { throw error }
+            return ExitCode(rawValue: status) ?? .fatal
         }
     }
 }
@@ -97,19 +106,20 @@ public enum OrderTrackingApp {
 /// What every command is started with: the environment and the process's streams.
 struct CommandContext {
     let environment: [String: String]
-    let streams: StandardStreams
+    /// Decided once per run (stdout, `TERM`, `NO_COLOR`, `--no-color`).
+    let terminal: Terminal
 
-    /// The host for a parsed command line (`--api`, `--cacert`, `--timeout`, `--no-color`, `--data-dir`).
+    /// The host for a parsed command line (`--api`, `--cacert`, `--timeout`, `--data-dir`).
     func host(_ parsed: ParsedArguments) throws(UsageError) -> HostEnvironment {
         try HostEnvironment.make(
             api: parsed.value(OrderTrackingApp.api), caFile: parsed.value(OrderTrackingApp.cacert),
-            timeout: try OrderTrackingApp.timeout(parsed), noColor: parsed.isSet(OrderTrackingApp.noColor),
-            environment: environment, dataDir: parsed.value(OrderTrackingApp.dataDir), streams: streams)
+            timeout: try OrderTrackingApp.timeout(parsed), environment: environment,
+            dataDir: parsed.value(OrderTrackingApp.dataDir), terminal: terminal)
     }
 
     /// Prints a help text.
     func say(_ text: String) -> ExitCode {
-        streams.out(text + "\n")
+        terminal.out(text + "\n")
         return .ok
     }
 }

@@ -40,9 +40,9 @@ extension OrderTrackingApp {
         let host = try context.host(parsed)
         let backend = try RecordingOptions(record: parsed.value(record), replay: parsed.value(replay))
             .backend(wrapping: host.backend, clock: host.clock, terminal: host.terminal)
-        let analytics = try AnalyticsLog.open(parsed.value(analyticsOption), order: options.order, host: host)
+        let analytics = try host.analytics(parsed.value(analyticsOption), order: options.order)
         let screen = TrackingScreen(options: options, host: host.with(backend: backend), analytics: analytics)
-        return await withInterruptHandling(host.terminal) { await screen.run() }
+        return await screen.run()
     }
 
     static func runPreview(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
@@ -78,7 +78,7 @@ extension OrderTrackingApp {
             payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced,
             host: host,
             timeout: try timeout(parsed))
-        return await withInterruptHandling(host.terminal) { await command.run() }
+        return await command.run()
     }
 
     /// `--timeout` (default 5 s); a millisecond is the finest deadline the transport keeps.

@@ -28,10 +28,9 @@ extension OrderTrackingApp {
             let order = try validateID(parsed.positionals[0], kind: "order")
             let host = try context.host(parsed)
             let (timeout, json) = (try timeout(parsed), try format(parsed))
-            let analytics = try AnalyticsLog.open(parsed.value(analyticsOption), order: order, host: host)
-            return await withInterruptHandling(host.terminal) {
-                await CancelCommand(order: order, host: host, timeout: timeout, json: json, analytics: analytics).run()
-            }
+            let analytics = try host.analytics(parsed.value(analyticsOption), order: order)
+            return await CancelCommand(order: order, host: host, timeout: timeout, json: json, analytics: analytics)
+                .run()
         },
         Command(name: "login", options: common + [password, dataDir, verbose], help: Help.login) {
             parsed, context throws(UsageError) in
@@ -40,7 +39,7 @@ extension OrderTrackingApp {
             let host = try context.host(parsed)
             let login = LoginCommand(
                 userID: user, password: parsed.value(password), verbose: parsed.isSet(verbose), host: host)
-            return await withInterruptHandling(host.terminal) { await login.run() }
+            return await login.run()
         },
         Command(name: "logout", options: [dataDir, helpOption], help: Help.login) {
             parsed, context throws(UsageError) in
@@ -55,7 +54,7 @@ extension OrderTrackingApp {
             let host = try context.host(parsed)
             let tabs = TabsCommand(
                 selected: parsed.value(select) ?? TrackingTab.tabID, watch: parsed.isSet(watchTabs), host: host)
-            return await withInterruptHandling(host.terminal) { await tabs.run() }
+            return await tabs.run()
         },
     ]
 

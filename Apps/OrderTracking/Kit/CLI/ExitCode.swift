@@ -1,5 +1,3 @@
-import HostIO
-
 /// The documented exit statuses of `order-tracking`; scripts rely on them.
 public enum ExitCode: Int32, Sendable {
     /// Every card shown (or the command succeeded).
@@ -19,10 +17,4 @@ public enum ExitCode: Int32, Sendable {
     case interrupted = 130
     /// Ended by SIGTERM.
     case terminated = 143
-}
-
-/// Runs `body` under HostIO's signal handling: Ctrl-C, SIGTERM and SIGHUP restore the terminal and exit 130, 143
-/// and 129.
-func withInterruptHandling(_ terminal: Terminal, _ body: @escaping @Sendable () async -> ExitCode) async -> ExitCode {
-    ExitCode(rawValue: await withSignalHandling(terminal) { await body().rawValue }) ?? .fatal
 }

@@ -7,6 +7,7 @@ import Foundation
 import HostIO
 import Login
 import Profile
+import ScreenSinks
 import Storage
 import Tabs
 
@@ -23,8 +24,8 @@ struct HostEnvironment: Sendable {
 
     /// Builds the backend from `--api` (or the embedded fixtures) and the clock (pinned by `COURIER_NOW`).
     static func make(
-        api: String?, caFile: String? = nil, timeout: Duration, noColor: Bool, environment: [String: String],
-        dataDir: String? = nil, streams: StandardStreams
+        api: String?, caFile: String? = nil, timeout: Duration, environment: [String: String],
+        dataDir: String? = nil, terminal: Terminal
     ) throws(UsageError) -> HostEnvironment {
         var clock: any CourierClock = SystemClock()
         if let pinned = environment["COURIER_NOW"] {
@@ -54,7 +55,7 @@ struct HostEnvironment: Sendable {
         let (login, tabs, registry) = plugins(backend: backend, store: store)
         return HostEnvironment(
             backend: backend, clock: clock,
-            terminal: Terminal(environment: environment, noColorFlag: noColor, streams: streams),
+            terminal: terminal,
             registry: registry, environment: environment, store: store, login: login, tabs: tabs)
     }
 
@@ -85,6 +86,11 @@ struct HostEnvironment: Sendable {
         return HostEnvironment(
             backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
             store: store, login: login, tabs: tabs)
+    }
+
+    /// `--analytics FILE` for `order` (ScreenSinks' analytics log), or nil without the option.
+    func analytics(_ path: String?, order: String) throws(UsageError) -> AnalyticsLog? {
+        try AnalyticsLog.open(path, order: order, registry: registry, clock: clock, terminal: terminal)
     }
 
     /// The store, or a usage error when there is nowhere to keep a user (no --data-dir, HOME or XDG_DATA_HOME).

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import ScreenRuntime
+import ScreenSinks
 
 /// The order's screen as the backend describes it: component ids in order, each optionally with its own raw
 /// payload slice. The host never looks inside a slice; it hands the bytes to that component.

@@ -1,0 +1,37 @@
+import ArgumentParsing
+import Core
+import Foundation
+import HostIO
+import JSON
+
+/// `--analytics FILE`: what each squad's components asked to record (`Tracking`), one JSON line per event,
+/// appended: `time`, `order`, `component`, `module`, `event`, `properties`. The squads choose the events and
+/// their properties; the sink adds only where and when.
+public struct AnalyticsLog: Sendable {
+    let file: JSONLinesFile
+    let order: String
+    let registry: ComponentRegistry
+    let clock: any CourierClock
+    let terminal: Terminal
+
+    /// Opens `path` for appending (a usage error that says what to do when it cannot be written), or nil when
+    /// no file was asked for.
+    public static func open(
+        _ path: String?, order: String, registry: ComponentRegistry, clock: any CourierClock, terminal: Terminal
+    ) throws(UsageError) -> AnalyticsLog? {
+        guard let path else { return nil }
+        let file = try JSONLinesFile(path: path, option: "--analytics", append: true)
+        return AnalyticsLog(file: file, order: order, registry: registry, clock: clock, terminal: terminal)
+    }
+
+    /// Writes one event as its line; a line that cannot be written is said once on stderr.
+    public func record(_ event: AnalyticsEvent, from id: ComponentID) {
+        let module = (try? registry.registration(for: id))?.module ?? "?"
+        let line = JSONValue.object([
+            "time": .string(clock.now().formatted(.iso8601)), "order": .string(order),
+            "component": .string(id.rawValue), "module": .string(module), "event": .string(event.name),
+            "properties": .object(event.properties.mapValues(JSONValue.string)),
+        ])
+        file.append(line.text) { terminal.err($0) }
+    }
+}

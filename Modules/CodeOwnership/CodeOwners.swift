@@ -116,6 +116,18 @@ public struct CodeOwners: Sendable {
         }
     }
 
+    /// The file GitHub would use in `directory` or the nearest folder above it that has one, or nil: a tool
+    /// started anywhere inside a checkout finds its repository's owners.
+    public static func locate(from directory: URL) -> URL? {
+        var directory = directory.standardizedFileURL
+        while true {
+            if let file = locate(in: directory) { return file }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { return nil }
+            directory = parent
+        }
+    }
+
     /// The ownership of `path`: the last matching line wins; earlier owners are not merged. Matched on the
     /// path's bytes (see ``PathBytes``).
     public func ownership(of path: String) -> Ownership {

@@ -72,6 +72,16 @@ public enum DisplayWidth {
         return lines
     }
 
+    /// `rows` as aligned lines: every column but the last padded to its widest cell (in display columns), two
+    /// spaces apart, so a table of ids and names lines up whatever script the names are in.
+    public static func columns(_ rows: [[String]]) -> [String] {
+        let count = rows.map(\.count).max() ?? 0
+        let widths = (0..<count).map { column in rows.map { column < $0.count ? of($0[column]) : 0 }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { $0 == row.count - 1 ? $1 : pad($1, to: widths[$0]) }.joined(separator: "  ")
+        }
+    }
+
     /// `text` followed by spaces up to `width` columns.
     public static func pad(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - of(text)))

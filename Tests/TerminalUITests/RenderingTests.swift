@@ -77,3 +77,13 @@ import Testing
         #expect(TextStyler(environment: environment, isTerminal: isTerminal, noColorFlag: flag).colors == expected)
     }
 }
+
+@Suite struct ColumnTests {
+    @Test func columnsAlignByDisplayWidthAndTheLastIsNotPadded() {
+        let lines = DisplayWidth.columns([
+            ["ID", "MODULE", "ENDPOINT"], ["配達", "Location", "riders/{order}.json"], ["a", "b"],
+        ])
+        #expect(lines == ["ID    MODULE    ENDPOINT", "配達  Location  riders/{order}.json", "a     b"])
+        #expect(DisplayWidth.columns([]) == [])
+    }
+}

@@ -23,16 +23,20 @@ public final class StandardStreams: Sendable {
     private let state = Locked((closed: false, failure: WriteFailure?.none))
 
     private let write: @Sendable (Int32, String) -> WriteFailure?
+    /// Whether stdout is a terminal (captured streams never are).
+    public let isTerminal: Bool
 
     /// Created once per process by `main`; SIGPIPE is ignored so a closed pipe is an error code, not death.
     public init() {
         signal(SIGPIPE, SIG_IGN)
         write = StandardStreams.write
+        isTerminal = isatty(STDOUT_FILENO) == 1
     }
 
     /// Streams that hand every write to `capture` (descriptor 1 or 2, the text) instead of the process's own:
     /// what an in-process test of a screen's output reads.
     public init(capturing capture: @escaping @Sendable (_ descriptor: Int32, _ text: String) -> Void) {
+        isTerminal = false
         write = { descriptor, text in
             capture(descriptor, text)
             return nil

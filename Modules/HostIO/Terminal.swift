@@ -27,7 +27,7 @@ public final class Terminal: Sendable {
 
     /// Looks at stdout and the environment once; every later decision reads these answers.
     public init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
-        isTTY = isatty(STDOUT_FILENO) == 1
+        isTTY = streams.isTerminal
         canRedraw = isTTY && environment["TERM"] != "dumb"
         var size = winsize()
         if isTTY, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {

@@ -5,11 +5,11 @@ import Testing
 /// `--analytics FILE`: the host appends what each squad's components chose to record, one JSON object a line,
 /// adding only when, for which order, and which component and module sent it.
 @Suite struct AnalyticsFileTests {
-    @Test func aScreenAndACancelAppendTheSquadsEventsAsJSONLines() throws {
+    @Test func aScreenAndACancelAppendTheSquadsEventsAsJSONLines() async throws {
         let folder = try TemporaryDirectory()
         let file = folder.url.appendingPathComponent("analytics.jsonl").path
-        #expect(try CLI.run(["5678", "--plain", "--analytics", file]).status == 2)
-        #expect(try CLI.run(["cancel", "4040", "--analytics", file]).status == 3)
+        #expect(await InProcess.run(["5678", "--plain", "--analytics", file]).status == 2)
+        #expect(await InProcess.run(["cancel", "4040", "--analytics", file]).status == 3)
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
         let events = try lines.map { try CLI.json(String($0)) }
         for event in events {
@@ -38,8 +38,8 @@ import Testing
     }
 
     /// A full disk loses the analytics, not the screen: one line on stderr, the screen and its status as usual.
-    @Test func aFullDiskIsSaidOnceAndTheScreenStillShows() throws {
-        let run = try CLI.run(["1234", "--plain", "--analytics", "/dev/full"])
+    @Test func aFullDiskIsSaidOnceAndTheScreenStillShows() async throws {
+        let run = await InProcess.run(["1234", "--plain", "--analytics", "/dev/full"])
         #expect(run.status == 0 && run.stdout.contains("Order 1234"))
         #expect(
             run.stderr == "cannot write --analytics '/dev/full': No space left on device; later lines are dropped\n")

@@ -23,9 +23,10 @@ let registeredIDs: String = {
     }
 
     /// id → module, as `components --format json` lists the registry.
-    static func modules() throws -> [String: String] {
+    static func modules() async throws -> [String: String] {
         let rows =
-            try JSONSerialization.jsonObject(with: Data(try CLI.run(["components", "--format", "json"]).stdout.utf8))
+            try JSONSerialization.jsonObject(
+                with: Data(await InProcess.run(["components", "--format", "json"]).stdout.utf8))
             as? [[String: Any]] ?? []
         return Dictionary(
             rows.map { ($0["id"] as? String ?? "", $0["module"] as? String ?? "") }, uniquingKeysWith: { $1 })
@@ -44,20 +45,20 @@ let registeredIDs: String = {
         #expect(try CLI.run([]).stdout == demo.stdout)
     }
 
-    @Test func jsonShapeForACompleteAndADegradedScreen() throws {
-        let complete = try CLI.json(try CLI.run(["1234", "--format", "json"]).stdout)
+    @Test func jsonShapeForACompleteAndADegradedScreen() async throws {
+        let complete = try CLI.json(await InProcess.run(["1234", "--format", "json"]).stdout)
         #expect(complete["order"] as? String == "1234")
         #expect(complete["status"] as? String == "complete")
         #expect(complete["elapsed_ms"] is Int)
         let entries = complete["components"] as? [[String: Any]] ?? []
         let ids = try Self.layoutIDs("1234")
         #expect(entries.map { $0["id"] as? String } == ids, "the layout's cards, in the layout's order")
-        let modules = try Self.modules()
+        let modules = try await Self.modules()
         #expect(entries.map { $0["module"] as? String } == ids.map { modules[$0] })
         #expect(entries.allSatisfy { $0["state"] as? String == "info" && $0["hidden"] as? Bool == false })
         #expect(entries.allSatisfy { $0["reason"] is NSNull && $0["elapsed_ms"] is Int && $0["info"] is [String: Any] })
 
-        let run = try CLI.run(["5678", "--format", "json"])
+        let run = await InProcess.run(["5678", "--format", "json"])
         #expect(run.status == 2)
         let degraded = try CLI.json(run.stdout)
         #expect(degraded["status"] as? String == "degraded")
@@ -68,8 +69,8 @@ let registeredIDs: String = {
         #expect(payment?["info"] is NSNull)
     }
 
-    @Test func loadsAreConcurrentSoTheScreenTakesAsLongAsTheSlowestCard() throws {
-        let run = try CLI.run(["9012", "--format", "json"])
+    @Test func loadsAreConcurrentSoTheScreenTakesAsLongAsTheSlowestCard() async throws {
+        let run = await InProcess.run(["9012", "--format", "json"])
         let entries = (try CLI.json(run.stdout))["components"] as? [[String: Any]] ?? []
         let elapsed = Dictionary(uniqueKeysWithValues: entries.map { ($0["id"] as! String, $0["elapsed_ms"] as! Int) })
         let slow = try #require(elapsed["delivery"])
@@ -81,9 +82,9 @@ let registeredIDs: String = {
         #expect(total < slow + 1000)
     }
 
-    @Test func traceLogsTransitionsAndEventHopsToStderr() throws {
-        let run = try CLI.run(["7777", "--trace", "--plain"])
-        #expect(run.stdout == (try CLI.run(["7777", "--plain"])).stdout, "tracing changes nothing on stdout")
+    @Test func traceLogsTransitionsAndEventHopsToStderr() async throws {
+        let run = await InProcess.run(["7777", "--trace", "--plain"])
+        #expect(run.stdout == (await InProcess.run(["7777", "--plain"])).stdout, "tracing changes nothing on stdout")
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasSuffix("] order: loading → info") })
         #expect(lines.contains { $0.hasSuffix("] event order.status=delivered: order → eta") })
@@ -91,8 +92,8 @@ let registeredIDs: String = {
         #expect(lines.allSatisfy { $0.hasPrefix("[") })
     }
 
-    @Test func aTightDeadlineHidesOnlyTheSlowCard() throws {
-        let run = try CLI.run(["9012", "--timeout", "0.3", "--format", "json"])
+    @Test func aTightDeadlineHidesOnlyTheSlowCard() async throws {
+        let run = await InProcess.run(["9012", "--timeout", "0.3", "--format", "json"])
         #expect(run.status == 2)
         let entries = (try CLI.json(run.stdout))["components"] as? [[String: Any]] ?? []
         let failed = entries.filter { $0["state"] as? String == "failed" }
@@ -105,8 +106,8 @@ let registeredIDs: String = {
     /// A cycle between two real components: the rider reports the hand-over, Order marks the order delivered and
     /// says so on `order.status`, which would reach the rider card again. The host refuses that hop, names the
     /// loop on stderr, and both cards still settle (the rider's answer is delayed 300 ms so Order is first).
-    @Test func aLoopBetweenRiderAndOrderIsRefusedAndNamedAndBothCardsSettle() throws {
-        let run = try CLI.run(["6060", "--format", "json"])
+    @Test func aLoopBetweenRiderAndOrderIsRefusedAndNamedAndBothCardsSettle() async throws {
+        let run = await InProcess.run(["6060", "--format", "json"])
         #expect(run.status == 0)
         #expect(run.stderr == "event cycle refused: delivery → order → delivery (order.status=delivered)\n")
         let report = try CLI.json(run.stdout)
@@ -115,16 +116,17 @@ let registeredIDs: String = {
         #expect(state("order") == "info" && state("delivery") == "info")
         let order = cards.first { $0["id"] as? String == "order" }?["info"] as? [String: Any]
         #expect(order?["status"] as? String == "delivered")
-        let text = try CLI.run(["6060", "--plain"])
+        let text = await InProcess.run(["6060", "--plain"])
         #expect(text.status == 0 && !text.stdout.contains("░"))
     }
 
-    @Test func watchStopsOnceTheOrderIsDelivered() throws {
-        let run = try CLI.run(["7777", "--watch", "--every", "0.2", "--plain"], limit: .seconds(10))
+    @Test func watchStopsOnceTheOrderIsDelivered() async throws {
+        let run = await InProcess.run(["7777", "--watch", "--every", "0.2", "--plain"])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n", maxSplits: 1)
         #expect(lines.first?.hasPrefix("── 08:00:00 ") == true, "a watched frame is headed by its time")
-        #expect(lines.last.map(String.init) == (try CLI.run(["7777"])).stdout, "the last frame is the plain screen")
+        #expect(
+            lines.last.map(String.init) == (await InProcess.run(["7777"])).stdout, "the last frame is the plain screen")
     }
 }
 
@@ -165,25 +167,27 @@ let registeredIDs: String = {
 }
 
 @Suite struct PreviewAndToolsTests {
-    @Test func previewShowsOneComponentAloneInEveryState() throws {
-        let info = try CLI.run(["preview", "payment"])
+    @Test func previewShowsOneComponentAloneInEveryState() async throws {
+        let info = await InProcess.run(["preview", "payment"])
         #expect(info.status == 0)
         #expect(info.stdout.hasPrefix("payment · Payments · state: info\n"))
         let card = info.stdout.split(separator: "\n").dropFirst()
         #expect(card.first?.hasPrefix("╭") == true && card.last?.hasPrefix("╰") == true, "one whole card")
-        let bug = try CLI.run(["preview", "payment", "--order", "5678"])
+        let bug = await InProcess.run(["preview", "payment", "--order", "5678"])
         #expect(bug.status == 2)
         #expect(bug.stdout == "payment · Payments · state: failed\n(hidden: unexpected payload: missing key 'logo')\n")
-        let loading = try CLI.run(["preview", "eta", "--state", "loading"])
+        let loading = await InProcess.run(["preview", "eta", "--state", "loading"])
         #expect(loading.stdout.contains("░░░░"))
-        let fault = try CLI.run(["preview", "order", "--fail", "http500"])
+        let fault = await InProcess.run(["preview", "order", "--fail", "http500"])
         #expect(fault.stdout.contains("(hidden: orders/1234/details.json: server answered HTTP 500)"))
-        let timeout = try CLI.run(["preview", "order", "--fail", "timeout", "--timeout", "0.2"])
+        let timeout = await InProcess.run(["preview", "order", "--fail", "timeout", "--timeout", "0.2"])
         #expect(timeout.stdout.contains("(hidden: no answer within 0.2s)"))
     }
 
-    @Test func previewShowsACardsReactionToAnotherSquadsEvent() throws {
-        let eta = try CLI.run(["preview", "eta", "--event", "order.status=delivered", "--event", "promo.applied=X"])
+    @Test func previewShowsACardsReactionToAnotherSquadsEvent() async throws {
+        let eta = await InProcess.run([
+            "preview", "eta", "--event", "order.status=delivered", "--event", "promo.applied=X",
+        ])
         #expect(eta.status == 0)
         let lines = eta.stdout.split(separator: "\n").map(String.init)
         #expect(
@@ -191,21 +195,22 @@ let registeredIDs: String = {
                 "eta · Location · state: info", "order.status=delivered: updated",
                 "promo.applied=X: no change (eta does not act on promo.applied now)",
             ])
-        let payment = try CLI.run(["preview", "payment", "--event", "order.status=delivered"])
+        let payment = await InProcess.run(["preview", "payment", "--event", "order.status=delivered"])
         #expect(payment.stdout.contains("order.status=delivered: reloaded\n"))
-        let bad = try CLI.run(["preview", "eta", "--event", "delivered"])
+        let bad = await InProcess.run(["preview", "eta", "--event", "delivered"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--event 'delivered' must be NAME=VALUE"))
     }
 
-    @Test func previewTakesAPayloadFile() throws {
+    @Test func previewTakesAPayloadFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("eta-\(UUID().uuidString).json")
         try Data(#"{"min_minutes": 5, "max_minutes": 5, "timezone": "Europe/Berlin"}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try CLI.run(["preview", "eta", "--payload", file.path])
+        let run = await InProcess.run(["preview", "eta", "--payload", file.path])
         #expect(run.status == 0 && run.stdout.hasPrefix("eta · Location · state: info\n"))
         #expect(
-            run.stdout != (try CLI.run(["preview", "eta"])).stdout, "the payload file, not the endpoint, was drawn")
+            run.stdout != (await InProcess.run(["preview", "eta"])).stdout,
+            "the payload file, not the endpoint, was drawn")
     }
 
     @Test func componentsListsOwnersFromCodeowners() throws {
@@ -218,24 +223,24 @@ let registeredIDs: String = {
         #expect(rows.first { $0["id"] == "eta" }?["endpoint"] == "orders/{order}/eta.json")
     }
 
-    @Test func cancelAsksEveryValidatingComponent() throws {
-        let allowed = try CLI.run(["cancel", "3333"])
+    @Test func cancelAsksEveryValidatingComponent() async throws {
+        let allowed = await InProcess.run(["cancel", "3333"])
         #expect(allowed.status == 0)
         #expect(
             allowed.stdout
                 == "order: ok\npayment: ok: refund SAR 50.50 to Visa •••• 4242\nOrder 3333 can be cancelled.\n")
-        let vetoed = try CLI.run(["cancel", "4040"])
+        let vetoed = await InProcess.run(["cancel", "4040"])
         #expect(vetoed.status == 3)
         #expect(
             vetoed.stdout
                 == "order: veto: Al Baik is already preparing this order, so it can't be cancelled.\npayment: ok: nothing was charged\nOrder 4040 can't be cancelled (1 veto).\n"
         )
-        #expect(try CLI.run(["cancel", "9999"]).status == 1)
+        #expect(await InProcess.run(["cancel", "9999"]).status == 1)
     }
 
     /// Scripts get every verdict, reason and confirmation in one object, with the same exit status.
-    @Test func cancelAsJSONCarriesVerdictsAndWhatTheConfirmationNeeds() throws {
-        let run = try CLI.run(["cancel", "3333", "--format", "json"])
+    @Test func cancelAsJSONCarriesVerdictsAndWhatTheConfirmationNeeds() async throws {
+        let run = await InProcess.run(["cancel", "3333", "--format", "json"])
         // The same slots as the screen: the layout's unknown 'loyalty' card is named on stderr, as there.
         #expect(run.status == 0)
         #expect(run.stderr.split(separator: "\n").map { $0.hasPrefix("skipping 'loyalty'") } == [true])
@@ -243,9 +248,9 @@ let registeredIDs: String = {
             run.stdout
                 == #"{"cancellable":true,"order":"3333","verdicts":[{"confirmation":null,"id":"order","reason":null,"verdict":"allow"},{"confirmation":{"facts":{"method":"Visa •••• 4242","refund":"SAR 50.50"},"summary":"refund SAR 50.50 to Visa •••• 4242"},"id":"payment","reason":null,"verdict":"allow"}],"vetoes":0}"#
                 + "\n")
-        let vetoed = try CLI.json(try CLI.run(["cancel", "5678", "--format", "json"]).stdout)
+        let vetoed = try CLI.json(await InProcess.run(["cancel", "5678", "--format", "json"]).stdout)
         #expect(vetoed["cancellable"] as? Bool == false && vetoed["vetoes"] as? Int == 2)
-        #expect(try CLI.run(["cancel", "3333", "--format", "xml"]).status == 64)
+        #expect(await InProcess.run(["cancel", "3333", "--format", "xml"]).status == 64)
     }
 }
 

@@ -17,13 +17,13 @@ import Testing
 
         """
 
-    @Test func theDemoUserPrintsExactlyTheFiveReferenceLines() throws {
+    @Test func theDemoUserPrintsExactlyTheFiveReferenceLines() async throws {
         let directory = dataDirectory()
-        let run = try CLI.run(["login", "1234", "--data-dir", directory.path])
+        let run = await InProcess.run(["login", "1234", "--data-dir", directory.path])
         #expect(run.status == 0)
         #expect(run.stdout == Self.reference)
         #expect(run.stderr == "")
-        let verbose = try CLI.run(["login", "1234", "--data-dir", directory.path, "--verbose"])
+        let verbose = await InProcess.run(["login", "1234", "--data-dir", directory.path, "--verbose"])
         #expect(
             verbose.stdout == Self.reference + """
                 Profile: Sara Al-Harbi, Riyadh
@@ -31,49 +31,50 @@ import Testing
                 Stored user at \(directory.path)/user.json
 
                 """)
-        let tabs = try CLI.run(["tabs", "--data-dir", directory.path, "--select", "feed"])
+        let tabs = await InProcess.run(["tabs", "--data-dir", directory.path, "--select", "feed"])
         #expect(tabs.stdout.hasPrefix("Tracking   Profile   ▸ Feed (3)   Sign out\n"))
-        let logout = try CLI.run(["logout", "--data-dir", directory.path])
+        let logout = await InProcess.run(["logout", "--data-dir", directory.path])
         #expect(logout.stdout == "Logged out: removed \(directory.path)/user.json\n")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("user.json").path))
-        #expect(try CLI.run(["logout", "--data-dir", directory.path]).stdout == "Not logged in; nothing to clear\n")
+        #expect(
+            await InProcess.run(["logout", "--data-dir", directory.path]).stdout == "Not logged in; nothing to clear\n")
     }
 
-    @Test func anUnknownUserPrintsExactlyTheFailureLinesAndClearsStoredData() throws {
+    @Test func anUnknownUserPrintsExactlyTheFailureLinesAndClearsStoredData() async throws {
         let directory = dataDirectory()
-        _ = try CLI.run(["login", "1234", "--data-dir", directory.path])
-        let run = try CLI.run(["login", "9999", "--data-dir", directory.path])
+        _ = await InProcess.run(["login", "1234", "--data-dir", directory.path])
+        let run = await InProcess.run(["login", "9999", "--data-dir", directory.path])
         #expect(run.status == 1)
         #expect(run.stdout == "Logging in...\nLogged in unsuccessfully...\nClear data because of error userNotFound\n")
         #expect(run.stderr == "login failed: no such user; check the id (the demo user is 1234)\n")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("user.json").path))
-        let wrong = try CLI.run(["login", "5555", "--password", "nope", "--data-dir", directory.path])
+        let wrong = await InProcess.run(["login", "5555", "--password", "nope", "--data-dir", directory.path])
         #expect(wrong.stdout.hasSuffix("Clear data because of error invalidCredentials\n"))
     }
 
-    @Test func theTrackingScreenShowsWhoIsSignedIn() throws {
+    @Test func theTrackingScreenShowsWhoIsSignedIn() async throws {
         let directory = dataDirectory()
-        _ = try CLI.run(["login", "1234", "--data-dir", directory.path])
-        let before = try CLI.run(["1234"])
+        _ = await InProcess.run(["login", "1234", "--data-dir", directory.path])
+        let before = await InProcess.run(["1234"])
         #expect(before.stdout.contains("Not signed in"))
-        let run = try CLI.run(["1234", "--data-dir", directory.path])
+        let run = await InProcess.run(["1234", "--data-dir", directory.path])
         #expect(run.status == 0)
         #expect(run.stdout.contains("Sara Al-Harbi") && !run.stdout.contains("Not signed in"), "\(run.stdout)")
-        let tabs = try CLI.run(["tabs", "--select", "profile", "--data-dir", "/nonexistent-courier"])
+        let tabs = await InProcess.run(["tabs", "--select", "profile", "--data-dir", "/nonexistent-courier"])
         #expect(tabs.status == 64)
         #expect(tabs.stderr.contains("tab 'profile' is not available now; available: tracking"))
     }
 
-    /// SIGKILL at random moments during login (and so during the Storage write) must never leave a torn record.
-    @Test func aRecordingWhileSignedInHoldsTheTabsFetchesAndReplaysTheSameBar() throws {
+    /// `--record` while signed in: the tabs fetch through the recording backend, so a replay draws the same bar.
+    @Test func aRecordingWhileSignedInHoldsTheTabsFetchesAndReplaysTheSameBar() async throws {
         let directory = dataDirectory()
-        _ = try CLI.run(["login", "1234", "--data-dir", directory.path])
+        _ = await InProcess.run(["login", "1234", "--data-dir", directory.path])
         let file = directory.appendingPathComponent("run.jsonl").path
-        let recorded = try CLI.run(["1234", "--data-dir", directory.path, "--record", file])
+        let recorded = await InProcess.run(["1234", "--data-dir", directory.path, "--record", file])
         #expect(recorded.stdout.contains("Feed (3)"))
         let lines = try String(contentsOfFile: file, encoding: .utf8)
         #expect(lines.contains(#""endpoint":"users/1234/feed.json""#), "the tabs fetch through the recording")
-        let replayed = try CLI.run(["1234", "--data-dir", directory.path, "--replay", file])
+        let replayed = await InProcess.run(["1234", "--data-dir", directory.path, "--replay", file])
         #expect(replayed.stdout == recorded.stdout)
     }
 
@@ -97,6 +98,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["user.json"])
     }
 
+    /// SIGKILL at random moments during login (and so during the Storage write) must never leave a torn record.
     @Test func killingTheWriterNeverLeavesATornFile() throws {
         let directory = dataDirectory()
         let record = directory.appendingPathComponent("user.json")

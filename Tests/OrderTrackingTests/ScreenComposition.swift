@@ -54,10 +54,12 @@ enum ScreenComposition {
     static var updating: String? { ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] }
 }
 
+/// In-process (Support.swift's `InProcess`: the real commands on captured streams and a virtual clock), so the
+/// slow and live orders take milliseconds; `inProcessIsTheBinary` proves the two runs print the same.
 @Suite struct ScreenCompositionTests {
     @Test(arguments: ScreenComposition.demoOrders)
-    func demoOrderScreensAreTheSquadsCardsComposed(order: String) throws {
-        let json = try CLI.run([order, "--format", "json"])
+    func demoOrderScreensAreTheSquadsCardsComposed(order: String) async throws {
+        let json = await InProcess.run([order, "--format", "json"])
         let report = try CLI.json(json.stdout)
         let cards = (report["components"] as? [[String: Any]] ?? []).map {
             ScreenComposition.Card(
@@ -69,7 +71,7 @@ enum ScreenComposition {
         #expect(json.status == (degraded ? 2 : 0), "exit status follows the screen: 2 when a card is hidden")
         #expect(report["status"] as? String == (degraded ? "degraded" : "complete"))
 
-        let plain = try CLI.run([order])
+        let plain = await InProcess.run([order])
         #expect(plain.status == json.status)
         #expect(!plain.stdout.contains("\u{1B}"), "no escape codes when stdout is not a terminal")
         let (header, drawn) = ScreenComposition.cards(in: plain.stdout)
@@ -106,6 +108,25 @@ enum ScreenComposition {
                 text == golden,
                 "card '\(card.id)' on order \(order) differs from its squad's golden \(file.lastPathComponent) (in place \(visible.firstIndex { $0.id == card.id }! + 1)); if \(card.module) changed the card on purpose: Scripts/update-goldens \(card.module)"
             )
+        }
+    }
+
+    /// The in-process host is the binary: every demo order's screen, text and JSON (times aside), stdout, stderr
+    /// and status alike, so what the in-process tests see is what a person sees.
+    @Test func inProcessIsTheBinary() async throws {
+        let times = try NSRegularExpression(pattern: #""elapsed_ms":[0-9]+"#)
+        func timeless(_ text: String) -> String {
+            times.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: #""elapsed_ms":0"#)
+        }
+        for order in ScreenComposition.demoOrders {
+            for arguments in [[order], [order, "--format", "json"], ["cancel", order]] {
+                let binary = try CLI.run(arguments)
+                let inProcess = await InProcess.run(arguments)
+                #expect(inProcess.status == binary.status, "\(arguments)")
+                #expect(timeless(inProcess.stdout) == timeless(binary.stdout), "\(arguments)")
+                #expect(inProcess.stderr == binary.stderr, "\(arguments)")
+            }
         }
     }
 }

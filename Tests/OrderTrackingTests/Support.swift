@@ -1,5 +1,10 @@
+import ArgumentParsing
+import Core
 import CoreTesting
 import Foundation
+import HostIO
+
+@testable import OrderTrackingKit
 
 /// The built `order-tracking` binary, run the way a user or a script runs it.
 enum CLI {
@@ -40,4 +45,44 @@ enum CLI {
 extension String {
     /// The text with a trailing newline, as the CLI prints a frame.
     var line: String { self + "\n" }
+}
+
+/// `order-tracking` run in-process, the way a squad runs its component: the real dispatch and commands, on
+/// captured streams and a `VirtualClock` at `COURIER_NOW`, with no process and no signal handlers. Slow
+/// endpoints, deadlines and watch rounds take milliseconds. For everything that needs no argv of a real
+/// process, no exit of one, no signal and no real terminal.
+enum InProcess {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    private final class Written: Sendable {
+        let text = Locked((out: "", err: ""))
+    }
+
+    static func run(_ arguments: [String], extra: [String: String] = [:], within limit: Duration = .seconds(3600))
+        async -> Run
+    {
+        let written = Written()
+        let streams = StandardStreams { descriptor, text in
+            written.text.withLock { if descriptor == 1 { $0.out += text } else { $0.err += text } }
+        }
+        let environment = CLI.environment.merging(extra) { $1 }
+        let clock = VirtualClock()
+        let status = await clock.drive(within: limit) { () async -> Int32 in
+            do {
+                return try await OrderTrackingApp.run(
+                    arguments, environment: environment, streams: streams, clock: clock, signals: false
+                ).rawValue
+            } catch {
+                streams.err("order-tracking: \((error as? UsageError)?.message ?? "\(error)")")
+                streams.err("Run 'order-tracking --help' for usage.")
+                return ExitCode.usage.rawValue
+            }
+        }
+        let (out, err) = written.text.withLock { ($0.out, $0.err) }
+        return Run(status: status ?? -1, stdout: out, stderr: err)
+    }
 }

@@ -6,14 +6,14 @@ import Testing
 /// `tabs`: a tab that performs an action (Sign out), and `--watch`, which follows badges and sign-in/out made by
 /// other processes on the same data folder.
 @Suite struct TabsCommandTests {
-    @Test func theSignOutTabSignsTheUserOutInsteadOfShowingAScreen() throws {
+    @Test func theSignOutTabSignsTheUserOutInsteadOfShowingAScreen() async throws {
         let directory = try TemporaryDirectory()
-        _ = try CLI.run(["login", "1234", "--data-dir", directory.url.path])
-        let run = try CLI.run(["tabs", "--select", "signout", "--data-dir", directory.url.path])
+        _ = await InProcess.run(["login", "1234", "--data-dir", directory.url.path])
+        let run = await InProcess.run(["tabs", "--select", "signout", "--data-dir", directory.url.path])
         #expect(run.status == 0)
         #expect(run.stdout == "Signed out user 1234 (removed \(directory.url.path)/user.json).\n")
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("user.json").path))
-        let again = try CLI.run(["tabs", "--select", "signout", "--data-dir", directory.url.path])
+        let again = await InProcess.run(["tabs", "--select", "signout", "--data-dir", directory.url.path])
         #expect(again.status == 64 && again.stderr.contains("tab 'signout' is not available now; available: tracking"))
     }
 

@@ -96,11 +96,11 @@ import Testing
         #expect(lastPayment?["status"] as? String == "paid", "cash is collected at the door")
     }
 
-    @Test func aRecordedRunReplaysToTheSameScreen() throws {
+    @Test func aRecordedRunReplaysToTheSameScreen() async throws {
         let folder = try TemporaryDirectory()
         let file = folder.url.appendingPathComponent("9012.jsonl").path
-        let recorded = try CLI.run(["9012", "--format", "json", "--record", file])
-        let replayed = try CLI.run(["9012", "--format", "json", "--replay", file])
+        let recorded = await InProcess.run(["9012", "--format", "json", "--record", file])
+        let replayed = await InProcess.run(["9012", "--format", "json", "--replay", file])
         #expect(recorded.status == 0 && replayed.status == 0, "\(replayed.stderr)")
         func withoutTimes(_ text: String) throws -> String {
             var report = try CLI.json(text)
@@ -118,7 +118,7 @@ import Testing
         #expect((rider?["elapsed_ms"] as? Int ?? 0) >= 1400, "the slow answer keeps its recorded timing")
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 5, "the layout and the four cards that fetch (order, eta, delivery, payment)")
-        let bad = try CLI.run(["1234", "--replay", folder.url.appendingPathComponent("missing").path])
+        let bad = await InProcess.run(["1234", "--replay", folder.url.appendingPathComponent("missing").path])
         #expect(bad.status == 64)
     }
 }

@@ -77,8 +77,11 @@ public enum OrderTrackingApp {
         }
     }
 
+    /// The command line on `streams`. In-process tests pass a `VirtualClock` and no `signals`: the process's own
+    /// handlers are the test runner's.
     static func run(
-        _ arguments: [String], environment: [String: String], streams: StandardStreams
+        _ arguments: [String], environment: [String: String], streams: StandardStreams,
+        clock: (any CourierClock)? = nil, signals: Bool = true
     ) async throws(UsageError) -> ExitCode {
         // Tracking is the default: its first word is an order id, not a command name.
         switch try Invocation.of(arguments, commands: commands, usage: Help.main, fallback: "track") {
@@ -87,16 +90,17 @@ public enum OrderTrackingApp {
             return .ok
         case .run(let command, let parsed):
             let terminal = Terminal(environment: environment, noColorFlag: parsed.isSet(noColor), streams: streams)
-            let context = CommandContext(environment: environment, terminal: terminal)
+            let context = CommandContext(environment: environment, terminal: terminal, clock: clock)
             // Every command under the same signal handling (Ctrl-C 130, SIGTERM 143, SIGHUP 129, terminal
             // restored); commands throw only usage errors, which end the run with 64 after the handlers are gone.
             let usage = Locked(UsageError?.none)
-            let status = await withSignalHandling(terminal) {
+            let work: @Sendable () async -> Int32 = {
                 do { return try await command.run(parsed, context).rawValue } catch {
                     usage.withLock { $0 = error as? UsageError ?? UsageError(message: "\(error)") }
                     return ExitCode.usage.rawValue
                 }
             }
+            let status = signals ? await withSignalHandling(terminal, work) : await work()
             if let error = usage.withLock({ $0 }) { throw error }
             return ExitCode(rawValue: status) ?? .fatal
         }
@@ -108,13 +112,15 @@ struct CommandContext {
     let environment: [String: String]
     /// Decided once per run (stdout, `TERM`, `NO_COLOR`, `--no-color`).
     let terminal: Terminal
+    /// The clock every command runs on; nil: the system's (pinned by `COURIER_NOW`).
+    var clock: (any CourierClock)?
 
     /// The host for a parsed command line (`--api`, `--cacert`, `--timeout`, `--data-dir`).
     func host(_ parsed: ParsedArguments) throws(UsageError) -> HostEnvironment {
         try HostEnvironment.make(
             api: parsed.value(OrderTrackingApp.api), caFile: parsed.value(OrderTrackingApp.cacert),
             timeout: try OrderTrackingApp.timeout(parsed), environment: environment,
-            dataDir: parsed.value(OrderTrackingApp.dataDir), terminal: terminal)
+            dataDir: parsed.value(OrderTrackingApp.dataDir), terminal: terminal, clock: clock)
     }
 
     /// Prints a help text.

@@ -22,17 +22,18 @@ struct HostEnvironment: Sendable {
     let login: LoginContainer
     let tabs: TabContainer
 
-    /// Builds the backend from `--api` (or the embedded fixtures) and the clock (pinned by `COURIER_NOW`).
+    /// Builds the backend from `--api` (or the embedded fixtures) and the clock (pinned by `COURIER_NOW`, unless
+    /// one is `given`).
     static func make(
         api: String?, caFile: String? = nil, timeout: Duration, environment: [String: String],
-        dataDir: String? = nil, terminal: Terminal
+        dataDir: String? = nil, terminal: Terminal, clock given: (any CourierClock)? = nil
     ) throws(UsageError) -> HostEnvironment {
-        var clock: any CourierClock = SystemClock()
+        var clock: any CourierClock = given ?? SystemClock()
         if let pinned = environment["COURIER_NOW"] {
             guard let date = ISO8601DateFormatter().date(from: pinned) else {
                 throw UsageError(message: "COURIER_NOW='\(pinned)' is not an ISO 8601 time like 2027-01-15T08:00:00Z")
             }
-            clock = PinnedClock(pinned: date)
+            if given == nil { clock = PinnedClock(pinned: date) }
         }
         let backend: any Backend
         if let api {

@@ -1,8 +1,8 @@
 /// What a component type opted into (the opt-in protocols beside ``Component``), found once per type, at
 /// registration, so the container calls plain closures and the squad contract stays three members.
 struct Capabilities<C: Component>: Sendable {
-    var consumedEvents: Set<String> = []
-    var refreshingEvents: Set<String> = []
+    var consumed: Set<String> = []
+    var refreshing: Set<String> = []
     var consume: (@Sendable (C, DomainEvent, C.Info) -> C.Info)?
     var events: (@Sendable (C, C.Info) -> [DomainEvent])?
     var validate: (@Sendable (C, UserAction, C.Info) -> Verdict)?
@@ -14,7 +14,7 @@ struct Capabilities<C: Component>: Sendable {
     // so the `as?` inside the erased helpers below always succeeds).
     init() {
         if let type = C.self as? any EventConsuming.Type {
-            consumedEvents = type.consumedEvents
+            consumed = Set(type.consumedEvents.map(\.rawValue))
             consume = { ($0 as? any EventConsuming)?.consume(erased: $1, into: $2) as? C.Info ?? $2 }
         }
         if C.self is any EventPublishing.Type { events = { ($0 as? any EventPublishing)?.events(erased: $1) ?? [] } }
@@ -24,11 +24,11 @@ struct Capabilities<C: Component>: Sendable {
         if C.self is any SelfRefreshing.Type { refreshInterval = { ($0 as? any SelfRefreshing)?.interval(erased: $1) } }
         if C.self is any Finishing.Type { isFinished = { ($0 as? any Finishing)?.isFinished(erased: $1) ?? false } }
         if C.self is any Tracking.Type { analytics = { ($0 as? any Tracking)?.analytics(erased: $1) ?? [] } }
-        if let type = C.self as? any RefreshingOnEvents.Type { refreshingEvents = type.refreshingEvents }
+        if let type = C.self as? any RefreshingOnEvents.Type { refreshing = Set(type.refreshingEvents.map(\.rawValue)) }
     }
 
     /// Every event name the router should deliver to this component.
-    var routedEvents: Set<String> { consumedEvents.union(refreshingEvents) }
+    var routedEvents: Set<String> { consumed.union(refreshing) }
 }
 
 extension EventConsuming {

@@ -25,6 +25,8 @@ public protocol Validatable: Component {
 
 /// Opt-in: a component that announces domain events when its info changes.
 public protocol EventPublishing: Component {
+    /// Every event this component may publish: its declaration, which consumers name and `squad lint` checks.
+    static var publishedEvents: Set<EventName> { get }
     /// The events `info` implies; the container sends each one once.
     func events(for info: Info) -> [DomainEvent]
 }
@@ -46,8 +48,8 @@ public protocol Finishing: Component {
 /// Opt-in: a component that reloads itself when another announces something ("coupon applied" → the payment
 /// card refreshes), without either importing the other.
 public protocol RefreshingOnEvents: Component {
-    /// The event names after which this component asks to be reloaded.
-    static var refreshingEvents: Set<String> { get }
+    /// The events after which this component asks to be reloaded, named through their publisher's declaration.
+    static var refreshingEvents: Set<EventName> { get }
 }
 
 /// Opt-in: a component whose squad decides what analytics records about its card, as it decides the card itself;
@@ -59,8 +61,8 @@ public protocol Tracking: Component {
 
 /// Opt-in: a component that reacts to other components' events by updating its own info.
 public protocol EventConsuming: Component {
-    /// The event names this component listens to.
-    static var consumedEvents: Set<String> { get }
+    /// The events this component listens to, named through their publisher's declaration.
+    static var consumedEvents: Set<EventName> { get }
     /// The info after `event`; return `info` unchanged to ignore it.
     func consume(_ event: DomainEvent, into info: Info) -> Info
 }

@@ -70,9 +70,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     }
     /// What a step hands out once the lock is released.
     private enum Effect {
-        case post(SlotUpdate)
-        case draw(ComponentState<C.Info>)
-        case track(Moment<C.Info>)
+        case post(SlotUpdate), draw(ComponentState<C.Info>), track(Moment<C.Info>)
     }
     /// What the squad's functions say about new info, worked out outside the lock.
     private typealias Outcome = (info: C.Info, finished: Bool, refresh: Duration?, events: [DomainEvent])
@@ -121,9 +119,9 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
 
     /// Applies a routed event now if info is shown, and remembers it for info that arrives later.
     public func receive(_ event: DomainEvent) -> [DomainEvent] {
-        let consumes = capabilities.consumedEvents.contains(event.name)
+        let consumes = capabilities.consumed.contains(event.name)
         var seen = commit { state in
-            if capabilities.refreshingEvents.contains(event.name) {
+            if capabilities.refreshing.contains(event.name) {
                 state.outbox.append(.post(.event(.refresh(after: .zero))))
             }
             if consumes {

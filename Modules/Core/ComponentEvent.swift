@@ -17,6 +17,18 @@ public struct DomainEvent: Sendable, Hashable, Codable, CustomStringConvertible 
     public var description: String { "\(name)=\(value)" }
 }
 
+/// A domain event's name, declared once where its publisher says what it publishes (`EventName.orderStatus`,
+/// beside the module faces), so a consumer names it through that declaration and `squad lint` can tell a typo
+/// from an event nobody publishes.
+public struct EventName: Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The name on the wire: "order.status".
+    public let rawValue: String
+    /// A name from its literal; publishers declare theirs as constants.
+    public init(stringLiteral rawValue: String) { self.rawValue = rawValue }
+    /// This event with `value`: `.orderStatus("delivered")`.
+    public func callAsFunction(_ value: String) -> DomainEvent { DomainEvent(rawValue, value) }
+}
+
 /// The output interface of every component: what it tells the host. The host decides what each means.
 public enum ComponentEvent: Sendable, Equatable {
     /// The card should go away, with the reason (the default failure policy).

@@ -43,24 +43,15 @@ public enum ComponentState<Info: Sendable & Equatable>: Sendable, Equatable {
 
 /// A state without its payload: what the transition table is keyed by.
 public enum Phase: String, Sendable, Hashable, CaseIterable, Codable {
-    /// See ``ComponentState/loading``.
-    case loading
-    /// See ``ComponentState/info(_:)``.
-    case info
-    /// See ``ComponentState/failed(_:)``.
-    case failed
+    /// See ``ComponentState/loading``, ``ComponentState/info(_:)`` and ``ComponentState/failed(_:)``.
+    case loading, info, failed
 }
 
 /// What can happen to a component; each is legal only in some phases.
 public enum Transition: String, Sendable, Hashable, CaseIterable {
-    /// Info arrived (first time, or an update in place).
-    case receive
-    /// The load failed or was rejected.
-    case fail
-    /// The host asked for fresh data while info is shown.
-    case refresh
-    /// The host asked to try again after a failure.
-    case retry
+    /// `receive`: info arrived (first time, or an update in place); `fail`: the load failed or was rejected;
+    /// `refresh`: the host asked for fresh data while info is shown; `retry`: again after a failure.
+    case receive, fail, refresh, retry
 }
 
 /// A transition the table does not allow; reported, never applied.

@@ -1,4 +1,5 @@
 import Core
+import Faces
 import Foundation
 
 /// What the rider card shows.
@@ -25,7 +26,9 @@ public struct DeliveryComponent: Component, EventConsuming, EventPublishing, Sel
     /// The id layouts use.
     public static let id: ComponentID = "delivery"
     /// Listens to Order's status without importing Order.
-    public static let consumedEvents: Set<String> = ["order.status"]
+    public static let consumedEvents: Set<EventName> = [.orderStatus]
+    /// What the rider card publishes (declared in Faces: `EventName.deliveryHandedOver`).
+    public static let publishedEvents: Set<EventName> = [.deliveryHandedOver]
 
     /// Creates the component.
     public init() {}
@@ -58,7 +61,7 @@ public struct DeliveryComponent: Component, EventConsuming, EventPublishing, Sel
 
     /// The hand-over, for whoever listens (Order marks the order delivered).
     public func events(for info: DeliveryInfo) -> [DomainEvent] {
-        info.handedOver ? [DomainEvent("delivery.handed_over", "true")] : []
+        info.handedOver ? [EventName.deliveryHandedOver("true")] : []
     }
 
     /// The rider moves: look again every 3 s until the order is delivered.

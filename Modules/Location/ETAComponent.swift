@@ -1,4 +1,5 @@
 import Core
+import Faces
 import Foundation
 
 /// What the arrival card shows.
@@ -19,7 +20,7 @@ public struct ETAComponent: Component, EventConsuming, SelfRefreshing {
     /// The id layouts use.
     public static let id: ComponentID = "eta"
     /// Listens to Order's status without importing Order.
-    public static let consumedEvents: Set<String> = ["order.status"]
+    public static let consumedEvents: Set<EventName> = [.orderStatus]
 
     /// Creates the component.
     public init() {}

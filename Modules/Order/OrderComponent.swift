@@ -1,4 +1,5 @@
 import Core
+import Faces
 import Foundation
 
 /// The Order squad's card: restaurant, basket and where the order is; it announces status changes to others,
@@ -6,8 +7,8 @@ import Foundation
 public struct OrderComponent: Component, Validatable, EventPublishing, EventConsuming, SelfRefreshing, Finishing {
     /// The id layouts use.
     public static let id: ComponentID = "order"
-    /// The event Order publishes whenever the status is known; its value is the raw status ("delivered").
-    public static let statusEvent = "order.status"
+    /// What Order publishes (declared in Faces: `EventName.orderStatus`).
+    public static let publishedEvents: Set<EventName> = [.orderStatus]
 
     /// Creates the component.
     public init() {}
@@ -34,20 +35,20 @@ public struct OrderComponent: Component, Validatable, EventPublishing, EventCons
     }
 
     /// The rider's hand-over, by name (Location publishes it; Order never imports Location).
-    public static let consumedEvents: Set<String> = ["delivery.handed_over"]
+    public static let consumedEvents: Set<EventName> = [.deliveryHandedOver]
 
     /// The rider app reports the hand-over before the restaurant system does: Order trusts it and shows the order
     /// delivered (and says so again on `order.status`, which is how a rider card that reported it hears it back:
     /// the host refuses that loop and names it).
     public func consume(_ event: DomainEvent, into info: OrderInfo) -> OrderInfo {
-        guard event.name == "delivery.handed_over", info.status < .delivered else { return info }
+        guard event.name == EventName.deliveryHandedOver.rawValue, info.status < .delivered else { return info }
         var info = info
         info.status = .delivered
         return info
     }
 
     /// Tells others the status, so the rider and ETA cards can follow it.
-    public func events(for info: OrderInfo) -> [DomainEvent] { [DomainEvent(Self.statusEvent, info.status.rawValue)] }
+    public func events(for info: OrderInfo) -> [DomainEvent] { [EventName.orderStatus(info.status.rawValue)] }
 
     /// Until delivery the status moves on by itself: look again every 5 s.
     public func refreshInterval(for info: OrderInfo) -> Duration? { isFinished(info) ? nil : .seconds(5) }

@@ -1,4 +1,5 @@
 import Core
+import Faces
 import Foundation
 
 /// The Payments squad's card: how the order was paid, for how much, and whether it can be refunded.
@@ -8,8 +9,8 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents {
     /// The id layouts use.
     public static let id: ComponentID = "payment"
 
-    /// Order's status event, by name.
-    public static let refreshingEvents: Set<String> = ["order.status"]
+    /// Order's status (declared in Faces), so a delivered cash order reads "paid".
+    public static let refreshingEvents: Set<EventName> = [.orderStatus]
 
     /// Creates the component; it needs nothing but the context it is loaded with.
     public init() {}

@@ -120,7 +120,7 @@ import Testing
 private struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents {
     struct Info: Sendable, Equatable, Codable { let step: String }
     static let id: ComponentID = "parcel"
-    static let refreshingEvents: Set<String> = ["coupon.applied"]
+    static let refreshingEvents: Set<EventName> = ["coupon.applied"]
 
     func load(_ context: ComponentContext) async throws -> Info {
         try JSONDecoder().decode(Info.self, from: try await context.backend.fetch(try Endpoint("parcel.json")))

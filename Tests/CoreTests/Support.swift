@@ -27,7 +27,7 @@ struct Greeting: Component {
 }
 
 extension Greeting: EventConsuming {
-    static let consumedEvents: Set<String> = ["order.status"]
+    static let consumedEvents: Set<EventName> = ["order.status"]
     func consume(_ event: DomainEvent, into info: Info) -> Info {
         var info = info
         info.delivered = event.value == "delivered"

@@ -162,6 +162,10 @@ public enum SquadApp {
                 }
             }
         }
+        let sources = files.filter { $0.hasPrefix("Modules/") && $0.hasSuffix(".swift") }.map { file in
+            (path: file, text: (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? "")
+        }
+        findings += EventLint.findings(sources: sources)
         output += findings.map { $0 + "\n" }.joined()
         output += warnings.map { "warning: \($0)\n" }.joined()
         if !manifest { output += "dependency rule: skipped (no Package.swift at the repository root)\n" }

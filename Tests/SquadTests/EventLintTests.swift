@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `squad lint` over a real repository: every consumed or refreshing event must be one a module publishes, named
+/// through its publisher's declaration.
+@Suite struct EventLintTests {
+    func repository(etaConsumes: String, paymentRefreshesOn: String) throws -> GitRepository {
+        let repo = try GitRepository()
+        try repo.write("CODEOWNERS", "* @courier/platform\n")
+        try repo.write(
+            "Modules/Faces/Events/OrderEvents.swift",
+            "extension EventName {\n    public static let orderStatus: EventName = \"order.status\"\n}\n")
+        try repo.write(
+            "Modules/Order/OrderComponent.swift",
+            "struct OrderComponent {\n    public static let publishedEvents: Set<EventName> = [.orderStatus]\n}\n")
+        try repo.write(
+            "Modules/Location/ETAComponent.swift",
+            "struct ETAComponent {\n    public static let consumedEvents: Set<EventName> = [\(etaConsumes)]\n}\n")
+        try repo.write(
+            "Modules/Payments/PaymentComponent.swift",
+            "struct PaymentComponent {\n    static let refreshingEvents: Set<EventName> = [\n        \(paymentRefreshesOn),\n    ]\n}\n"
+        )
+        try repo.commit("events")
+        return repo
+    }
+
+    @Test func eventsNamedThroughTheirPublishersDeclarationLintClean() throws {
+        let repo = try repository(etaConsumes: ".orderStatus", paymentRefreshesOn: "EventName.orderStatus")
+        let run = repo.squad(["lint"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.split(separator: "\n").last?.hasPrefix("lint: clean") == true, "\(run.output)")
+    }
+
+    @Test func aTypoOrAnUndeclaredEventIsAFindingNamingTheFileAndTheEvent() throws {
+        let repo = try repository(etaConsumes: #""order.stauts""#, paymentRefreshesOn: ".orderStatsu")
+        let run = repo.squad(["lint"])
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains(
+                "Modules/Location/ETAComponent.swift: consumes event 'order.stauts', which no module publishes; "
+                    + "name it through its publisher's declaration (an EventName constant listed in the publisher's "
+                    + "publishedEvents)"), "\(run.output)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "Modules/Payments/PaymentComponent.swift: refreshes on '.orderStatsu', which no module declares")
+            }, "\(run.output)")
+    }
+}

@@ -16,6 +16,7 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Profile", ["Core", "Login", "Tabs"]),
     ("Feed", ["Core", "Login", "Tabs"]),
     ("Storage", ["Core", "Login", "Tabs"]),
+    ("Promo", ["Core", "Currency", "Faces", "SafeText"]),
     // squad:new-module (squad new inserts above this line)
 ]
 

@@ -5,12 +5,15 @@ import Foundation
 /// The Payments squad's card: how the order was paid, for how much, and whether it can be refunded.
 /// When the order's status changes it reloads itself: cash is collected at the door, so a delivered order's
 /// payment reads "paid" without Payments ever importing Order.
-public struct PaymentComponent: Component, Validatable, RefreshingOnEvents {
+public struct PaymentComponent: Component, Validatable, RefreshingOnEvents, EventConsuming {
     /// The id layouts use.
     public static let id: ComponentID = "payment"
 
-    /// Order's status (declared in Faces), so a delivered cash order reads "paid".
-    public static let refreshingEvents: Set<EventName> = [.orderStatus]
+    /// Order's status (declared in Faces), so a delivered cash order reads "paid"; a promo code, so the card
+    /// shows it against a fresh payment.
+    public static let refreshingEvents: Set<EventName> = [.orderStatus, .promoApplied]
+    /// Promo's discount rule (declared in Faces): Payments works out the discount on its own total.
+    public static let consumedEvents: Set<EventName> = [.promoApplied]
 
     /// Creates the component; it needs nothing but the context it is loaded with.
     public init() {}
@@ -29,7 +32,11 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents {
         case .info(let info):
             var rows = [Row(info.methodLabel, value: info.amount.description)]
             if let tip = info.tip { rows.append(Row("Tip", value: tip.description, style: .dim)) }
-            rows.append(Row("Total", value: info.total.description, style: .bold))
+            if let promo = info.promo {
+                let off = promo.discount.map { "− \($0)" } ?? promo.note ?? ""
+                rows.append(Row("Promo \(promo.code)", value: off, style: promo.discount == nil ? .warning : .success))
+            }
+            rows.append(Row("Total", value: info.due.description, style: .bold))
             switch info.status {
             case .paid: rows.append(Row("✓ Paid", style: .success))
             case .pending: rows.append(Row("… Payment pending", style: .warning))
@@ -38,6 +45,11 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents {
             if context.presentation == .alone { rows.append(Row("Provider logo", value: info.logo, style: .dim)) }
             return Block(title: "Payment", rows: rows)
         }
+    }
+
+    /// A promo code applied elsewhere (Promo's card): the discount, from this payment's own total.
+    public func consume(_ event: DomainEvent, into info: PaymentInfo) -> PaymentInfo {
+        PromoDiscount(event).map { info.applying($0) } ?? info
     }
 
     /// Vetoes cancelling when the money cannot be given back.
@@ -50,7 +62,7 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents {
         // What the confirmation needs: money already taken goes back the way it came; nothing taken, nothing to say.
         guard info.status == .paid else { return .confirm("nothing was charged", facts: ["refund": "none"]) }
         return .confirm(
-            "refund \(info.total) to \(info.methodLabel)",
-            facts: ["refund": "\(info.total)", "method": info.methodLabel])
+            "refund \(info.due) to \(info.methodLabel)",
+            facts: ["refund": "\(info.due)", "method": info.methodLabel])
     }
 }

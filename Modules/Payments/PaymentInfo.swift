@@ -37,6 +37,11 @@ public struct PaymentInfo: Sendable, Equatable, Encodable {
     public let refundable: Bool
     /// The provider's logo file name.
     public let logo: String
+    /// A promo code applied after the payment was loaded (absent from JSON until one is).
+    public internal(set) var promo: AppliedPromo?
+
+    /// What is due: the total, less a promo's discount.
+    public var due: Money { promo?.due ?? total }
 
     /// The method as a person reads it: "Visa •••• 4242", "Cash on delivery", "STC Pay wallet".
     public var methodLabel: String {

@@ -120,6 +120,26 @@ let registeredIDs: String = {
         #expect(text.status == 0 && !text.stdout.contains("░"))
     }
 
+    /// `--promo CODE` applies a code through the Promo card: Payments shows the code, the discount and the new
+    /// total, and its info carries the code; an unknown code is said on the promo card and changes nothing else.
+    @Test func aPromoCodeReachesThePaymentCardWithoutPaymentsImportingPromo() async throws {
+        let run = await InProcess.run(["1234", "--promo", "SAVE10", "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let cards = try CLI.json(run.stdout)["components"] as? [[String: Any]] ?? []
+        let info = { (id: String) in cards.first { $0["id"] as? String == id }?["info"] as? [String: Any] }
+        #expect(info("promo")?["status"] as? String == "applied")
+        let promo = info("payment")?["promo"] as? [String: Any]
+        #expect(promo?["code"] as? String == "SAVE10")
+        #expect((promo?["due"] as? [String: Any])?["minor"] as? Int == 4545, "SAR 50.50 less 10 %")
+        #expect(cards.last?["id"] as? String == "promo", "the promo card joins the screen at its end")
+
+        let unknown = await InProcess.run(["1234", "--promo", "NOPE42"])
+        let plain = await InProcess.run(["1234"])
+        #expect(unknown.status == 0 && unknown.stdout.contains("code NOPE42 is not recognised"))
+        #expect(unknown.stdout.hasPrefix(plain.stdout.components(separatedBy: "╭─ Promo").first ?? "?"))
+        #expect(!plain.stdout.contains("Promo"), "no promo card unless a code is given")
+    }
+
     @Test func watchStopsOnceTheOrderIsDelivered() async throws {
         let run = await InProcess.run(["7777", "--watch", "--every", "0.2", "--plain"])
         #expect(run.status == 0)
@@ -145,6 +165,10 @@ let registeredIDs: String = {
         (
             ["preview", "payment", "--fail", "boom"],
             "--fail 'boom' must be notfound, http500, timeout, malformed"
+        ),
+        (
+            ["--promo", "SAVE 10"],
+            "--promo 'SAVE 10' is not a code: use 1 to 16 letters and digits, e.g. --promo SAVE10"
         ),
         (["cancel"], "cancel needs exactly one ORDER-ID"),
         (["help", "cancle"], "no help for 'cancle'; did you mean 'cancel'?"),

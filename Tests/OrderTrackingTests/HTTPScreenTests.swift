@@ -16,6 +16,18 @@ import Testing
         }
     }
 
+    /// The project's own HTTP demo server (Scripts/serve-fixtures) answers promo codes as the embedded backend.
+    @Test func aPromoCodeOverHTTPIsTheEmbeddedOne() throws {
+        let server = try TestServer.faults(root: CLI.fixtures)
+        defer { server.stop() }
+        for code in ["SAVE10", "NOPE42"] {
+            let embedded = try CLI.run(["1234", "--promo", code])
+            let http = try CLI.run(["1234", "--promo", code, "--api", server.baseURL.absoluteString])
+            #expect(http.stdout == embedded.stdout && http.status == embedded.status, "\(code)")
+            #expect(embedded.stdout.contains(code == "SAVE10" ? "Promo SAVE10" : "code NOPE42 is not recognised"))
+        }
+    }
+
     @Test func anUnreachableBackendIsFatal() throws {
         let run = try CLI.run(["1234", "--api", "http://127.0.0.1:9"])
         #expect(run.status == 1)

@@ -224,3 +224,67 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
                     "payment_vetoed", ["action": "cancel-order", "reason": "The payment was already refunded."]))
     }
 }
+
+/// A promo code applied on Promo's card reaches Payments as `promo.applied` (a rule, declared in Faces):
+/// Payments reloads, works out the discount on its own total and shows the code, the discount and what is due.
+@Suite struct PaymentPromoTests {
+    let save10 = EventName.promoApplied("SAVE10 10 1500 SAR")
+
+    @Test func aPromoReloadsTheCardAndShowsTheDiscountAndTheNewTotal() async throws {
+        let harness = paymentHarness(.json(goodPayment))
+        await harness.load()
+        await harness.expectReaction(.refreshed, to: save10)
+        #expect(harness.backend.requests == [paymentPath, paymentPath], "reloaded on the event")
+        harness.expectCard(
+            """
+            ╭─ Payment ────────────────────────────────╮
+            │ Visa •••• 4242                 SAR 45.50 │
+            │ Tip                             SAR 5.00 │
+            │ Promo SAVE10                  − SAR 5.05 │
+            │ Total                          SAR 45.45 │
+            │ ✓ Paid                                   │
+            ╰──────────────────────────────────────────╯
+            """)
+        let info = try #require(harness.container.current.info)
+        #expect(info.promo?.code == "SAVE10" && info.due.description == "SAR 45.45")
+        #expect(info.total.description == "SAR 50.50", "the total as paid stays what the backend said")
+        let refund = harness.container.validate(.cancelOrder)
+        #expect(
+            refund
+                == .confirm(
+                    "refund SAR 45.45 to Visa •••• 4242", facts: ["refund": "SAR 45.45", "method": "Visa •••• 4242"]))
+    }
+
+    @Test func theCapAndTheCurrencyAreRespectedAndASecondCodeReplacesTheFirst() async throws {
+        // 10 % of a total too large to multiply safely: the cap, never a trap.
+        let large = paymentHarness(
+            payment(replacing: #""minor": 4550"#, with: #""minor": 9223372036854775000"#).replacing(tip: nil))
+        await large.load()
+        _ = await large.send(save10)
+        #expect(large.container.current.info?.promo?.discount?.minorUnits == 1500, "10 % of a huge total: the cap")
+        let harness = paymentHarness(.json(goodPayment))
+        await harness.load()
+        _ = await harness.send(EventName.promoApplied("EURO5 5 500 EUR"))
+        #expect(harness.container.current.info?.promo?.note == "only for EUR orders")
+        #expect(harness.card().contains("Promo EURO5") && harness.card().contains("SAR 50.50"))
+        _ = await harness.send(save10)
+        #expect(harness.container.current.info?.promo?.code == "SAVE10")
+        #expect(harness.container.current.info?.due.description == "SAR 45.45", "from the total as paid, once")
+    }
+
+    @Test func aMalformedPromoEventChangesNothing() async throws {
+        let harness = paymentHarness(.json(goodPayment))
+        await harness.load()
+        _ = await harness.send(EventName.promoApplied("SAVE10 ten 1500 SAR"))
+        #expect(harness.container.current.info?.promo == nil)
+        #expect(harness.card().contains("SAR 50.50"))
+    }
+}
+
+extension CannedAnswer {
+    /// The same payment without a tip.
+    fileprivate func replacing(tip: String?) -> CannedAnswer {
+        guard case .json(let text) = self else { return self }
+        return .json(text.replacingOccurrences(of: #", "tip": {"minor": 500, "currency": "SAR"}"#, with: ""))
+    }
+}

@@ -28,6 +28,8 @@ public enum OrderTrackingApp {
     static let record = OptionSpec(
         "--record", .required("FILE"), help: "write every backend answer to FILE (JSON lines)")
     static let replay = OptionSpec("--replay", .required("FILE"), help: "play a --record file back as the backend")
+    static let promo = OptionSpec(
+        "--promo", .required("CODE"), help: "apply a promo code through the Promo card (demo: SAVE10)")
     static let trace = OptionSpec("--trace", help: "state transitions and event hops, timestamped, to stderr")
     static let versionOption = OptionSpec("--version", help: "the version")
     static let order = OptionSpec("--order", .required("ID"))
@@ -42,7 +44,7 @@ public enum OrderTrackingApp {
     static let watchTabs = OptionSpec("--watch", help: "follow the bar: badges and sign-in/out, until Ctrl-C")
     static let common = [api, cacert, noColor, timeoutOption, helpOption]
     static let track =
-        [formatOption, plain, watch, every, staleLimit, record, replay, trace] + common
+        [formatOption, plain, watch, every, staleLimit, record, replay, promo, trace] + common
         + [dataDir, analyticsOption, versionOption]
     static let preview = common + [order, payload, fail, state, event]
 

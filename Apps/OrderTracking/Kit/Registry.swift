@@ -3,6 +3,7 @@ import Location
 import Login
 import Order
 import Payments
+import Promo
 import Storage
 import Tabs
 
@@ -16,14 +17,15 @@ enum HostRegistry {
         // squad:new-registration (squad new inserts above this line)
     ]
 
-    /// The registry for one run: the static lines plus the Login and Tabs cards, which need the run's
-    /// session store and tab container.
-    static func make(store: UserStore, tabs: TabContainer) -> ComponentRegistry {
+    /// The registry for one run: the static lines plus the Login, Tabs and Promo cards, which need the run's
+    /// session store, tab container and promo input.
+    static func make(store: UserStore, tabs: TabContainer, promo: PromoInput) -> ComponentRegistry {
         var registry = ComponentRegistry()
         let session = { @Sendable in TabSession(userID: (try? store.storedSession())?.userID) }
         let dynamic = [
             TabsModule.registration(container: tabs, selected: TrackingTab.tabID, session: session),
             LoginModule.registration(sessions: store),
+            PromoModule.registration(input: promo),
         ]
         for line in lines + dynamic {
             do { try registry.register(line) } catch { preconditionFailure("host registry is inconsistent: \(error)") }

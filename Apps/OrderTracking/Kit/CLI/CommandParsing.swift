@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Core
+import Faces
 import Foundation
 import SafeText
 
@@ -31,6 +32,14 @@ extension OrderTrackingApp {
         }
         options.every = try parsed.seconds(every, in: 0.1...3600, default: options.every)
         options.staleLimit = try parsed.seconds(staleLimit, in: 0...86_400, default: options.staleLimit)
+        if let code = parsed.value(promo) {
+            guard PromoDiscount.isCode(code) else {
+                throw UsageError(
+                    message: "--promo '\(SafeText.visible(code))' is not a code: use 1 to 16 letters and digits, "
+                        + "e.g. --promo SAVE10")
+            }
+            options.promo = code
+        }
         if parsed.isSet(record) && parsed.isSet(replay) {
             throw UsageError(message: "--record and --replay cannot be used together; record first, then replay")
         }

@@ -7,6 +7,7 @@ import Foundation
 import HostIO
 import Login
 import Profile
+import Promo
 import ScreenSinks
 import Storage
 import Tabs
@@ -21,6 +22,8 @@ struct HostEnvironment: Sendable {
     let store: UserStore
     let login: LoginContainer
     let tabs: TabContainer
+    /// The Promo card's input: `--promo CODE`, or what a person types on the live screen.
+    let promo: PromoInput
 
     /// Builds the backend from `--api` (or the embedded fixtures) and the clock (pinned by `COURIER_NOW`, unless
     /// one is `given`).
@@ -53,16 +56,16 @@ struct HostEnvironment: Sendable {
             throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier")
         }
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
-        let (login, tabs, registry) = plugins(backend: backend, store: store)
+        let promo = PromoInput()
+        let (login, tabs, registry) = plugins(backend: backend, store: store, promo: promo)
         return HostEnvironment(
-            backend: backend, clock: clock,
-            terminal: terminal,
-            registry: registry, environment: environment, store: store, login: login, tabs: tabs)
+            backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
+            store: store, login: login, tabs: tabs, promo: promo)
     }
 
     /// The login hooks, the tabs and the registry, all talking to `backend`: built again whenever the backend
     /// changes, so a recording or a replay sees the Profile and Feed fetches too.
-    private static func plugins(backend: any Backend, store: UserStore) -> (
+    private static func plugins(backend: any Backend, store: UserStore, promo: PromoInput) -> (
         LoginContainer, TabContainer, ComponentRegistry
     ) {
         let login = LoginContainer()
@@ -78,15 +81,15 @@ struct HostEnvironment: Sendable {
             try tabs.register(FeedTab(backend: backend, params: feedParams))
             try tabs.register(SignOutTab(store: store))
         } catch { preconditionFailure("host plugin registration is inconsistent: \(error)") }
-        return (login, tabs, HostRegistry.make(store: store, tabs: tabs))
+        return (login, tabs, HostRegistry.make(store: store, tabs: tabs, promo: promo))
     }
 
     /// The same host talking to another backend (a recording or a replay of this one).
     func with(backend: any Backend) -> HostEnvironment {
-        let (login, tabs, registry) = HostEnvironment.plugins(backend: backend, store: store)
+        let (login, tabs, registry) = HostEnvironment.plugins(backend: backend, store: store, promo: promo)
         return HostEnvironment(
             backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
-            store: store, login: login, tabs: tabs)
+            store: store, login: login, tabs: tabs, promo: promo)
     }
 
     /// `--analytics FILE` for `order` (ScreenSinks' analytics log), or nil without the option.

@@ -19,12 +19,14 @@ struct ScreenLayout: Equatable {
 }
 
 extension HostEnvironment {
-    /// The runtime for `order`'s screen (the same slots for the screen and for `cancel`), or nil when its layout
-    /// cannot be fetched (said on stderr: the run is fatal).
-    func runtime(order: String, settings: ScreenSettings, trace: Bool = false, analytics: AnalyticsLog?) async
-        -> ScreenRuntime?
-    {
-        let entries: [ScreenEntry]
+    /// The runtime for `order`'s screen (the same slots for the screen and for `cancel`), with `extra` cards the
+    /// layout does not name at its end (the promo card under `--promo`), or nil when the layout cannot be fetched
+    /// (said on stderr: the run is fatal).
+    func runtime(
+        order: String, settings: ScreenSettings, trace: Bool = false, analytics: AnalyticsLog?,
+        adding extra: [ComponentID] = []
+    ) async -> ScreenRuntime? {
+        var entries: [ScreenEntry]
         do {
             entries = try await ScreenEntry.fetchLayout(
                 try Endpoint("orders", order, "screen.json"), backend: backend, clock: clock, timeout: settings.timeout,
@@ -33,6 +35,7 @@ extension HostEnvironment {
             terminal.err(ScreenLayout.advice(error, order: order, timeout: settings.timeout))
             return nil
         }
+        entries += extra.filter { id in !entries.contains { $0.id == id } }.map { ScreenEntry(id: $0) }
         let terminal = terminal
         var report = RuntimeReport(diagnostic: { terminal.err($0) })
         if trace { report.trace = { terminal.err($0) } }

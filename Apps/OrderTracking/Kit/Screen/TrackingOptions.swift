@@ -11,4 +11,6 @@ struct TrackingOptions: Sendable {
     /// Under `--watch`, how long a card keeps its last info, marked stale, while the backend cannot be reached.
     var staleLimit: Duration = .seconds(60)
     var trace = false
+    /// `--promo CODE`: a code applied through the Promo card from the start.
+    var promo: String?
 }

@@ -14,12 +14,14 @@ struct TrackingScreen: Sendable {
     var analytics: AnalyticsLog?
 
     func run() async -> ExitCode {
+        if let code = options.promo { host.promo.submit(code) }
         var settings = ScreenSettings(ids: ["order": options.order])
         (settings.timeout, settings.watch, settings.every) = (options.timeout, options.watch, options.every)
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
         guard
             let runtime = await host.runtime(
-                order: options.order, settings: settings, trace: options.trace, analytics: analytics)
+                order: options.order, settings: settings, trace: options.trace, analytics: analytics,
+                adding: options.promo == nil ? [] : ["promo"])
         else { return .fatal }
         let output = ScreenOutput(
             order: options.order, cards: runtime.cards.map(\.registration.id), json: options.json,

@@ -1,0 +1,36 @@
+import Core
+import Currency
+import Faces
+
+/// A promo code applied to the payment (from Promo's `promo.applied`, without importing Promo): the code, what
+/// it took off and what is due now; or why it does not apply (a cap in another currency).
+public struct AppliedPromo: Sendable, Equatable, Encodable {
+    /// The code, "SAVE10".
+    public let code: String
+    /// What it took off the total, or nil when it does not apply.
+    public let discount: Money?
+    /// The total after the discount (the total itself when it does not apply).
+    public let due: Money
+    /// Why it does not apply, when it does not.
+    public let note: String?
+}
+
+extension PaymentInfo {
+    /// This payment with `rule` applied to its total (amount plus tip): `percent` of it, rounded down to the
+    /// minor unit, at most the cap. Always from the total as paid, so a second code replaces the first. The
+    /// arithmetic is checked: a total too large to multiply is simply capped.
+    func applying(_ rule: PromoDiscount) -> PaymentInfo {
+        var info = self
+        guard rule.currency == total.currency else {
+            info.promo = AppliedPromo(
+                code: rule.code, discount: nil, due: total, note: "only for \(rule.currency) orders")
+            return info
+        }
+        let (scaled, overflow) = total.minorUnits.multipliedReportingOverflow(by: rule.percent)
+        let off = min(overflow ? rule.capMinorUnits : scaled / 100, rule.capMinorUnits, total.minorUnits)
+        let discount = Money(minorUnits: off, currency: total.currency) ?? total
+        let due = Money(minorUnits: total.minorUnits - off, currency: total.currency) ?? total
+        info.promo = AppliedPromo(code: rule.code, discount: discount, due: due, note: nil)
+        return info
+    }
+}

@@ -1,0 +1,80 @@
+import Core
+import Currency
+import Faces
+import Foundation
+import SafeText
+
+/// The wire shape of `promos/<CODE>.json`; only Promo decodes it.
+struct PromoPayload: Decodable {
+    let code: String
+    let percent_off: Int
+    let cap: Money
+}
+
+/// The Promo squad's card: it takes the code a person typed (its ``PromoInput``), looks it up at its own
+/// endpoint and, when the code is known, announces the discount on `promo.applied` for whoever applies it
+/// (Payments). An unknown code is said on this card and changes nothing else.
+public struct PromoComponent: Component, EventPublishing {
+    /// The id layouts use.
+    public static let id: ComponentID = "promo"
+    /// What Promo publishes (declared in Faces: `EventName.promoApplied`).
+    public static let publishedEvents: Set<EventName> = [.promoApplied]
+
+    let input: PromoInput
+
+    /// A card reading codes from `input`.
+    public init(input: PromoInput) { self.input = input }
+
+    /// No code: nothing to fetch. A code: `promos/<CODE>.json`; a 404 (or text that cannot be a code) is an
+    /// unknown code, any other failure (5xx, garbage, timeout) the card's own, with its reason.
+    public func load(_ context: ComponentContext) async throws -> PromoInfo {
+        guard let code = input.current else { return PromoInfo(status: .waiting) }
+        guard PromoDiscount.isCode(code) else { return PromoInfo(status: .unknown, code: code) }
+        let data: Data
+        do { data = try await context.backend.fetch(try Endpoint("promos", code + ".json")) } catch .notFound {
+            return PromoInfo(status: .unknown, code: code)
+        }
+        let payload = try JSONDecoder().decode(PromoPayload.self, from: data)
+        guard payload.code.uppercased() == code else {
+            throw Failure("promos/\(code).json describes '\(SafeText.visible(payload.code))', not \(code)")
+        }
+        guard
+            let rule = PromoDiscount(
+                code: code, percent: payload.percent_off, capMinorUnits: payload.cap.minorUnits,
+                currency: payload.cap.currency)
+        else { throw Failure("promos/\(code).json: percent_off must be 1 to 100 and the cap positive") }
+        return PromoInfo(status: .applied, code: code, discount: rule, cap: payload.cap.description)
+    }
+
+    /// Skeleton, where the code stands, or nothing (the host hides a failed card and says why).
+    public func card(for state: ComponentState<PromoInfo>, context: ComponentContext) -> Block? {
+        switch state {
+        case .loading: return .skeleton(title: "Promo", lines: 1)
+        case .failed: return nil
+        case .info(let info):
+            // A code is at most 16 characters; anything longer (a paste) is shown cut, never wrapped over lines.
+            let typed = info.code ?? ""
+            let code = SafeText.visible(typed.count > 16 ? typed.prefix(16) + "…" : typed)
+            switch info.status {
+            case .waiting: return Block(title: "Promo", rows: [Row("No code yet", value: "press p", style: .dim)])
+            case .unknown: return Block(title: "Promo", rows: [Row("code \(code) is not recognised", style: .warning)])
+            case .applied:
+                let percent = info.discount?.percent ?? 0
+                return Block(
+                    title: "Promo",
+                    rows: [Row("✓ \(code)", value: "\(percent)% off, up to \(info.cap ?? "?")", style: .success)])
+            }
+        }
+    }
+
+    /// The discount, once, when a code is applied.
+    public func events(for info: PromoInfo) -> [DomainEvent] { info.discount.map { [$0.event] } ?? [] }
+}
+
+/// Promo's face to hosts: a registry line around the run's input.
+public enum PromoModule {
+    /// The line a host adds to its registry, with the input it submits codes to.
+    public static func registration(input: PromoInput) -> ComponentRegistration {
+        ComponentRegistration(module: "Promo", endpoint: "promos/{code}.json") { PromoComponent(input: input) }
+    }
+}

@@ -1,0 +1,88 @@
+import Core
+import CoreTesting
+import Faces
+import Promo
+import Testing
+
+/// The Promo squad's card alone: the code it is given, its own endpoint, what it announces.
+@Suite struct PromoTests {
+    static let save10 = #"{"code": "SAVE10", "percent_off": 10, "cap": {"minor": 1500, "currency": "SAR"}}"#
+
+    func harness(_ code: String?, answers: [String: CannedAnswer] = ["promos/SAVE10.json": .json(save10)])
+        -> ComponentHarness<PromoComponent>
+    {
+        ComponentHarness(PromoComponent(input: PromoInput(code: code)), answers: answers)
+    }
+
+    @Test func withoutACodeTheCardInvitesOneAndFetchesNothing() async {
+        let promo = harness(nil)
+        await promo.load()
+        promo.expectPhases([.loading, .info])
+        #expect(promo.card().contains("No code yet"))
+        #expect(promo.backend.requests.isEmpty)
+        #expect(promo.events.allSatisfy { if case .domain = $0 { false } else { true } })
+    }
+
+    @Test func aKnownCodeIsShownAndItsDiscountAnnouncedOnce() async throws {
+        let promo = harness(" save10 ")
+        await promo.load()
+        #expect(promo.backend.requests == ["promos/SAVE10.json"], "trimmed and upper-cased before the lookup")
+        #expect(promo.card().contains("✓ SAVE10"))
+        #expect(promo.card().contains("10% off, up to SAR 15.00"))
+        let announced = promo.events.compactMap { if case .domain(let event) = $0 { event } else { nil } }
+        #expect(announced == [EventName.promoApplied("SAVE10 10 1500 SAR")])
+        let rule = try #require(PromoDiscount(announced[0]))
+        #expect(rule == PromoDiscount(code: "SAVE10", percent: 10, capMinorUnits: 1500, currency: "SAR"))
+    }
+
+    @Test func anUnknownCodeIsSaidOnTheCardAndAnnouncesNothing() async {
+        for code in ["NOPE42", "x!y", String(repeating: "A", count: 100)] {
+            let promo = harness(code)
+            await promo.load()
+            promo.expectPhases([.loading, .info])
+            #expect(promo.card().contains("is not recognised"), "\(code)")
+            #expect(promo.events.allSatisfy { if case .domain = $0 { false } else { true } })
+        }
+    }
+
+    @Test(arguments: [
+        (CannedAnswer.fault(.httpStatus(503, path: "promos/SAVE10.json")), "server answered HTTP 503"),
+        (.json("garbage"), "not valid JSON"),
+        (.json(#"{"code": "SAVE10", "percent_off": 900, "cap": {"minor": 1500, "currency": "SAR"}}"#), "percent_off"),
+        (.json(#"{"code": "OTHER", "percent_off": 10, "cap": {"minor": 1500, "currency": "SAR"}}"#), "not SAVE10"),
+    ])
+    func aFailingLookupIsThePromoCardsOwnFailureWithItsReason(answer: CannedAnswer, reason: String) async {
+        let promo = harness("SAVE10", answers: ["promos/SAVE10.json": answer])
+        await promo.load()
+        promo.expectPhases([.loading, .failed])
+        let hidden = promo.events.compactMap { if case .hide(let failure) = $0 { failure.reason } else { nil } }
+        #expect(hidden.count == 1 && hidden[0].contains(reason), "\(hidden)")
+    }
+
+    @Test func aTimeoutHidesOnlyThePromoAnswer() async {
+        let promo = ComponentHarness(
+            PromoComponent(input: PromoInput(code: "SAVE10")), answers: ["promos/SAVE10.json": .hang],
+            timeout: .seconds(2))
+        await promo.load()
+        promo.expectHidden(because: "no answer within 2s")
+    }
+
+    @Test func anotherCodeOnTheNextLoadReplacesTheFirst() async {
+        let input = PromoInput(code: "NOPE42")
+        let promo = ComponentHarness(
+            PromoComponent(input: input), answers: ["promos/SAVE10.json": .json(Self.save10)])
+        await promo.load()
+        #expect(promo.card().contains("NOPE42 is not recognised"))
+        input.submit("SAVE10")
+        await promo.refresh()
+        #expect(promo.card().contains("✓ SAVE10"))
+    }
+
+    @Test func theWireFormatIsStrict() {
+        #expect(PromoDiscount(EventName.promoApplied("SAVE10 10 1500 SAR")) != nil)
+        for value in ["SAVE10 10 1500", "SAVE10 0 1500 SAR", "SAVE10 10 -5 SAR", "SAVE10 10 1500 sar", "a b c d"] {
+            #expect(PromoDiscount(EventName.promoApplied(value)) == nil, "\(value)")
+        }
+        #expect(PromoDiscount(DomainEvent("order.status", "SAVE10 10 1500 SAR")) == nil)
+    }
+}

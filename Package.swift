@@ -34,7 +34,10 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("Faces", ["Core"]),
     ("ScreenRuntime", ["Core", "JSON"]),
     ("HostIO", ["Core", "SafeText", "TerminalUI", "ArgumentParsing"]),
-    ("ScreenSinks", ["Core", "JSON", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing"]),
+    (
+        "ScreenSinks",
+        ["Core", "JSON", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing", "FixtureBackend"]
+    ),
 ]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.

@@ -79,6 +79,20 @@ public struct ParsedArguments: Equatable, Sendable {
         return .milliseconds(Int64((seconds * 1000).rounded(.down)))
     }
 
+    /// A repeatable `NAME=VALUE` option's pairs, in order (`--event order.status=delivered`); neither part may
+    /// be empty, and the value may hold further `=`.
+    public func pairs(_ option: OptionSpec, example: String) throws(UsageError) -> [(name: String, value: String)] {
+        try values(option).map { (text: String) throws(UsageError) -> (name: String, value: String) in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw UsageError(
+                    message:
+                        "\(option.name) '\(SafeText.visible(text))' must be NAME=VALUE, e.g. \(option.name) \(example)")
+            }
+            return (parts[0], parts[1])
+        }
+    }
+
     /// `option` as one of `choices` (`default` when absent), or a usage error listing them, with a did-you-mean.
     public func choice(_ option: OptionSpec, among choices: [String], default fallback: String) throws(UsageError)
         -> String

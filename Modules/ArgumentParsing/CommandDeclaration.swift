@@ -1,3 +1,5 @@
+import SafeText
+
 /// One command of a command-line tool, declared once: its name, the options it takes, its help text and what
 /// runs it. Dispatch, `--help`, `help COMMAND` and every did-you-mean read one list of these, so a command's
 /// name never lives in two places.
@@ -46,6 +48,11 @@ public enum Invocation<Run: Sendable>: Sendable {
         guard let command = named ?? commands.first(where: { $0.name == fallback }) else {
             guard let word = arguments.first, !["--help", "-h"].contains(word) else { return .help(usage) }
             throw UsageError(message: "unknown command '\(word)'" + suggestion(for: word, among: names + ["help"]))
+        }
+        // A mistyped command with its arguments (`logn 1234`) is a command, not the fallback's first value.
+        if named == nil, let word = arguments.first, !word.hasPrefix("-"), !word.allSatisfy(\.isNumber) {
+            let hint = suggestion(for: word, among: names + ["help"])
+            if !hint.isEmpty { throw UsageError(message: "unknown command '\(SafeText.visible(word))'" + hint) }
         }
         let parsed = try ArgumentParser(options: command.options, repeatable: command.repeatable).parse(
             named == nil ? arguments : Array(arguments.dropFirst()))

@@ -26,15 +26,18 @@ public struct SignalExit: Sendable, Equatable {
 }
 
 /// Runs `body` until it finishes or one of `exits` ends it: the terminal is restored, the work cancelled and the
-/// process exits with that signal's status. Returns `body`'s status, or the signal's when one arrived while the
-/// work was unwinding. Ctrl-Z and `fg` give the terminal back while stopped and repaint on return.
+/// process exits with that signal's status. Returns `body`'s status (or rethrows its error), or the signal's
+/// status when one arrived while the work was unwinding. Ctrl-Z and `fg` give the terminal back while stopped and
+/// repaint on return. `enabled: false` runs `body` alone (in-process tests: the handlers are the test runner's).
 public func withSignalHandling(
-    _ terminal: Terminal, exits: [SignalExit] = SignalExit.standard, _ body: @escaping @Sendable () async -> Int32
-) async -> Int32 {
+    _ terminal: Terminal, exits: [SignalExit] = SignalExit.standard, enabled: Bool = true,
+    _ body: @escaping @Sendable () async throws -> Int32
+) async throws -> Int32 {
+    guard enabled else { return try await body() }
     let caught = Locked(Int32?.none)
     // The handlers are in place before the work starts: a signal in its first milliseconds (the first line of a
     // fast screen is already out) must not find the default action and leave the terminal as it was.
-    let work = Locked(Task<Int32, Never>?.none)
+    let work = Locked(Task<Result<Int32, any Error>, Never>?.none)
     let sources = exits.map { exit in
         signal(exit.signal, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: exit.signal, queue: .global())
@@ -55,9 +58,12 @@ public func withSignalHandling(
         source.resume()
         return source
     }
-    let task = Task { await body() }
+    let task = Task { () async -> Result<Int32, any Error> in
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
     work.withLock { $0 = task }
-    let status = await task.value
+    let outcome = await task.value
     for source in sources + jobControl { source.cancel() }
-    return caught.withLock { $0 } ?? status
+    if let status = caught.withLock({ $0 }) { return status }
+    return try outcome.get()
 }

@@ -82,6 +82,18 @@ public final class StandardStreams: Sendable {
         return closed
     }
 
+    /// The status `tool` should exit with: `status`, unless stdout could not be written; then 1, quietly for a
+    /// reader that went away (`| head -1`), with the system's words on stderr otherwise (a full disk).
+    public func exitStatus(_ status: Int32, tool: String) -> Int32 {
+        switch failure {
+        case nil: return status
+        case .closedPipe: return 1
+        case .failed(let reason):
+            err("\(tool): cannot write to standard output: \(reason); free some space or write elsewhere")
+            return 1
+        }
+    }
+
     /// The first failed write to stdout, if any.
     public var failure: WriteFailure? { state.withLock { $0.failure } }
 

@@ -20,6 +20,10 @@ public final class Terminal: Sendable {
     public let styler: TextStyler
     /// Where everything is written.
     public let streams: StandardStreams
+    /// Keys can be read: stdin and stdout are both terminals (never with captured streams).
+    public let canReadKeys: Bool
+    /// Whether the live screen owns the terminal (raw keys, the alternate screen).
+    private let interactive = Locked(false)
     /// Whether the cursor is hidden.
     private let cursorHidden = Locked(false)
     /// What repaints the whole live screen after `fg` (the shell wrote below it while the process was stopped).
@@ -37,7 +41,39 @@ public final class Terminal: Sendable {
         }
         styler = TextStyler(environment: environment, isTerminal: isTTY, noColorFlag: noColorFlag)
         self.streams = streams
+        canReadKeys = isTTY && isatty(STDIN_FILENO) == 1
     }
+
+    /// The terminal's width now (it may have been resized), else the width found at the start.
+    public func currentWidth() -> Int {
+        var size = winsize()
+        guard isTTY, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return width }
+        return Int(size.ws_col)
+    }
+
+    /// The live screen takes the terminal: keys one at a time, the alternate screen, the cursor hidden. Undone
+    /// by ``leaveInteractive()``, Ctrl-Z and every signal exit.
+    public func enterInteractive() {
+        interactive.withLock { $0 = true }
+        cursorHidden.withLock { $0 = true }
+        RawMode.enable()
+        streams.out(Self.enterSequence)
+    }
+
+    /// Gives the terminal back: the main screen as it was, the cursor, line editing and echo.
+    public func leaveInteractive() {
+        guard
+            interactive.withLock({ active in
+                defer { active = false }; return active
+            })
+        else { return }
+        cursorHidden.withLock { $0 = false }
+        streams.out(Self.leaveSequence)
+        RawMode.restore()
+    }
+
+    private static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H"
+    private static let leaveSequence = "\u{1B}[?1049l\u{1B}[?25h"
 
     /// Card width: the terminal's, capped so cards stay readable on wide screens.
     public var cardWidth: Int { min(max(width, CardRenderer.minimumWidth), 64) }
@@ -70,15 +106,24 @@ public final class Terminal: Sendable {
 
     /// Ctrl-Z: gives the terminal back as it was (cursor shown, on a fresh line), then stops the process.
     public func suspend() {
-        let hidden = cursorHidden.withLock { $0 }
-        if hidden { streams.out("\u{1B}[?25h\n") }
+        if interactive.withLock({ $0 }) {
+            streams.out(Self.leaveSequence)
+            RawMode.restore()
+        } else if cursorHidden.withLock({ $0 }) {
+            streams.out("\u{1B}[?25h\n")
+        }
         kill(getpid(), SIGSTOP)
     }
 
     /// After `fg`: hides the cursor again and repaints the whole screen below whatever the shell printed.
     public func resume() {
-        guard cursorHidden.withLock({ $0 }) else { return }
-        streams.out("\u{1B}[?25l")
+        if interactive.withLock({ $0 }) {
+            RawMode.enable()
+            streams.out(Self.enterSequence)
+        } else {
+            guard cursorHidden.withLock({ $0 }) else { return }
+            streams.out("\u{1B}[?25l")
+        }
         resumeHandler.withLock { $0 }?()
     }
 
@@ -88,9 +133,17 @@ public final class Terminal: Sendable {
         let hidden = cursorHidden.withLock { hidden in
             defer { hidden = false }; return hidden
         }
+        let wasInteractive = interactive.withLock { active in
+            defer { active = false }; return active
+        }
         streams.close { out, err in
-            if hidden { out("\u{1B}[?25h") }
-            if isTTY { out("\n") }
+            if wasInteractive {
+                out(Self.leaveSequence)
+                RawMode.restore()
+            } else {
+                if hidden { out("\u{1B}[?25h") }
+                if isTTY { out("\n") }
+            }
             err(farewell + "\n")
         }
     }

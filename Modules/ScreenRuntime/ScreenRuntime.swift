@@ -114,12 +114,8 @@ public final class ScreenRuntime: Sendable {
         await settle()
         let asks = book.withLock(\.refreshAsks)
         let reloaded = components.indices.filter { asks[$0] != asksBefore[$0] }
-        if !settings.watch {
-            // Under watch the loop reloads them (the request rang its alarm); otherwise nobody else will.
-            let due = book.withLock { $0.takeDue(at: clock.now()).due }
-            await concurrently(due.map { components[$0] }) { await $0.refresh() }
-            await settle()
-        }
+        // Under watch the loop reloads them (the request rang its alarm); otherwise this does.
+        await reloadAsked()
         var reactions: [ComponentID: EventReaction] = [:]
         for (index, component) in components.enumerated() {
             let changed = component.snapshot(includingInfo: false).block != before[index]
@@ -138,6 +134,32 @@ public final class ScreenRuntime: Sendable {
         await settle()
         _ = await stop()
         return verdicts
+    }
+
+    /// Reloads card `id` now (retrying it if it failed) and waits until the screen has settled; a card that
+    /// asks for a look because of what it said is reloaded too (under `watch` by the watch loop). Between
+    /// ``start(_:)`` and ``stop()``: a person's input to that card (a promo code) takes effect this way.
+    public func reload(_ id: ComponentID) async {
+        guard let card = cards.first(where: { $0.registration.id == id })?.component else { return }
+        if card.snapshot(includingInfo: false).phase == .failed { await card.retry() } else { await card.refresh() }
+        await settle()
+        await reloadAsked()
+    }
+
+    /// Without `watch` nobody else reloads the cards that asked for a look now: this does, and settles.
+    private func reloadAsked() async {
+        guard !settings.watch else { return }
+        let due = book.withLock { $0.takeDue(at: clock.now()).due }
+        await concurrently(due.map { cards[$0].component }) { await $0.refresh() }
+        await settle()
+    }
+
+    /// The verdicts of the cards already loaded, without loading anything (the live screen's cancel dialog):
+    /// a validating card without info has no verdict, which counts as a veto.
+    public func currentVerdicts(on action: UserAction) -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
+        cards.map(\.component).filter(\.validates).map {
+            ($0.id, $0.validate(action), $0.snapshot(includingInfo: false).reason)
+        }
     }
 
     /// Asks for every card to be reloaded now (under `watch`; a run that does not watch ends after its loads).

@@ -32,7 +32,8 @@ public final class ScreenOutput: Sendable {
         (self.mode, watching, self.order, self.terminal, self.clock) = (mode, watch, order, terminal, clock)
         let screen = PaintedScreen(
             FramePainter(
-                width: terminal.cardWidth, styler: terminal.styler, live: mode == .live,
+                width: min(max(terminal.currentWidth(), CardRenderer.minimumWidth), 64), styler: terminal.styler,
+                live: mode == .live,
                 header: [terminal.styler.apply(.bold, "Order \(order)")], slots: cards.map { SlotView(id: $0) }
             ) { terminal.out($0) })
         self.screen = screen

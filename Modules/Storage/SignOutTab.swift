@@ -16,6 +16,8 @@ public struct SignOutTab: TabPlugin {
     public var title: String { "Sign out" }
     /// Last on the bar.
     public var order: Int { 90 }
+    /// It acts when opened: a live screen asks first.
+    public var confirmation: String? { "Sign out?" }
 
     /// Only when someone is signed in.
     public func isApplicable(_ session: TabSession) -> Bool { session.userID != nil }

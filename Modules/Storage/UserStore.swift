@@ -1,5 +1,6 @@
 import Foundation
 import Login
+import Tabs
 
 #if canImport(Darwin)
     import Darwin
@@ -100,6 +101,9 @@ public struct UserStore: SessionReading {
             throw StoreError(message: "\(filePath) is not a valid user record; run 'order-tracking logout'")
         }
     }
+
+    /// Who the tab bar is for now: the stored user, or nobody (a record that cannot be read counts as nobody).
+    public var tabSession: TabSession { TabSession(userID: (try? storedSession())?.userID) }
 
     /// Removes the record; returns whether there was one.
     @discardableResult

@@ -98,6 +98,23 @@ public final class TabBar: Sendable {
         return await tab.open(session)
     }
 
+    /// Opening tab `id` as a live screen shows it: the applicable tabs loaded for `session`, then the tab's
+    /// screen lines, or what its action said; every line with control characters shown. Nil when it does not
+    /// apply now.
+    public func openedLines(_ id: String, session: TabSession) async -> [String]? {
+        await load(session)
+        switch await open(id, session: session) {
+        case .screen(let lines)?: return lines.map(SafeText.visible)
+        case .performed(let said)?, .failed(let said)?: return [SafeText.visible(said)]
+        case nil: return nil
+        }
+    }
+
+    /// The question tab `id` asks before it acts (Sign out), or nil for a screen tab or one that does not apply.
+    public func confirmation(for id: String, session: TabSession) -> String? {
+        applicableTabs(session).first { $0.id == id }?.confirmation
+    }
+
     private func applicableTabs(_ session: TabSession) -> [any TabPlugin] {
         container.resolve().filter { $0.isApplicable(session) }
     }

@@ -81,6 +81,9 @@ public protocol TabPlugin: Sendable {
     func load(_ session: TabSession) async
     /// Selecting the tab: its screen, or an action it performs.
     func open(_ session: TabSession) async -> TabOpening
+    /// For a tab that acts when opened (Sign out): the question a live screen asks first ("Sign out?"). Default:
+    /// nil, a tab that only shows a screen.
+    var confirmation: String? { get }
 }
 
 extension TabPlugin {
@@ -89,4 +92,7 @@ extension TabPlugin {
 
     /// Nothing to load.
     public func load(_ session: TabSession) async {}
+
+    /// A screen tab: nothing to confirm.
+    public var confirmation: String? { nil }
 }

@@ -69,14 +69,7 @@ public enum OrderTrackingApp {
             streams.err("Run 'order-tracking --help' for usage.")
             code = .usage
         }
-        switch streams.failure {
-        case nil: return code.rawValue
-        case .closedPipe: return ExitCode.fatal.rawValue
-        case .failed(let reason):
-            streams.err(
-                "order-tracking: cannot write to standard output: \(reason); free some space or write elsewhere")
-            return ExitCode.fatal.rawValue
-        }
+        return streams.exitStatus(code.rawValue, tool: "order-tracking")
     }
 
     /// The command line on `streams`. In-process tests pass a `VirtualClock` and no `signals`: the process's own
@@ -94,17 +87,13 @@ public enum OrderTrackingApp {
             let terminal = Terminal(environment: environment, noColorFlag: parsed.isSet(noColor), streams: streams)
             let context = CommandContext(environment: environment, terminal: terminal, clock: clock)
             // Every command under the same signal handling (Ctrl-C 130, SIGTERM 143, SIGHUP 129, terminal
-            // restored); commands throw only usage errors, which end the run with 64 after the handlers are gone.
-            let usage = Locked(UsageError?.none)
-            let work: @Sendable () async -> Int32 = {
-                do { return try await command.run(parsed, context).rawValue } catch {
-                    usage.withLock { $0 = error as? UsageError ?? UsageError(message: "\(error)") }
-                    return ExitCode.usage.rawValue
+            // restored); commands throw only usage errors, which end the run with 64.
+            do {
+                let status = try await withSignalHandling(terminal, enabled: signals) {
+                    try await command.run(parsed, context).rawValue
                 }
-            }
-            let status = signals ? await withSignalHandling(terminal, work) : await work()
-            if let error = usage.withLock({ $0 }) { throw error }
-            return ExitCode(rawValue: status) ?? .fatal
+                return ExitCode(rawValue: status) ?? .fatal
+            } catch let error as UsageError { throw error } catch { return .fatal }
         }
     }
 }

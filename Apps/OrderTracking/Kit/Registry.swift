@@ -21,9 +21,8 @@ enum HostRegistry {
     /// session store, tab container and promo input.
     static func make(store: UserStore, tabs: TabContainer, promo: PromoInput) -> ComponentRegistry {
         var registry = ComponentRegistry()
-        let session = { @Sendable in TabSession(userID: (try? store.storedSession())?.userID) }
         let dynamic = [
-            TabsModule.registration(container: tabs, selected: TrackingTab.tabID, session: session),
+            TabsModule.registration(container: tabs, selected: TrackingTab.tabID, session: { store.tabSession }),
             LoginModule.registration(sessions: store),
             PromoModule.registration(input: promo),
         ]

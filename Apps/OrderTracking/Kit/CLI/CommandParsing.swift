@@ -3,17 +3,13 @@ import Core
 import Faces
 import Foundation
 import SafeText
+import ScreenSinks
 
 /// Turning parsed arguments into commands: validation of every value, with messages that say what to type.
 extension OrderTrackingApp {
     static func runTracking(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
         -> ExitCode
     {
-        // A mistyped command with its arguments (`logn 1234`) is a command, not two order ids.
-        if let first = parsed.positionals.first, !first.allSatisfy(\.isNumber) {
-            let hint = suggestion(for: first, among: commandNames)
-            if !hint.isEmpty { throw UsageError(message: "unknown command '\(SafeText.visible(first))'" + hint) }
-        }
         guard parsed.positionals.count <= 1 else {
             throw UsageError(
                 message:
@@ -32,13 +28,10 @@ extension OrderTrackingApp {
         }
         options.every = try parsed.seconds(every, in: 0.1...3600, default: options.every)
         options.staleLimit = try parsed.seconds(staleLimit, in: 0...86_400, default: options.staleLimit)
-        if let code = parsed.value(promo) {
-            guard PromoDiscount.isCode(code) else {
-                throw UsageError(
-                    message: "--promo '\(SafeText.visible(code))' is not a code: use 1 to 16 letters and digits, "
-                        + "e.g. --promo SAVE10")
-            }
-            options.promo = code
+        options.promo = parsed.value(promo)
+        if let code = options.promo, !PromoDiscount.isCode(code) {
+            throw UsageError(
+                message: "--promo '\(SafeText.visible(code))' is not a code: use 1 to 16 letters and digits")
         }
         if parsed.isSet(record) && parsed.isSet(replay) {
             throw UsageError(message: "--record and --replay cannot be used together; record first, then replay")
@@ -47,7 +40,7 @@ extension OrderTrackingApp {
             throw UsageError(message: "--replay is the backend; drop --api")
         }
         let host = try context.host(parsed)
-        let backend = try RecordingOptions(record: parsed.value(record), replay: parsed.value(replay))
+        let backend = try RecordingFiles(record: parsed.value(record), replay: parsed.value(replay))
             .backend(wrapping: host.backend, clock: host.clock, terminal: host.terminal)
         let analytics = try host.analytics(parsed.value(analyticsOption), order: options.order)
         let screen = TrackingScreen(options: options, host: host.with(backend: backend), analytics: analytics)
@@ -72,15 +65,7 @@ extension OrderTrackingApp {
             try parsed.isSet(fail) ? InjectedFault(rawValue: parsed.choice(fail, among: faults, default: "")) : nil
         let forced = try parsed.isSet(state) ? Phase(rawValue: parsed.choice(state, among: states, default: "")) : nil
         // `--event order.status=delivered`: another squad's event, delivered after the load.
-        let events = try parsed.values(event).map { (text: String) throws(UsageError) -> DomainEvent in
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else {
-                throw UsageError(
-                    message:
-                        "--event '\(SafeText.visible(text))' must be NAME=VALUE, e.g. --event order.status=delivered")
-            }
-            return DomainEvent(parts[0], parts[1])
-        }
+        let events = try parsed.pairs(event, example: "order.status=delivered").map { DomainEvent($0.name, $0.value) }
         let command = PreviewCommand(
             id: ComponentID(parsed.positionals[0]), events: events,
             order: try validateID(parsed.value(order) ?? "1234", kind: "order"),

@@ -58,6 +58,4 @@ extension OrderTrackingApp {
         },
     ]
 
-    /// The commands' names, for did-you-mean.
-    static var commandNames: [String] { commands.map(\.name) + ["help"] }
 }

@@ -1,4 +1,6 @@
 import ArgumentParsing
+import ScreenSinks
+import TerminalUI
 
 /// The help texts: one per command, shown by `--help` and `help COMMAND`. Option lines come from the parser's
 /// own specs.
@@ -20,6 +22,9 @@ enum Help {
 
         OPTIONS
         \(OptionSpec.helpLines(OrderTrackingApp.track))
+
+        KEYS (--watch on a terminal: a screen you can drive)
+        \(DisplayWidth.columns(ScreenConsole.keyHelp.map { ["  " + $0.keys, $0.effect] }).joined(separator: "\n"))
 
         DEMO ORDERS
           1234 happy path · 5678 payment payload bug · 9012 slow rider endpoint · 4040 no rider/ETA

@@ -8,6 +8,7 @@ import HostIO
 import Login
 import Profile
 import Promo
+import SafeText
 import ScreenSinks
 import Storage
 import Tabs
@@ -90,6 +91,20 @@ struct HostEnvironment: Sendable {
         return HostEnvironment(
             backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
             store: store, login: login, tabs: tabs, promo: promo)
+    }
+
+    /// The tab bar for the live screen: the plugins that apply to whoever is signed in now.
+    func consoleTabs() -> ConsoleTabs {
+        let (bar, store) = (TabBar(container: tabs), store)
+        let session = { @Sendable in store.tabSession }
+        return ConsoleTabs(
+            items: {
+                bar.items(for: session()).map {
+                    ConsoleTab(id: $0.id, confirmation: bar.confirmation(for: $0.id, session: session()))
+                }
+            },
+            bar: { TabBar.render(bar.items(for: session()), selected: $0) },
+            open: { await bar.openedLines($0, session: session()) ?? [] })
     }
 
     /// `--analytics FILE` for `order` (ScreenSinks' analytics log), or nil without the option.

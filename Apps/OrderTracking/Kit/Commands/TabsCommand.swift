@@ -22,7 +22,7 @@ struct TabsCommand {
     func run() async -> ExitCode {
         let bar = TabBar(container: host.tabs)
         if watch { return await follow(bar) }
-        let session = Self.session(host.store)
+        let session = host.store.tabSession
         await bar.load(session)
         let items = bar.items(for: session)
         guard let opening = await bar.open(selected, session: session) else {
@@ -67,11 +67,7 @@ struct TabsCommand {
         }
         terminal.hideCursorIf(live)
         let store = host.store
-        await bar.follow(session: { TabsCommand.session(store) }, every: Self.sessionPoll, clock: clock, render: render)
+        await bar.follow(session: { store.tabSession }, every: Self.sessionPoll, clock: clock, render: render)
         return .ok
-    }
-
-    private static func session(_ store: UserStore) -> TabSession {
-        TabSession(userID: (try? store.storedSession())?.userID)
     }
 }

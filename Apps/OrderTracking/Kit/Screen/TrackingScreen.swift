@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import HostIO
 import ScreenRuntime
 import ScreenSinks
 
@@ -15,19 +16,37 @@ struct TrackingScreen: Sendable {
 
     func run() async -> ExitCode {
         if let code = options.promo { host.promo.submit(code) }
+        // A person at a terminal drives a watched screen with keys (LiveConsole); everything else is as before.
+        let interactive = options.watch && host.terminal.canReadKeys && !options.plain && !options.json
         var settings = ScreenSettings(ids: ["order": options.order])
         (settings.timeout, settings.watch, settings.every) = (options.timeout, options.watch, options.every)
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
         guard
             let runtime = await host.runtime(
                 order: options.order, settings: settings, trace: options.trace, analytics: analytics,
-                adding: options.promo == nil ? [] : ["promo"])
+                adding: options.promo == nil && !interactive ? [] : ["promo"])
         else { return .fatal }
-        let output = ScreenOutput(
-            order: options.order, cards: runtime.cards.map(\.registration.id), json: options.json,
-            plain: options.plain, watch: options.watch, terminal: host.terminal, clock: host.clock)
-        let final = await runtime.run { frame, moment in output.show(frame, moment) }
-        output.finish(final)
+        let output = {
+            ScreenOutput(
+                order: options.order, cards: runtime.cards.map(\.registration.id), json: options.json,
+                plain: options.plain || interactive, watch: options.watch && !interactive, terminal: host.terminal,
+                clock: host.clock)
+        }
+        let (final, shown): (ScreenFrame, ScreenOutput)
+        if interactive {
+            let console = LiveConsole(
+                order: options.order, runtime: runtime, terminal: host.terminal, clock: host.clock,
+                tabs: host.consoleTabs(), promo: { [promo = host.promo] in promo.submit($0) }, skipping: ["tabs"])
+            let reader = KeyReader()
+            final = await console.run(keys: reader.keys)
+            reader.stop()
+            // The last frame stays on the main screen, as a plain frame at the terminal's width now.
+            shown = output()
+        } else {
+            shown = output()
+            final = await runtime.run { frame, moment in shown.show(frame, moment) }
+        }
+        shown.finish(final)
         return final.degraded ? .degraded : .ok
     }
 }

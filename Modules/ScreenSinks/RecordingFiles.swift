@@ -4,24 +4,31 @@ import FixtureBackend
 import Foundation
 import HostIO
 
-/// `--record FILE` and `--replay FILE` (FixtureBackend's recording and replay backends), with the file handling
-/// and the messages that say what to do.
-struct RecordingOptions {
+/// `--record FILE` and `--replay FILE`: FixtureBackend's recording and replay backends with the file handling
+/// and the messages that say what to do. The record is a sink like the others (every backend answer, one JSON
+/// line each); the replay is the backend.
+public struct RecordingFiles: Sendable {
     let record: String?
     let replay: String?
 
     /// The largest recording replayed: bodies are kept decoded in memory for the run.
-    static let largestReplay = 256 << 20
+    public static let largestReplay = 256 << 20
 
-    func backend(wrapping backend: any Backend, clock: any CourierClock, terminal: Terminal) throws(UsageError)
-        -> any Backend
+    /// Files for `--record` and `--replay` (at most one of them is given).
+    public init(record: String?, replay: String?) { (self.record, self.replay) = (record, replay) }
+
+    /// The backend the run talks to: the replay, `backend` writing to the record, or `backend` itself. A file
+    /// that cannot be read or written is a usage error naming it; a line that later cannot be written is said
+    /// once on `terminal`'s stderr.
+    public func backend(wrapping backend: any Backend, clock: any CourierClock, terminal: Terminal)
+        throws(UsageError) -> any Backend
     {
         if let replay {
             // Mapped, not read: a large recording costs its decoded bodies, not two more copies of its text.
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: replay), options: .mappedIfSafe) else {
                 throw UsageError(message: "--replay '\(replay)' cannot be read; give a file written by --record")
             }
-            guard data.count <= RecordingOptions.largestReplay else {
+            guard data.count <= RecordingFiles.largestReplay else {
                 throw UsageError(message: "--replay '\(replay)' is larger than 256 MB; replay a shorter recording")
             }
             do { return try ReplayBackend(recording: data, clock: clock) } catch {

@@ -1,0 +1,56 @@
+import Core
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads keys from stdin on a thread of its own (a blocking read must not hold a task's thread) and hands them
+/// out as a stream. It looks every 50 ms whether it was stopped, and turns an Esc followed by nothing for that
+/// long into the Esc key. End of input ends the stream.
+public final class KeyReader: Sendable {
+    /// The keys, in the order pressed.
+    public let keys: AsyncStream<Key>
+    private let continuation: AsyncStream<Key>.Continuation
+    private let stopped = StopFlag()
+
+    private final class StopFlag: Sendable {
+        let raised = Locked(false)
+    }
+
+    /// Starts reading stdin now.
+    public init() {
+        (keys, continuation) = AsyncStream<Key>.makeStream()
+        let (continuation, stopped) = (continuation, stopped)
+        let thread = Thread {
+            var decoder = KeyDecoder()
+            var buffer = [UInt8](repeating: 0, count: 256)
+            var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            while !stopped.raised.withLock({ $0 }) {
+                let ready = poll(&poller, 1, 50)
+                if ready == 0 {
+                    for key in decoder.flush() { continuation.yield(key) }
+                    continue
+                }
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
+                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                for key in decoder.feed(Array(buffer[0..<count])) { continuation.yield(key) }
+            }
+            continuation.finish()
+        }
+        thread.name = "courier-keys"
+        thread.start()
+    }
+
+    /// Stops reading (within 50 ms) and ends the stream.
+    public func stop() {
+        stopped.raised.withLock { $0 = true }
+    }
+}

@@ -1,0 +1,72 @@
+/// A key a person pressed on the live screen, decoded from the terminal's bytes.
+public enum Key: Sendable, Equatable {
+    /// ← and →.
+    case left, right
+    /// Tab and Shift-Tab.
+    case tab, backTab
+    /// Enter, Backspace (DEL or BS) and Esc on its own.
+    case enter, backspace, escape
+    /// A printable character (letters, digits, punctuation; any script).
+    case character(Character)
+}
+
+/// Turns the bytes a terminal sends into keys: `ESC [ D` is ←, `ESC [ Z` Shift-Tab, a UTF-8 sequence one
+/// character. An Esc alone is only known once nothing follows it for a moment, so the reader calls
+/// ``flush()`` after a short quiet time. Control bytes and sequences it does not know are dropped: a key that
+/// means nothing is ignored.
+public struct KeyDecoder: Sendable {
+    private var pending: [UInt8] = []
+
+    /// A decoder with nothing pending.
+    public init() {}
+
+    /// The keys `bytes` complete; an unfinished sequence waits for more.
+    public mutating func feed(_ bytes: [UInt8]) -> [Key] {
+        pending += bytes
+        var keys: [Key] = []
+        while let (key, used) = Self.decode(pending) {
+            pending.removeFirst(used)
+            if let key { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// After a quiet moment: a lone Esc is the Esc key; any other unfinished sequence is dropped.
+    public mutating func flush() -> [Key] {
+        defer { pending = [] }
+        return pending == [0x1B] ? [.escape] : []
+    }
+
+    /// The first key in `bytes` (nil: bytes that mean nothing) and how many bytes it used; nil when incomplete.
+    private static func decode(_ bytes: [UInt8]) -> (Key?, Int)? {
+        guard let first = bytes.first else { return nil }
+        switch first {
+        case 0x1B:
+            guard bytes.count >= 2 else { return nil }
+            guard bytes[1] == 0x5B || bytes[1] == 0x4F else { return (.escape, 1) }
+            // CSI or SS3: parameters, then one final byte in 0x40...0x7E.
+            guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else {
+                return bytes.count > 16 ? (nil, bytes.count) : nil
+            }
+            let final = bytes[end]
+            let key: Key? = final == 0x44 ? .left : final == 0x43 ? .right : final == 0x5A ? .backTab : nil
+            return (key, end + 1)
+        case 0x09: return (.tab, 1)
+        case 0x0D, 0x0A: return (.enter, 1)
+        case 0x7F, 0x08: return (.backspace, 1)
+        case 0..<0x20: return (nil, 1)
+        case 0x20..<0x80: return (.character(Character(Unicode.Scalar(first))), 1)
+        default:
+            let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            guard bytes.count >= length else { return nil }
+            let text = String(decoding: bytes[0..<length], as: UTF8.self)
+            // C1 controls (U+0080–U+009F) and broken sequences are bytes a terminal acts on, not keys.
+            guard length > 1, let character = text.first, text.count == 1, character != "\u{FFFD}",
+                !character.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) })
+            else {
+                return (nil, length)
+            }
+            return (.character(character), length)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Core
+import TerminalUI
+
+extension ScreenConsole {
+    /// The keys, as `?` shows them (and `--help` and the README say them).
+    public static let keyHelp: [(keys: String, effect: String)] = [
+        ("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"), ("r", "reload every card"),
+        ("c", "may the order be cancelled?"), ("p", "enter a promo code"), ("?", "these keys"),
+        ("q Esc", "quit"),
+    ]
+
+    /// The whole live screen at `width` columns: the title, the bar, the body (the cards, or the selected tab's
+    /// screen), what is open, a message, and the line that says which keys do what. Every line fits the width, so
+    /// a narrow or resized terminal never wraps a border.
+    public func lines(
+        title: String, bar: String?, body: [String], updated: String?, width: Int, styler: TextStyler
+    ) -> [String] {
+        let cardWidth = min(max(width, CardRenderer.minimumWidth), 64)
+        func fit(_ text: String) -> String { DisplayWidth.truncate(text, to: max(width, 1)) }
+        var lines = [styler.apply(.bold, fit(title))]
+        if let bar { lines.append(bar) }
+        lines += body
+        if let block = overlayBlock { lines += CardRenderer.lines(for: block, width: cardWidth, styler: styler) }
+        if let message { lines.append(styler.apply(.warning, fit(message))) }
+        switch overlay {
+        case .promo(let typed):
+            lines.append(fit("Promo code: \(typed)▏  Enter applies · Esc abandons"))
+        default:
+            let time = updated.map { "updated \($0) · " } ?? ""
+            lines.append(styler.apply(.dim, fit("\(time)? keys · q quit")))
+        }
+        return lines
+    }
+
+    private var overlayBlock: Block? {
+        switch overlay {
+        case .none, .promo: return nil
+        case .help:
+            return Block(title: "Keys", rows: Self.keyHelp.map { Row($0.keys, value: $0.effect) })
+        case .verdicts(let said, let askToConfirm):
+            let last = askToConfirm ? Row("Cancel order? (y/n)", style: .bold) : Row("Esc closes", style: .dim)
+            return Block(title: "Cancel", rows: said.map { Row($0) } + [last])
+        case .confirmTab(_, let question):
+            return Block(title: question, rows: [Row("\(question) (y/n)", style: .bold)])
+        }
+    }
+}

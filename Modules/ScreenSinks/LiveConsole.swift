@@ -1,0 +1,159 @@
+import Core
+import Foundation
+import HostIO
+import ScreenRuntime
+import TerminalUI
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// The host's tab bar as the live screen needs it; the host builds it from its tab plugins (the Tabs module),
+/// which this library does not import.
+public struct ConsoleTabs: Sendable {
+    /// The bar's tabs now, in order (Tracking first).
+    public var items: @Sendable () -> [ConsoleTab]
+    /// The bar as one line with `selected` marked.
+    public var bar: @Sendable (_ selected: String) -> String
+    /// Opening a tab: its screen's lines, or what its action did.
+    public var open: @Sendable (_ id: String) async -> [String]
+
+    /// A bar from the host's three answers.
+    public init(
+        items: @escaping @Sendable () -> [ConsoleTab], bar: @escaping @Sendable (String) -> String,
+        open: @escaping @Sendable (String) async -> [String]
+    ) { (self.items, self.bar, self.open) = (items, bar, open) }
+
+    /// No bar at all (a host without tabs).
+    public static let none = ConsoleTabs(items: { [] }, bar: { _ in "" }, open: { _ in [] })
+}
+
+/// The live screen a person drives: `order-tracking ID --watch` on a terminal. It runs the screen runtime,
+/// draws every frame on the alternate screen (whole, at the terminal's width now, so a resize redraws cleanly),
+/// and turns keys into the runtime's actions through ``ScreenConsole``. The terminal is given back whatever
+/// ends the run: `q`, the order finishing, or a signal (HostIO restores it).
+public final class LiveConsole: Sendable {
+    private struct State {
+        var console = ScreenConsole()
+        var frame: ScreenFrame?
+        var body: [String]?
+        var updated: String?
+    }
+
+    private let order: String
+    private let runtime: ScreenRuntime
+    private let terminal: Terminal
+    private let clock: any CourierClock
+    private let tabs: ConsoleTabs
+    private let promo: @Sendable (String) -> Void
+    private let skipping: Set<ComponentID>
+    private let state = Locked(State())
+    private let drawing = Locked(0)
+
+    /// A live screen for `order` over `runtime`; `promo` takes a typed code (the host's Promo input), and the
+    /// cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
+    public init(
+        order: String, runtime: ScreenRuntime, terminal: Terminal, clock: any CourierClock, tabs: ConsoleTabs,
+        promo: @escaping @Sendable (String) -> Void, skipping: Set<ComponentID> = []
+    ) {
+        (self.order, self.runtime, self.terminal, self.clock) = (order, runtime, terminal, clock)
+        (self.tabs, self.promo, self.skipping) = (tabs, promo, skipping)
+    }
+
+    /// Runs until `q`/Esc, the order finishing or the task being cancelled, reading `keys`; returns the last
+    /// frame with the terminal given back.
+    public func run(keys: AsyncStream<Key>) async -> ScreenFrame {
+        terminal.enterInteractive()
+        terminal.onResume { [self] in redraw() }
+        signal(SIGWINCH, SIG_IGN)
+        let resized = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        resized.setEventHandler { [self] in redraw() }
+        resized.resume()
+        let screen = Task { [self] in
+            await runtime.run { frame, moment in
+                let time = moment == .settled ? ScreenOutput.clockTime(self.clock.now()) : nil
+                self.state.withLock { state in
+                    state.frame = frame
+                    if let time { state.updated = time }
+                }
+                self.redraw()
+            }
+        }
+        let reading = Task { [self] in
+            for await key in keys where await handle(key) == .quit {
+                screen.cancel()
+                return
+            }
+        }
+        let final = await withTaskCancellationHandler {
+            await screen.value
+        } onCancel: {
+            screen.cancel()
+        }
+        reading.cancel()
+        resized.cancel()
+        terminal.leaveInteractive()
+        return final
+    }
+
+    /// One key: the console decides, this carries it out and redraws.
+    func handle(_ key: Key) async -> ScreenConsole.Action? {
+        let bar = tabs.items()
+        let action = state.withLock { $0.console.handle(key, tabs: bar) }
+        defer { redraw() }
+        switch action {
+        case nil, .quit?: break
+        case .reload?: runtime.reloadNow()
+        case .askVerdicts?:
+            let report = VerdictReport(order: order, entries: runtime.currentVerdicts(on: .cancelOrder))
+            state.withLock { $0.console.showVerdicts(report) }
+        case .confirmCancel?:
+            state.withLock {
+                $0.console.message = "Cancel requested for order \(order) (the demo backend takes no requests)."
+            }
+        case .applyPromo(let code)?:
+            promo(code)
+            redraw()
+            await runtime.reload("promo")
+            state.withLock { $0.console.message = nil }
+        case .open(let id)?:
+            let lines = id == bar.first?.id ? nil : await tabs.open(id)
+            state.withLock { $0.body = lines }
+        case .perform(let id)?:
+            let said = await tabs.open(id)
+            let after = tabs.items()
+            state.withLock { state in
+                state.console.message = said.joined(separator: " ")
+                state.console.tabsChanged(from: bar, to: after)
+                if state.console.selected == 0 { state.body = nil }
+            }
+        }
+        return action
+    }
+
+    /// Draws the whole screen from the top, at the terminal's width now; one redraw at a time.
+    func redraw() {
+        drawing.withLock { _ in
+            let width = terminal.currentWidth()
+            let now = state.withLock { $0 }
+            let items = tabs.items()
+            let selected = items.indices.contains(now.console.selected) ? items[now.console.selected].id : nil
+            // The first tab shows the cards (drawn to fit); another tab its own lines, cut to fit.
+            let tabLines = selected == items.first?.id ? nil : now.body?.map { DisplayWidth.truncate($0, to: width) }
+            let lines = now.console.lines(
+                title: "Order \(order)", bar: selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) },
+                body: tabLines ?? cards(now.frame, width), updated: now.updated, width: width,
+                styler: terminal.styler)
+            terminal.out("\u{1B}[H" + lines.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
+        }
+    }
+
+    private func cards(_ frame: ScreenFrame?, _ width: Int) -> [String] {
+        let cardWidth = min(max(width, CardRenderer.minimumWidth), 64)
+        return (frame?.cards ?? []).filter { $0.visible && !skipping.contains($0.id) }.flatMap { card in
+            card.shownBlock.map { CardRenderer.lines(for: $0, width: cardWidth, styler: terminal.styler) } ?? []
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Core
+import HostIO
+import TerminalUI
+
+/// One tab of the live screen's bar, as the host's tab bar describes it.
+public struct ConsoleTab: Sendable, Equatable {
+    /// The tab's id ("tracking", "profile", "signout").
+    public let id: String
+    /// The question it asks before it acts (Sign out), or nil for a tab that shows a screen.
+    public let confirmation: String?
+
+    /// A tab of the bar.
+    public init(id: String, confirmation: String? = nil) { (self.id, self.confirmation) = (id, confirmation) }
+}
+
+/// What a person can do on the live screen, as a value: a key in, what the host should do out, and the lines
+/// to draw. No terminal, clock or runtime here, so every key's effect is a test of a few microseconds; the
+/// driver (``LiveConsole``) carries the actions out.
+public struct ScreenConsole: Sendable, Equatable {
+    /// What is open over the screen.
+    public enum Overlay: Sendable, Equatable {
+        /// Nothing: keys move tabs and start things.
+        case none
+        /// The key help (`?`).
+        case help
+        /// The squads' verdicts on cancelling; `askToConfirm` when nobody vetoed ("Cancel order? (y/n)").
+        case verdicts(lines: [String], askToConfirm: Bool)
+        /// The promo-code prompt, with what has been typed.
+        case promo(String)
+        /// An action tab's question ("Sign out? (y/n)").
+        case confirmTab(id: String, question: String)
+    }
+
+    /// What the host should do after a key.
+    public enum Action: Sendable, Equatable {
+        /// Leave with the screen's usual status.
+        case quit
+        /// Reload every card now.
+        case reload
+        /// Ask the validating cards about cancelling, then ``showVerdicts(_:)``.
+        case askVerdicts
+        /// The person confirmed the cancel.
+        case confirmCancel
+        /// Submit this promo code to the Promo card and reload it.
+        case applyPromo(String)
+        /// Show this tab's screen in the body (the first tab shows the cards).
+        case open(tab: String)
+        /// Perform this action tab (the person said yes).
+        case perform(tab: String)
+    }
+
+    /// The longest promo code the prompt takes; a longer paste is cut here.
+    public static let promoLimit = 16
+
+    /// What is open.
+    public private(set) var overlay = Overlay.none
+    /// The selected tab's position in the bar (0: Tracking, the cards).
+    public private(set) var selected = 0
+    /// A line for the person under the screen ("Looking up SAVE10…", "Signed out."), until the next key.
+    public var message: String?
+
+    /// A console with nothing open, on the first tab.
+    public init() {}
+
+    /// What `key` means now, given the bar's `tabs`; nil when it means nothing (it is ignored).
+    public mutating func handle(_ key: Key, tabs: [ConsoleTab]) -> Action? {
+        message = nil
+        switch overlay {
+        case .promo(let typed): return promptKey(key, typed)
+        case .verdicts(_, let askToConfirm):
+            if askToConfirm, key == .character("y") {
+                overlay = .none
+                return .confirmCancel
+            }
+            if [.escape, .enter, .character("n"), .character("c")].contains(key) { overlay = .none }
+            return nil
+        case .confirmTab(let id, _):
+            if key == .character("y") {
+                overlay = .none
+                return .perform(tab: id)
+            }
+            if [.escape, .character("n")].contains(key) { overlay = .none }
+            return nil
+        case .help:
+            overlay = .none
+            return nil
+        case .none: return screenKey(key, tabs: tabs)
+        }
+    }
+
+    /// Shows the squads' verdicts; asks to confirm only when nobody vetoed.
+    public mutating func showVerdicts(_ report: VerdictReport) {
+        overlay = .verdicts(lines: report.lines, askToConfirm: report.vetoes == 0)
+    }
+
+    /// The bar changed (someone signed in or out): the selection stays on the same tab, or goes back to the
+    /// first when that tab is gone.
+    public mutating func tabsChanged(from old: [ConsoleTab], to new: [ConsoleTab]) {
+        let id = old.indices.contains(selected) ? old[selected].id : nil
+        selected = new.firstIndex { $0.id == id } ?? 0
+    }
+
+    private mutating func promptKey(_ key: Key, _ typed: String) -> Action? {
+        switch key {
+        case .character(let character) where typed.count < Self.promoLimit && !character.isWhitespace:
+            overlay = .promo(typed + String(character))
+        case .backspace: overlay = .promo(String(typed.dropLast()))
+        case .escape: overlay = .none
+        case .enter:
+            overlay = .none
+            guard !typed.isEmpty else { return nil }
+            message = "Looking up \(typed.uppercased())…"
+            return .applyPromo(typed)
+        default: break
+        }
+        return nil
+    }
+
+    private mutating func screenKey(_ key: Key, tabs: [ConsoleTab]) -> Action? {
+        switch key {
+        case .character("q"), .escape: return .quit
+        case .character("r"): return .reload
+        case .character("c"): return .askVerdicts
+        case .character("p"):
+            overlay = .promo("")
+            return nil
+        case .character("?"):
+            overlay = .help
+            return nil
+        case .left, .backTab: return select(selected - 1, tabs, wrapping: true)
+        case .right, .tab: return select(selected + 1, tabs, wrapping: true)
+        case .character(let digit) where ("1"..."9").contains(digit):
+            guard let number = digit.wholeNumberValue, number <= tabs.count else { return nil }
+            return select(number - 1, tabs, wrapping: false)
+        default: return nil
+        }
+    }
+
+    private mutating func select(_ index: Int, _ tabs: [ConsoleTab], wrapping: Bool) -> Action? {
+        guard !tabs.isEmpty else { return nil }
+        let index = ((index % tabs.count) + tabs.count) % tabs.count
+        let tab = tabs[index]
+        if let question = tab.confirmation {
+            overlay = .confirmTab(id: tab.id, question: question)
+            return nil
+        }
+        selected = index
+        return .open(tab: tab.id)
+    }
+}

@@ -57,7 +57,11 @@ public struct KeyDecoder: Sendable {
         case 0..<0x20: return (nil, 1)
         case 0x20..<0x80: return (.character(Character(Unicode.Scalar(first))), 1)
         default:
-            let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            let length = first >= 0xF8 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            // A lead byte whose continuation bytes are not there is dropped alone: the next key survives.
+            if let bad = bytes.dropFirst().prefix(length - 1).firstIndex(where: { !(0x80...0xBF).contains($0) }) {
+                return (nil, bad)
+            }
             guard bytes.count >= length else { return nil }
             let text = String(decoding: bytes[0..<length], as: UTF8.self)
             // C1 controls (U+0080–U+009F) and broken sequences are bytes a terminal acts on, not keys.

@@ -37,7 +37,6 @@ public struct ConsoleTabs: Sendable {
 public final class LiveConsole: Sendable {
     private struct State {
         var console = ScreenConsole()
-        var frame: ScreenFrame?
         var body: [String]?
         var updated: String?
     }
@@ -72,11 +71,10 @@ public final class LiveConsole: Sendable {
         resized.setEventHandler { [self] in redraw() }
         resized.resume()
         let screen = Task { [self] in
-            await runtime.run { frame, moment in
-                let time = moment == .settled ? ScreenOutput.clockTime(self.clock.now()) : nil
-                self.state.withLock { state in
-                    state.frame = frame
-                    if let time { state.updated = time }
+            await runtime.run { _, moment in
+                if moment == .settled {
+                    let time = ScreenOutput.clockTime(self.clock.now())
+                    self.state.withLock { $0.updated = time }
                 }
                 self.redraw()
             }
@@ -144,15 +142,16 @@ public final class LiveConsole: Sendable {
             let tabLines = selected == items.first?.id ? nil : now.body?.map { DisplayWidth.truncate($0, to: width) }
             let lines = now.console.lines(
                 title: "Order \(order)", bar: selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) },
-                body: tabLines ?? cards(now.frame, width), updated: now.updated, width: width,
+                body: tabLines ?? cards(runtime.currentFrame(includingInfo: false), width), updated: now.updated,
+                width: width,
                 styler: terminal.styler)
             terminal.out("\u{1B}[H" + lines.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
         }
     }
 
-    private func cards(_ frame: ScreenFrame?, _ width: Int) -> [String] {
+    private func cards(_ frame: ScreenFrame, _ width: Int) -> [String] {
         let cardWidth = min(max(width, CardRenderer.minimumWidth), 64)
-        return (frame?.cards ?? []).filter { $0.visible && !skipping.contains($0.id) }.flatMap { card in
+        return frame.cards.filter { $0.visible && !skipping.contains($0.id) }.flatMap { card in
             card.shownBlock.map { CardRenderer.lines(for: $0, width: cardWidth, styler: terminal.styler) } ?? []
         }
     }

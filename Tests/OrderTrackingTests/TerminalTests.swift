@@ -85,7 +85,7 @@ struct TerminalTests {
 
     @Test func ctrlCRestoresTheTerminalAndExits130() throws {
         let session = try TmuxSession(command: command("9012 --watch --every 30"))
-        _ = try session.waitFor { $0.contains("Ctrl-C to stop") }
+        _ = try session.waitFor { $0.contains("q quit") }
         #expect(try session.cursorVisible() == false, "cursor hidden while drawing")
         try session.tmux(["send-keys", "-t", session.name, "C-c"])
         let after = try session.waitFor { $0.contains("EXIT=") }
@@ -98,31 +98,28 @@ struct TerminalTests {
         #expect(tops == bottoms, "no half-drawn card left behind:\n\(after)")
     }
 
-    @Test func ctrlZShowsTheCursorAndFgRepaintsTheWholeScreen() throws {
+    @Test func ctrlZGivesTheTerminalBackAndFgRepaintsTheWholeScreen() throws {
         // An interactive shell with job control, as a person has: Ctrl-Z stops the job, `fg` brings it back.
         let session = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
         let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
         try session.tmux(["send-keys", "-t", session.name, run, "Enter"])
-        _ = try session.waitFor { $0.contains("Ctrl-C to stop") }
+        _ = try session.waitFor { $0.contains("q quit") }
         #expect(try session.cursorVisible() == false)
         try session.tmux(["send-keys", "-t", session.name, "C-z"])
-        let stopped = try session.waitFor(scrollback: true) { $0.contains("Stopped") }
-        #expect(stopped.contains("Stopped"), "\(stopped)")
+        let stopped = try session.waitFor { $0.contains("Stopped") }
+        #expect(
+            stopped.contains("Stopped") && !stopped.contains("q quit"), "the shell's own screen is back:\n\(stopped)")
         #expect(try session.cursorVisible(), "the cursor is given back while the job is stopped")
-        let framesBefore = stopped.components(separatedBy: "Order 1234").count - 1
+        try session.tmux([
+            "send-keys", "-t", session.name, "stty -a | grep -o -- '-icanon' | head -1; echo STTY", "Enter",
+        ])
+        let stty = try session.waitFor { $0.contains("STTY\n") }.split(separator: "\n")
+        #expect(!stty.contains("-icanon"), "line editing is back while the job is stopped")
         try session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
-        // The repaint ends with the footer, so the footer below the shell's "Stopped" line means it is whole.
-        let resumed = try session.waitFor(scrollback: true) {
-            $0.components(separatedBy: "Stopped").last?.contains("Ctrl-C to stop") == true
-        }
-        #expect(
-            resumed.components(separatedBy: "Order 1234").count - 1 == framesBefore + 1,
-            "one whole new frame:\n\(resumed)")
+        let resumed = try session.waitFor { $0.contains("q quit") && $0.contains("Order 1234") }
+        let cards = ScreenComposition.cards(in: resumed).cards
+        #expect(!cards.isEmpty && cards.allSatisfy { $0.last?.hasPrefix("╰") == true }, "whole again:\n\(resumed)")
         #expect(try session.cursorVisible() == false)
-        let lastFrame = resumed.components(separatedBy: "Stopped").last ?? ""
-        #expect(
-            ScreenComposition.cards(in: lastFrame).cards.count == (try visibleCards("1234")),
-            "the frame below the shell's lines is whole")
         try session.tmux(["send-keys", "-t", session.name, "C-c"])
         let after = try session.waitFor { $0.contains("interrupted") }
         #expect(after.contains("interrupted"))
@@ -135,22 +132,21 @@ struct TerminalTests {
         // `exec` keeps the pid the inner shell wrote: the signal goes to order-tracking itself.
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 9012 --watch --every 30"
         let session = try TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; echo EXIT=$?; sleep 60")
-        _ = try session.waitFor { $0.contains("Ctrl-C to stop") && !$0.contains("░") }
+        _ = try session.waitFor { $0.contains("q quit") && !$0.contains("░") }
         #expect(try session.cursorVisible() == false)
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try ProcessRunner.run("kill", ["-TERM", pid])
         let after = try session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=143"))
-        #expect(
-            after.contains("Ctrl-C to stop\n\nterminated\nEXIT=143"), "a final newline, then the goodbye:\n\(after)")
+        #expect(after.contains("terminated\nEXIT=143"), "the goodbye, on the shell's own screen:\n\(after)")
         #expect(try session.cursorVisible())
     }
 
-    /// The live demo order from the first skeleton to "delivered", redrawn in place, with an "updated" line;
-    /// the watch ends by itself (about a minute).
+    /// The live demo order from the first skeleton to "delivered", redrawn whole, with an "updated" line; the
+    /// watch ends by itself (about a minute) and leaves the last frame on the shell's screen.
     @Test func theLiveOrderIsFollowedUntilDelivered() throws {
         let session = try TmuxSession(command: command("4242 --watch --every 2"))
-        let first = try session.waitFor { $0.contains("Ctrl-C to stop") }
+        let first = try session.waitFor { $0.contains("q quit") && $0.contains("updated ") }
         #expect(first.contains("updated ") && first.contains("Order 4242"))
         let all = ScreenComposition.cards(in: first).cards.count
         // The payment endpoint's outage keeps the card, marked with when it was last fresh.

@@ -1,0 +1,130 @@
+import Core
+import CoreTesting
+import Foundation
+import HostIO
+import ScreenRuntime
+import Testing
+
+@testable import OrderTrackingKit
+@testable import ScreenSinks
+
+/// The live screen's keys in-process, through the real host, runtime and squads on a virtual clock, with the
+/// terminal's writes captured: what each key does to the screen a person sees.
+@Suite struct LiveConsoleTests {
+    final class Screen: Sendable {
+        let written = Locked("")
+        /// The last whole screen drawn (each redraw starts at the top left).
+        var last: String { written.withLock { $0.components(separatedBy: "\u{1B}[H").last ?? "" } }
+    }
+
+    struct Live {
+        let console: LiveConsole
+        let runtime: ScreenRuntime
+        let backend: ScreenRuntimeTests.ProbeBackend
+        let screen: Screen
+        let clock: VirtualClock
+
+        func press(_ keys: Key...) async {
+            for key in keys { _ = await clock.drive { await console.handle(key) } }
+        }
+
+        func info(_ id: ComponentID) -> String {
+            let card = runtime.currentFrame(includingInfo: true).cards.first { $0.id == id }
+            return card?.info.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+    }
+
+    func live(_ order: String, dataDir: String? = nil) async throws -> Live {
+        let screen = Screen()
+        let streams = StandardStreams { descriptor, text in
+            if descriptor == 1 { screen.written.withLock { $0 += text } }
+        }
+        let terminal = Terminal(environment: ["COLUMNS": "48"], noColorFlag: true, streams: streams)
+        let clock = VirtualClock()
+        let base = try HostEnvironment.make(
+            api: nil, timeout: .seconds(5), environment: CLI.environment, dataDir: dataDir, terminal: terminal,
+            clock: clock)
+        let backend = ScreenRuntimeTests.ProbeBackend(base.backend)
+        let host = base.with(backend: backend)
+        let runtime = try #require(
+            await clock.drive {
+                await host.runtime(
+                    order: order, settings: ScreenSettings(ids: ["order": order]), analytics: nil, adding: ["promo"])
+            } ?? nil)
+        runtime.start { _, _ in }
+        _ = await clock.drive { await runtime.loadAll() }
+        let console = LiveConsole(
+            order: order, runtime: runtime, terminal: terminal, clock: clock, tabs: host.consoleTabs(),
+            promo: { [promo = host.promo] in promo.submit($0) }, skipping: ["tabs"])
+        return Live(console: console, runtime: runtime, backend: backend, screen: screen, clock: clock)
+    }
+
+    @Test func aPromoCodeTypedOnTheScreenMakesPaymentsReloadWithTheDiscount() async throws {
+        let live = try await live("1234")
+        #expect(live.backend.count("orders/1234/payment.json") == 1)
+        await live.press(.character("p"), .character("s"), .character("a"), .character("v"), .character("e"))
+        #expect(live.screen.last.contains("Promo code: save▏"))
+        await live.press(.character("1"), .character("0"), .enter)
+        #expect(live.info("promo").contains(#""status":"applied""#))
+        #expect(live.info("payment").contains(#""code":"SAVE10""#), "the payment info carries the code")
+        #expect(live.backend.count("orders/1234/payment.json") == 2, "Payments reloaded on promo.applied")
+        #expect(live.screen.last.contains("Promo SAVE10") && live.screen.last.contains("SAR 45.45"))
+        await live.press(.character("p"), .character("N"), .character("O"), .enter)
+        #expect(live.screen.last.contains("code NO is not recognised"))
+        #expect(live.info("payment").contains(#""code":"SAVE10""#), "an unknown code changes nothing else")
+    }
+
+    @Test func cancelShowsTheSameWordsAsTheCancelCommandAndConfirmsOnlyWithoutVetoes() async throws {
+        let vetoed = try await live("4040")
+        await vetoed.press(.character("c"))
+        let words = await InProcess.run(["cancel", "4040"]).stdout.split(separator: "\n").map(String.init)
+        for line in words { #expect(vetoed.screen.last.contains(line.prefix(30)), "\(line)") }
+        #expect(vetoed.screen.last.contains("Esc closes") && !vetoed.screen.last.contains("(y/n)"))
+        await vetoed.press(.escape)
+        #expect(!vetoed.screen.last.contains("Cancel"))
+
+        let allowed = try await live("3333")
+        await allowed.press(.character("c"))
+        #expect(
+            allowed.screen.last.contains("Order 3333 can be cancelled.")
+                && allowed.screen.last.contains("Cancel order? (y/n)"))
+        await allowed.press(.character("y"))
+        #expect(allowed.screen.last.contains("Cancel requested for order 3333"))
+    }
+
+    @Test func rReloadsEveryCardOfAWatchedScreenAtOnceAndQAnswersQuit() async throws {
+        let (watched, backend) = try ScreenRuntimeTests().harness("1234", every: .seconds(600))
+        let screen = Screen()
+        let terminal = Terminal(
+            environment: [:], noColorFlag: true,
+            streams: StandardStreams { _, text in screen.written.withLock { $0 += text } })
+        let console = LiveConsole(
+            order: "1234", runtime: watched.runtime, terminal: terminal, clock: watched.clock, tabs: .none,
+            promo: { _ in })
+        watched.start()
+        await watched.run(for: .seconds(1))
+        let before = backend.count("orders/1234/details.json")
+        #expect(await console.handle(.character("r")) == .reload)
+        await watched.run(for: .seconds(1))
+        #expect(backend.count("orders/1234/details.json") == before + 1, "reloaded now, not at the 600 s round")
+        #expect(await console.handle(.character("q")) == .quit)
+        #expect(screen.last.hasPrefix("Order 1234") && screen.last.contains("? keys · q quit"))
+        _ = await watched.stop()
+    }
+
+    @Test func tabsShowTheirContentAndSignOutAsksFirst() async throws {
+        let folder = try TemporaryDirectory()
+        _ = await InProcess.run(["login", "1234", "--data-dir", folder.url.path])
+        let live = try await live("1234", dataDir: folder.url.path)
+        await live.press(.right)
+        #expect(live.screen.last.contains("▸ Profile"), "\(live.screen.last)")
+        #expect(!live.screen.last.contains("╭─ Order"), "the Profile tab shows its screen, not the cards")
+        await live.press(.character("1"))
+        #expect(live.screen.last.contains("╭─ Order"))
+        await live.press(.character("4"))
+        #expect(live.screen.last.contains("Sign out? (y/n)"))
+        await live.press(.character("y"))
+        #expect(live.screen.last.contains("Signed out user 1234"))
+        #expect(!live.screen.last.contains("Profile"), "signed out: the bar is Tracking alone")
+    }
+}

@@ -1,0 +1,98 @@
+import CoreTesting
+import Foundation
+import Testing
+
+/// The live screen in a real terminal (tmux): keys sent as a person types them, the screen read back.
+@Suite(.serialized, .enabled(if: tmuxInstalled, "tmux is not installed (.ci/run installs it)"))
+struct LiveTerminalTests {
+    /// `order-tracking ARGS` in a terminal; afterwards the shell says the status and whether line editing is back.
+    func session(_ arguments: String, before: String = "") throws -> TmuxSession {
+        let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments)"
+        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
+        return try TmuxSession(command: "\(before)\(run); \(after)")
+    }
+
+    func send(_ session: TmuxSession, _ keys: String...) throws {
+        try session.tmux(["send-keys", "-t", session.name] + keys)
+    }
+
+    @Test func thePromoPromptAppliesACodeAndPaymentsShowsIt() throws {
+        let live = try session("1234 --watch --every 30")
+        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        try send(live, "p")
+        _ = try live.waitFor { $0.contains("Promo code:") }
+        try send(live, "-l", "save10")
+        let typed = try live.waitFor { $0.contains("Promo code: save10") }
+        #expect(typed.contains("Promo code: save10"))
+        try send(live, "Enter")
+        let applied = try live.waitFor { $0.contains("Promo SAVE10") && $0.contains("✓ SAVE10") }
+        #expect(applied.contains("SAR 45.45"), "\(applied)")
+        try send(live, "q")
+        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("EXIT=0"))
+        #expect(!done.split(separator: "\n").contains("-icanon"), "line editing and echo are back after q")
+        #expect(done.contains("Promo SAVE10"), "the last frame stays on the shell's screen")
+        #expect(try live.cursorVisible())
+    }
+
+    @Test func theCancelDialogSaysEachVerdictAndEscClosesIt() throws {
+        let live = try session("3333 --watch --every 30")
+        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        try send(live, "c")
+        let dialog = try live.waitFor { $0.contains("Cancel order? (y/n)") }
+        #expect(dialog.contains("Order 3333 can be cancelled."))
+        #expect(dialog.contains("payment: ok: refund SAR 50.50"))
+        try send(live, "Escape")
+        let closed = try live.waitFor { !$0.contains("Cancel order? (y/n)") }
+        #expect(!closed.contains("(y/n)"))
+        try send(live, "c")
+        _ = try live.waitFor { $0.contains("Cancel order? (y/n)") }
+        try send(live, "y")
+        let confirmed = try live.waitFor { $0.contains("Cancel requested") }
+        #expect(confirmed.contains("Cancel requested for order 3333"))
+        try send(live, "Escape")
+        #expect(try live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"), "Esc with nothing open quits")
+    }
+
+    @Test func tabsSwitchWithArrowsAndDigitsAndSignOutAsksFirst() throws {
+        let folder = try TemporaryDirectory()
+        let login = "\(CLI.binary) login 1234 --data-dir \(folder.url.path) > /dev/null; "
+        let live = try session("1234 --watch --every 30 --data-dir \(folder.url.path)", before: login)
+        _ = try live.waitFor { $0.contains("q quit") && $0.contains("Feed") }
+        try send(live, "Right")
+        let profile = try live.waitFor { $0.contains("▸ Profile") }
+        #expect(!profile.contains("╭─ Order"), "the Profile tab's screen, not the cards:\n\(profile)")
+        try send(live, "1")
+        _ = try live.waitFor { $0.contains("▸ Tracking") && $0.contains("╭─ Order") }
+        try send(live, "BTab")
+        let asked = try live.waitFor { $0.contains("Sign out? (y/n)") }
+        #expect(asked.contains("▸ Tracking"), "nothing happens before the answer")
+        try send(live, "y")
+        let out = try live.waitFor { $0.contains("Signed out user 1234") }
+        #expect(!out.contains("Profile"))
+        try send(live, "q")
+        _ = try live.waitFor { $0.contains("STTY-CHECKED") }
+    }
+
+    @Test func aResizeRedrawsAtTheNewWidthWithWholeBorders() throws {
+        let live = try session("1234 --watch --every 30")
+        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "60"])
+        let narrow = try live.waitFor { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("╭") && $0.count == 48 }
+        }
+        let lines = narrow.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 48 }, "\(narrow)")
+        let borders = lines.filter { $0.hasPrefix("╭") || $0.hasPrefix("╰") }
+        #expect(!borders.isEmpty && borders.allSatisfy { $0.hasSuffix("╮") || $0.hasSuffix("╯") }, "\(narrow)")
+        #expect(
+            narrow.components(separatedBy: "╭").count == narrow.components(separatedBy: "╰").count,
+            "no cut or doubled card:\n\(narrow)")
+        try send(live, "?")
+        #expect(try live.waitFor { $0.contains("reload every card") }.contains("enter a promo code"))
+        try send(live, "q")
+        try send(live, "q")
+        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("EXIT=0") && !done.split(separator: "\n").contains("-icanon"))
+    }
+}

@@ -1,0 +1,123 @@
+import Core
+import HostIO
+import ScreenSinks
+import TerminalUI
+import Testing
+
+/// Every key of the live screen, as a value: what it opens, what it asks the host to do, what it ignores.
+@Suite struct ScreenConsoleTests {
+    let tabs = [
+        ConsoleTab(id: "tracking"), ConsoleTab(id: "profile"), ConsoleTab(id: "feed"),
+        ConsoleTab(id: "signout", confirmation: "Sign out?"),
+    ]
+
+    @Test func arrowsTabsAndDigitsMoveBetweenScreenTabsAndWrap() {
+        var console = ScreenConsole()
+        #expect(console.handle(.right, tabs: tabs) == .open(tab: "profile"))
+        #expect(console.handle(.tab, tabs: tabs) == .open(tab: "feed"))
+        #expect(console.handle(.backTab, tabs: tabs) == .open(tab: "profile"))
+        #expect(console.handle(.character("1"), tabs: tabs) == .open(tab: "tracking"))
+        #expect(console.handle(.left, tabs: tabs) == nil, "← from Tracking wraps to Sign out, which asks first")
+        #expect(console.overlay == .confirmTab(id: "signout", question: "Sign out?"))
+        #expect(console.selected == 0, "nothing is selected until the person says yes")
+        #expect(console.handle(.character("n"), tabs: tabs) == nil)
+        #expect(console.overlay == .none)
+        #expect(console.handle(.character("9"), tabs: tabs) == nil, "no ninth tab: ignored")
+        #expect(console.handle(.character("3"), tabs: tabs) == .open(tab: "feed"))
+        #expect(console.selected == 2)
+    }
+
+    @Test func anActionTabActsOnlyOnYes() {
+        var console = ScreenConsole()
+        _ = console.handle(.character("4"), tabs: tabs)
+        #expect(console.handle(.character("x"), tabs: tabs) == nil, "any other key leaves the question open")
+        #expect(console.overlay != .none)
+        #expect(console.handle(.character("y"), tabs: tabs) == .perform(tab: "signout"))
+        #expect(console.overlay == .none)
+        let signedOut = [ConsoleTab(id: "tracking")]
+        console.tabsChanged(from: tabs, to: signedOut)
+        #expect(console.selected == 0)
+    }
+
+    @Test func cancelShowsTheVerdictsAndConfirmsOnlyWhenNobodyVetoed() {
+        var console = ScreenConsole()
+        #expect(console.handle(.character("c"), tabs: tabs) == .askVerdicts)
+        console.showVerdicts(VerdictReport(order: "4242", entries: [("order", .veto("already preparing"), nil)]))
+        #expect(
+            console.overlay
+                == .verdicts(
+                    lines: ["order: veto: already preparing", "Order 4242 can't be cancelled (1 veto)."],
+                    askToConfirm: false))
+        #expect(console.handle(.character("y"), tabs: tabs) == nil, "a vetoed cancel cannot be confirmed")
+        #expect(console.handle(.escape, tabs: tabs) == nil)
+        #expect(console.overlay == .none)
+        _ = console.handle(.character("c"), tabs: tabs)
+        console.showVerdicts(VerdictReport(order: "3333", entries: [("order", .allow, nil)]))
+        #expect(console.handle(.character("y"), tabs: tabs) == .confirmCancel)
+        _ = console.handle(.character("c"), tabs: tabs)
+        console.showVerdicts(VerdictReport(order: "3333", entries: [("order", .allow, nil)]))
+        #expect(console.handle(.character("n"), tabs: tabs) == nil)
+        #expect(console.overlay == .none, "n closes it")
+    }
+
+    @Test func thePromoPromptTypesErasesAppliesAndAbandons() {
+        var console = ScreenConsole()
+        #expect(console.handle(.character("p"), tabs: tabs) == nil)
+        for key: Key in [.character("s"), .character("a"), .character("v"), .character("x"), .backspace] {
+            #expect(console.handle(key, tabs: tabs) == nil, "typing, not commands: \(key)")
+        }
+        #expect(console.overlay == .promo("sav"))
+        _ = console.handle(.character("q"), tabs: tabs)
+        #expect(console.overlay == .promo("savq"), "q is a letter in the prompt, not quit")
+        #expect(console.handle(.enter, tabs: tabs) == .applyPromo("savq"))
+        #expect(console.message == "Looking up SAVQ…")
+        _ = console.handle(.character("p"), tabs: tabs)
+        _ = console.handle(.character("z"), tabs: tabs)
+        #expect(console.handle(.escape, tabs: tabs) == nil)
+        #expect(console.overlay == .none, "Esc abandons")
+        _ = console.handle(.character("p"), tabs: tabs)
+        #expect(console.handle(.enter, tabs: tabs) == nil, "nothing typed, nothing applied")
+    }
+
+    @Test func aLongPasteIsCutAtTheLimit() {
+        var console = ScreenConsole()
+        _ = console.handle(.character("p"), tabs: tabs)
+        for _ in 0..<500 { _ = console.handle(.character("A"), tabs: tabs) }
+        #expect(console.overlay == .promo(String(repeating: "A", count: ScreenConsole.promoLimit)))
+    }
+
+    @Test func reloadHelpQuitAndKeysThatMeanNothing() {
+        var console = ScreenConsole()
+        #expect(console.handle(.character("r"), tabs: tabs) == .reload)
+        #expect(console.handle(.character("?"), tabs: tabs) == nil)
+        #expect(console.overlay == .help)
+        #expect(console.handle(.character("q"), tabs: tabs) == nil, "q closes the help first")
+        for key: Key in [.character("z"), .enter, .backspace, .character("0")] {
+            #expect(console.handle(key, tabs: tabs) == nil, "\(key) means nothing")
+            #expect(console.overlay == .none)
+        }
+        #expect(console.handle(.character("q"), tabs: tabs) == .quit)
+        #expect(console.handle(.escape, tabs: tabs) == .quit)
+    }
+
+    @Test func everyLineFitsTheWidthAndTheHelpListsEveryKey() {
+        var console = ScreenConsole()
+        _ = console.handle(.character("?"), tabs: tabs)
+        let lines = console.lines(
+            title: "Order 1234", bar: "▸ Tracking   Profile", body: [], updated: "08:00:05", width: 48,
+            styler: TextStyler(colors: false))
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 48 }, "\(lines)")
+        #expect(lines.first == "Order 1234" && lines[1] == "▸ Tracking   Profile")
+        #expect(lines.last == "updated 08:00:05 · ? keys · q quit")
+        for (keys, effect) in ScreenConsole.keyHelp {
+            #expect(lines.contains { $0.contains(keys) && $0.contains(effect) }, "\(keys)")
+        }
+        _ = console.handle(.escape, tabs: tabs)
+        _ = console.handle(.character("p"), tabs: tabs)
+        _ = console.handle(.character("S"), tabs: tabs)
+        let prompt = console.lines(
+            title: "Order 1234", bar: nil, body: [], updated: nil, width: 20, styler: TextStyler(colors: false))
+        #expect(prompt.last?.hasPrefix("Promo code: S") == true)
+        #expect(prompt.allSatisfy { DisplayWidth.of($0) <= 20 })
+    }
+}

@@ -168,7 +168,7 @@ let registeredIDs: String = {
         ),
         (
             ["--promo", "SAVE 10"],
-            "--promo 'SAVE 10' is not a code: use 1 to 16 letters and digits, e.g. --promo SAVE10"
+            "--promo 'SAVE 10' is not a code: use 1 to 16 letters and digits"
         ),
         (["cancel"], "cancel needs exactly one ORDER-ID"),
         (["help", "cancle"], "no help for 'cancle'; did you mean 'cancel'?"),

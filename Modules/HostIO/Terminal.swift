@@ -20,7 +20,8 @@ public final class Terminal: Sendable {
     public let styler: TextStyler
     /// Where everything is written.
     public let streams: StandardStreams
-    /// Keys can be read: stdin and stdout are both terminals (never with captured streams).
+    /// A person can drive a screen here: stdin and stdout are both terminals and it may redraw (not
+    /// `TERM=dumb`); never with captured streams.
     public let canReadKeys: Bool
     /// Whether the live screen owns the terminal (raw keys, the alternate screen).
     private let interactive = Locked(false)
@@ -41,7 +42,7 @@ public final class Terminal: Sendable {
         }
         styler = TextStyler(environment: environment, isTerminal: isTTY, noColorFlag: noColorFlag)
         self.streams = streams
-        canReadKeys = isTTY && isatty(STDIN_FILENO) == 1
+        canReadKeys = canRedraw && isatty(STDIN_FILENO) == 1
     }
 
     /// The terminal's width now (it may have been resized), else the width found at the start.

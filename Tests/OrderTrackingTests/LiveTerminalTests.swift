@@ -95,4 +95,14 @@ struct LiveTerminalTests {
         let done = try live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0") && !done.split(separator: "\n").contains("-icanon"))
     }
+
+    @Test func aDumbTerminalGetsTimedFramesAndNoKeysAsBefore() throws {
+        let live = try TmuxSession(
+            command: "env TERM=dumb \(CLI.binary) 1234 --watch --every 30; echo EXIT=$?; sleep 60")
+        let frames = try live.waitFor { $0.contains("╰") && $0.hasPrefix("── ") }
+        #expect(!frames.contains("q quit") && !frames.contains("\u{1B}"), "\(frames)")
+        try send(live, "q")
+        try send(live, "C-c")
+        #expect(try live.waitFor { $0.contains("EXIT=") }.contains("EXIT=130"), "q is not a key here; Ctrl-C is")
+    }
 }

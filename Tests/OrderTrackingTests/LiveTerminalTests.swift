@@ -105,4 +105,22 @@ struct LiveTerminalTests {
         try send(live, "C-c")
         #expect(try live.waitFor { $0.contains("EXIT=") }.contains("EXIT=130"), "q is not a key here; Ctrl-C is")
     }
+
+    /// A crash (here SIGABRT, as a failed precondition in a squad's code raises) still gives the terminal back:
+    /// line editing, the main screen and the cursor, before the process dies with the crash's status.
+    @Test func aCrashStillGivesTheTerminalBack() throws {
+        let folder = try TemporaryDirectory()
+        let pidFile = folder.url.appendingPathComponent("pid").path
+        let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
+        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
+        let live = try TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; \(after)")
+        _ = try live.waitFor { $0.contains("q quit") }
+        let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try ProcessRunner.run("kill", ["-ABRT", pid])
+        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("EXIT=134"), "\(done)")
+        #expect(!done.split(separator: "\n").contains("-icanon"), "line editing is back after the crash")
+        #expect(!done.contains("q quit"), "the main screen is back")
+        #expect(try live.cursorVisible())
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CoreTesting
 import Foundation
 import SquadKit
 import Testing
@@ -48,5 +49,35 @@ import Testing
         #expect(clash == 64)
         #expect(errors.contains("cannot create module 'Eta'"))
         #expect(output.isEmpty)
+    }
+}
+
+/// `squad new` writes files the repository's formatter and linter accept, for the longest name it allows.
+@Suite struct ScaffoldFormatTests {
+    @Test func theLongestNameScaffoldsLintCleanSwift() throws {
+        let root = ScaffoldNameTests.root
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in ["Package.swift", "Apps/OrderTracking/Kit/Registry.swift", "CODEOWNERS", ".swift-format"] {
+            let target = folder.appendingPathComponent(file)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: root.appendingPathComponent(file), to: target)
+        }
+        let name = "AbcdefghijAbcdefghijAbcdefghij"
+        var output = ""
+        var errors = ""
+        let status = SquadApp.run(
+            ["new", name, "--owner", "@courier/growth"], directory: folder, output: &output, errors: &errors)
+        #expect(status == 0, "\(errors)")
+        #expect(errors.isEmpty, "the formatter ran: \(errors)")
+        let lint = try ProcessRunner.run(
+            "swift",
+            [
+                "format", "lint", "--strict", "Modules/\(name)/\(name)Component.swift",
+                "Tests/\(name)Tests/\(name)Tests.swift",
+            ],
+            directory: folder, limit: .seconds(120))
+        #expect(lint.status == 0, "\(lint.stderr)")
     }
 }

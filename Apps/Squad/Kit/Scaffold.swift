@@ -243,7 +243,8 @@ public struct Scaffold: Sendable {
         @Suite struct \(name)Tests {
             @Test func loadingThenTheCard() async throws {
                 let harness = ComponentHarness(
-                    \(name)Component(), ids: ["order": "1"], answers: ["orders/1/\(id).json": .json(#"{"title": "Hi"}"#)])
+                    \(name)Component(), ids: ["order": "1"],
+                    answers: ["orders/1/\(id).json": .json(#"{"title": "Hi"}"#)])
                 await harness.load()
                 harness.expectPhases([.loading, .info])
                 #expect(harness.blocks.first??.isSkeleton == true, "the skeleton is drawn first")
@@ -253,7 +254,8 @@ public struct Scaffold: Sendable {
             @Test func aSlowAnswerShowsTheSkeletonThenTheCard() async throws {
                 let harness = ComponentHarness(
                     \(name)Component(), ids: ["order": "1"],
-                    answers: ["orders/1/\(id).json": .delayed(.seconds(2), #"{"title": "Late"}"#)], timeout: .seconds(5))
+                    answers: ["orders/1/\(id).json": .delayed(.seconds(2), #"{"title": "Late"}"#)],
+                    timeout: .seconds(5))
                 await harness.load()
                 harness.expectPhases([.loading, .info])
                 #expect(harness.blocks.first??.isSkeleton == true)
@@ -262,7 +264,8 @@ public struct Scaffold: Sendable {
 
             @Test func aMalformedPayloadHides() async throws {
                 let harness = ComponentHarness(
-                    \(name)Component(), ids: ["order": "1"], answers: ["orders/1/\(id).json": .json(#"{"titel": "typo"}"#)])
+                    \(name)Component(), ids: ["order": "1"],
+                    answers: ["orders/1/\(id).json": .json(#"{"titel": "typo"}"#)])
                 await harness.load()
                 harness.expectHidden(because: "missing key 'title'")
                 #expect(harness.card() == "(nothing)")

@@ -136,6 +136,11 @@ extension SquadApp {
             }
             let written = try Scaffold(root: run.root, name: parsed.positionals[0], owner: owner).run()
             run.output += written.map { "wrote \($0)\n" }.joined()
+            // The templates are laid out for short names; the repository's formatter lays out any name (to 30).
+            let sources = written.filter { $0.hasSuffix(".swift") }
+            do { _ = try run.shell.run("swift", ["format", "format", "--in-place"] + sources) } catch {
+                run.errors += "note: swift format did not run on the new files (\(error)); run it before pushing\n"
+            }
             let id = parsed.positionals[0].lowercased()
             run.output +=
                 "next: swift build && swift test --filter \(parsed.positionals[0])Tests && swift run order-tracking preview \(id)\n"

@@ -52,6 +52,13 @@ public final class Terminal: Sendable {
         return Int(size.ws_col)
     }
 
+    /// The terminal's height now in rows, or nil when it cannot be asked (not a terminal).
+    public func currentHeight() -> Int? {
+        var size = winsize()
+        guard isTTY, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return Int(size.ws_row)
+    }
+
     /// The live screen takes the terminal: keys one at a time, the alternate screen, the cursor hidden. Undone
     /// by ``leaveInteractive()``, Ctrl-Z and every signal exit.
     public func enterInteractive() {

@@ -145,7 +145,13 @@ public final class LiveConsole: Sendable {
                 body: tabLines ?? cards(runtime.currentFrame(includingInfo: false), width), updated: now.updated,
                 width: width,
                 styler: terminal.styler)
-            terminal.out("\u{1B}[H" + lines.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
+            // Taller than the terminal: the top of the screen down to the last whole card, and the keys line;
+            // never a scrolled or half-drawn frame.
+            let rows = terminal.currentHeight() ?? lines.count + 1
+            var top = Array(lines.prefix(max(rows - 2, 0)))
+            if lines.count >= rows, let end = top.lastIndex(where: { $0.contains("╰") }) { top = Array(top[...end]) }
+            let shown = lines.count < rows ? lines : top + [lines[lines.count - 1]]
+            terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
         }
     }
 

@@ -88,6 +88,11 @@ struct LiveTerminalTests {
         #expect(
             narrow.components(separatedBy: "╭").count == narrow.components(separatedBy: "╰").count,
             "no cut or doubled card:\n\(narrow)")
+        try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "16"])
+        let short = try live.waitFor { $0.split(separator: "\n").count <= 16 && $0.contains("q quit") }
+        #expect(short.contains("q quit"), "the keys line stays on a short terminal:\n\(short)")
+        #expect(short.components(separatedBy: "╭").count == short.components(separatedBy: "╰").count, "\(short)")
+        try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "60"])
         try send(live, "?")
         #expect(try live.waitFor { $0.contains("reload every card") }.contains("enter a promo code"))
         try send(live, "q")

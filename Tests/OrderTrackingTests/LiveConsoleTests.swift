@@ -28,6 +28,9 @@ import Testing
             for key in keys { _ = await clock.drive { await console.handle(key) } }
         }
 
+        /// Ends the runtime's run (its frame consumer), as the live screen does when it closes.
+        func close() async { _ = await clock.drive { await runtime.stop() } }
+
         func info(_ id: ComponentID) -> String {
             let card = runtime.currentFrame(includingInfo: true).cards.first { $0.id == id }
             return card?.info.map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -72,6 +75,7 @@ import Testing
         await live.press(.character("p"), .character("N"), .character("O"), .enter)
         #expect(live.screen.last.contains("code NO is not recognised"))
         #expect(live.info("payment").contains(#""code":"SAVE10""#), "an unknown code changes nothing else")
+        await live.close()
     }
 
     @Test func cancelShowsTheSameWordsAsTheCancelCommandAndConfirmsOnlyWithoutVetoes() async throws {
@@ -82,6 +86,7 @@ import Testing
         #expect(vetoed.screen.last.contains("Esc closes") && !vetoed.screen.last.contains("(y/n)"))
         await vetoed.press(.escape)
         #expect(!vetoed.screen.last.contains("Cancel"))
+        await vetoed.close()
 
         let allowed = try await live("3333")
         await allowed.press(.character("c"))
@@ -90,6 +95,7 @@ import Testing
                 && allowed.screen.last.contains("Cancel order? (y/n)"))
         await allowed.press(.character("y"))
         #expect(allowed.screen.last.contains("Cancel requested for order 3333"))
+        await allowed.close()
     }
 
     @Test func rReloadsEveryCardOfAWatchedScreenAtOnceAndQAnswersQuit() async throws {
@@ -126,5 +132,6 @@ import Testing
         await live.press(.character("y"))
         #expect(live.screen.last.contains("Signed out user 1234"))
         #expect(!live.screen.last.contains("Profile"), "signed out: the bar is Tracking alone")
+        await live.close()
     }
 }

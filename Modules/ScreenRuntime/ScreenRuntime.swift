@@ -72,7 +72,8 @@ public final class ScreenRuntime: Sendable {
     }
 
     /// Shows every skeleton (the `.first` frame) and starts handing out frames: the first step of ``run(_:)``,
-    /// public for a host that acts on the screen itself (``deliver(_:)``) before ``stop()``.
+    /// public for a host that acts on the screen itself (``deliver(_:)``) before ``stop()``. Every `start` needs
+    /// its `stop`: until then the frame consumer keeps the runtime, its cards and their payloads alive.
     public func start(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void) {
         for (index, card) in cards.enumerated() {
             card.component.present()

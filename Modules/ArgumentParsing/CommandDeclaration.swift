@@ -10,14 +10,18 @@ public struct CommandDeclaration<Run: Sendable>: Sendable {
     public let options: [OptionSpec]
     /// Options that may be given more than once.
     public let repeatable: Set<String>
-    /// What `COMMAND --help` and `help COMMAND` print.
-    public let help: String
+    /// What `COMMAND --help` and `help COMMAND` print; built only when asked (a run never pays for it).
+    public var help: String { helpText() }
+    private let helpText: @Sendable () -> String
     /// What runs it; each tool chooses the shape (its context, sync or async).
     public let run: Run
 
     /// A command; `run` last, so it reads as a trailing closure.
-    public init(name: String, options: [OptionSpec], repeatable: Set<String> = [], help: String, run: Run) {
-        (self.name, self.options, self.repeatable, self.help, self.run) = (name, options, repeatable, help, run)
+    public init(
+        name: String, options: [OptionSpec], repeatable: Set<String> = [],
+        help: @autoclosure @escaping @Sendable () -> String, run: Run
+    ) {
+        (self.name, self.options, self.repeatable, self.helpText, self.run) = (name, options, repeatable, help, run)
     }
 }
 
@@ -32,12 +36,13 @@ public enum Invocation<Run: Sendable>: Sendable {
     /// command's arguments when there is one (`order-tracking 1234`), else the tool's `usage` for no command or
     /// `--help`. An unknown word is a usage error with a did-you-mean.
     public static func of(
-        _ arguments: [String], commands: [CommandDeclaration<Run>], usage: String, fallback: String? = nil
+        _ arguments: [String], commands: [CommandDeclaration<Run>], usage: @autoclosure () -> String,
+        fallback: String? = nil
     ) throws(UsageError) -> Invocation {
         let names = commands.map(\.name)
         if arguments.first == "help" {
             guard let topic = arguments.dropFirst().first, !["help", "--help", "-h"].contains(topic) else {
-                return .help(usage)
+                return .help(usage())
             }
             guard let command = commands.first(where: { $0.name == topic }) else {
                 throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: names + ["help"]))
@@ -46,7 +51,7 @@ public enum Invocation<Run: Sendable>: Sendable {
         }
         let named = arguments.first.flatMap { word in commands.first { $0.name == word } }
         guard let command = named ?? commands.first(where: { $0.name == fallback }) else {
-            guard let word = arguments.first, !["--help", "-h"].contains(word) else { return .help(usage) }
+            guard let word = arguments.first, !["--help", "-h"].contains(word) else { return .help(usage()) }
             throw UsageError(message: "unknown command '\(word)'" + suggestion(for: word, among: names + ["help"]))
         }
         // A mistyped command with its arguments (`logn 1234`) is a command, not the fallback's first value.

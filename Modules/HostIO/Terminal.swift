@@ -84,7 +84,7 @@ public final class Terminal: Sendable {
     private static let leaveSequence = "\u{1B}[?1049l\u{1B}[?25h"
 
     /// Card width: the terminal's, capped so cards stay readable on wide screens.
-    public var cardWidth: Int { min(max(width, CardRenderer.minimumWidth), 64) }
+    public var cardWidth: Int { CardRenderer.width(forColumns: width) }
 
     /// Writes to stdout.
     public func out(_ text: String) { streams.out(text) }

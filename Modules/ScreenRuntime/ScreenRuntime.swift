@@ -129,9 +129,8 @@ public final class ScreenRuntime: Sendable {
     /// load, so it could not check). Analytics and diagnostics are reported as on a screen; nothing is drawn.
     public func verdicts(on action: UserAction) async -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
         consumer.withLock { $0 = Task { await consume { _, _ in } } }
-        let validating = cards.map(\.component).filter(\.validates)
-        await concurrently(validating) { await $0.load() }
-        let verdicts = validating.map { ($0.id, $0.validate(action), $0.snapshot(includingInfo: false).reason) }
+        await concurrently(cards.map(\.component).filter(\.validates)) { await $0.load() }
+        let verdicts = currentVerdicts(on: action)
         await settle()
         _ = await stop()
         return verdicts

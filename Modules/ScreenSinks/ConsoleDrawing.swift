@@ -15,7 +15,7 @@ extension ScreenConsole {
     public func lines(
         title: String, bar: String?, body: [String], updated: String?, width: Int, styler: TextStyler
     ) -> [String] {
-        let cardWidth = min(max(width, CardRenderer.minimumWidth), 64)
+        let cardWidth = CardRenderer.width(forColumns: width)
         func fit(_ text: String) -> String { DisplayWidth.truncate(text, to: max(width, 1)) }
         var lines = [styler.apply(.bold, fit(title))]
         if let bar { lines.append(bar) }

@@ -156,7 +156,7 @@ public final class LiveConsole: Sendable {
     }
 
     private func cards(_ frame: ScreenFrame, _ width: Int) -> [String] {
-        let cardWidth = min(max(width, CardRenderer.minimumWidth), 64)
+        let cardWidth = CardRenderer.width(forColumns: width)
         return frame.cards.filter { $0.visible && !skipping.contains($0.id) }.flatMap { card in
             card.shownBlock.map { CardRenderer.lines(for: $0, width: cardWidth, styler: terminal.styler) } ?? []
         }

@@ -32,7 +32,7 @@ public final class ScreenOutput: Sendable {
         (self.mode, watching, self.order, self.terminal, self.clock) = (mode, watch, order, terminal, clock)
         let screen = PaintedScreen(
             FramePainter(
-                width: min(max(terminal.currentWidth(), CardRenderer.minimumWidth), 64), styler: terminal.styler,
+                width: CardRenderer.width(forColumns: terminal.currentWidth()), styler: terminal.styler,
                 live: mode == .live,
                 header: [terminal.styler.apply(.bold, "Order \(order)")], slots: cards.map { SlotView(id: $0) }
             ) { terminal.out($0) })

@@ -6,6 +6,10 @@ public enum CardRenderer {
     /// The narrowest card drawn; narrower terminals get this width and wrap.
     public static let minimumWidth = 16
 
+    /// The width a card is drawn at on a terminal `columns` wide: the terminal's, capped so cards stay readable
+    /// on wide screens, never below ``minimumWidth``. Every screen uses this one rule.
+    public static func width(forColumns columns: Int) -> Int { min(max(columns, minimumWidth), 64) }
+
     /// The card's lines, each `width` columns wide (with styles applied when the styler has colour). Every
     /// title and row comes from a squad's data, so control characters are shown visibly, never sent raw.
     public static func lines(for block: Block, width: Int, styler: TextStyler) -> [String] {

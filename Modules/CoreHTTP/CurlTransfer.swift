@@ -13,6 +13,8 @@
         private let limit: Int
         private let redirects: Int
         private let timeout: Duration
+        /// An https request may only be redirected to https: a redirect to http would send the rest in cleartext.
+        private let secureOnly: Bool
         private var body = Data()
         private var overflowed = false
         private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
@@ -23,7 +25,8 @@
         private static let timeoutMs: Int32 = 155, connectTimeoutMs: Int32 = 156, caInfo: Int32 = 10065
         private static let protocols: Int32 = 181, redirectProtocols: Int32 = 182, userAgent: Int32 = 10018
         private static let responseCode: Int32 = 0x20_0002
-        private static let httpAndHTTPS = 3
+        private static let httpAndHTTPS = 3, httpsOnly = 2
+        private static let unsupportedProtocol: Int32 = 1
 
         init(url: String, path: String, options: CurlTransport.Options) throws(BackendError) {
             guard let easy = courier_curl_easy_init() else { throw .transport("curl_easy_init failed", path: path) }
@@ -32,6 +35,7 @@
             self.limit = options.maximumBodyBytes
             self.redirects = options.maximumRedirects
             self.timeout = options.timeout
+            self.secureOnly = url.utf8.prefix(6).map { $0 | 0x20 } == Array("https:".utf8)
             errors.initialize(to: 0)
             let milliseconds = Self.milliseconds(options.timeout)
             _ = courier_curl_easy_setopt_pointer(easy, Self.url, url)
@@ -43,7 +47,8 @@
             _ = courier_curl_easy_setopt_long(easy, Self.followLocation, 1)
             _ = courier_curl_easy_setopt_long(easy, Self.maxRedirects, options.maximumRedirects)
             _ = courier_curl_easy_setopt_long(easy, Self.protocols, Self.httpAndHTTPS)
-            _ = courier_curl_easy_setopt_long(easy, Self.redirectProtocols, Self.httpAndHTTPS)
+            _ = courier_curl_easy_setopt_long(
+                easy, Self.redirectProtocols, secureOnly ? Self.httpsOnly : Self.httpAndHTTPS)
             if let caFile = options.caFile { _ = courier_curl_easy_setopt_pointer(easy, Self.caInfo, caFile) }
             _ = courier_curl_easy_setopt_pointer(easy, Self.writeData, Unmanaged.passUnretained(self).toOpaque())
             _ = courier_curl_easy_setopt_write_callback(easy) { data, size, count, context in
@@ -84,6 +89,8 @@
             case 23 where overflowed:
                 return .failure(.transport("the answer is larger than \(limit >> 20) MB", path: path))
             case 47: return .failure(.transport("more than \(redirects) redirects", path: path))
+            case Self.unsupportedProtocol where secureOnly:
+                return .failure(.transport(BackendError.downgradeRefused, path: path))
             default:
                 let summary = String(cString: courier_curl_easy_strerror(code))
                 let detail = String(cString: errors)

@@ -23,7 +23,8 @@ public struct HTTPBackend: Backend {
             configuration.timeoutIntervalForRequest = timeout.seconds
             configuration.timeoutIntervalForResource = timeout.seconds
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            session = URLSession(configuration: configuration)
+            session = URLSession(
+                configuration: configuration, delegate: SameSchemeRedirects(), delegateQueue: nil)
         #endif
     }
 
@@ -72,7 +73,14 @@ public struct HTTPBackend: Backend {
             guard let url = URL(string: url) else { throw .invalidRequest("bad URL \(url)") }
             do {
                 let (data, response) = try await session.data(from: url)
-                return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                // SameSchemeRedirects stops a downgrade, which leaves the redirect itself as the answer.
+                if (300..<400).contains(status), url.scheme?.lowercased() == "https" {
+                    throw BackendError.transport(BackendError.downgradeRefused, path: path)
+                }
+                return (status, data)
+            } catch let error as BackendError {
+                throw error
             } catch let error as URLError {
                 if error.code == .timedOut { throw .timeout(path: path) }
                 throw .transport(error.localizedDescription, path: path)
@@ -81,7 +89,25 @@ public struct HTTPBackend: Backend {
     #endif
 }
 
+#if !os(Linux)
+    /// Follows a redirect only to the same scheme or a stronger one: https never falls back to cleartext http.
+    private final class SameSchemeRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest
+        ) async -> URLRequest? {
+            let from = task.originalRequest?.url?.scheme?.lowercased()
+            let to = request.url?.scheme?.lowercased()
+            return from == "https" && to != "https" ? nil : request
+        }
+    }
+#endif
+
 extension BackendError {
+    /// The reason a card shows when an https backend redirects to http: the transfer is refused, never downgraded.
+    public static let downgradeRefused =
+        "refused a redirect from https to http (the answer would travel in cleartext); fix the server's redirect"
+
     /// Why a backend cannot work in this process at all (a shared library it needs is missing).
     public struct Unavailable: Error, Sendable {
         /// What the loader said, e.g. "libcurl.so.4: cannot open shared object file".

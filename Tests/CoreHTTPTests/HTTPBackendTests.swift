@@ -100,19 +100,7 @@ import Testing
     @Test func httpsWithATestCertificate() async throws {
         let tree = try TemporaryDirectory()
         try tree.write(#"{"secure":true}"#, to: "s.json")
-        let cert = tree.url.appendingPathComponent("cert.pem").path
-        let key = tree.url.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0, "openssl could not make a test certificate")
+        let (cert, key) = try Self.selfSignedCertificate(in: tree)
         let server = try TestServer.faults(root: tree.url, certificate: (cert, key))
         defer { server.stop() }
         let base = URL(string: "https://127.0.0.1:\(server.port)")!
@@ -126,6 +114,52 @@ import Testing
             return
         }
         #expect(message.contains("certificate"))
+    }
+
+    /// An https backend that answers with a redirect to http would move the payment card to cleartext: refused,
+    /// and the refusal is the card's reason. An https-to-https redirect is still followed.
+    @Test func anHTTPSBackendIsNeverRedirectedToHTTP() async throws {
+        let plainTree = try TemporaryDirectory()
+        try plainTree.write(#"{"cleartext":true}"#, to: "payment.json")
+        let plain = try TestServer.staticFiles(plainTree.url)
+        defer { plain.stop() }
+        let tree = try TemporaryDirectory()
+        try tree.write(#"{"secure":true}"#, to: "moved.json")
+        let (cert, key) = try Self.selfSignedCertificate(in: tree)
+        let rules = """
+            {"payment.json": {"redirect": "http://127.0.0.1:\(plain.port)/payment.json"},
+             "upper.json": {"redirect": "HTTP://127.0.0.1:\(plain.port)/payment.json"},
+             "same.json": {"redirect": "/moved.json"}}
+            """
+        let server = try TestServer.faults(root: tree.url, rules: rules, certificate: (cert, key))
+        defer { server.stop() }
+        let backend = HTTPBackend(
+            base: URL(string: "https://127.0.0.1:\(server.port)")!, timeout: .seconds(5), caFile: cert)
+        for name in ["payment.json", "upper.json"] {
+            await #expect(throws: BackendError.transport(BackendError.downgradeRefused, path: name)) {
+                try await backend.fetch(try Endpoint(name))
+            }
+        }
+        let data = try await backend.fetch(try Endpoint("same.json"))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"secure":true}"#)
+    }
+
+    /// A certificate for 127.0.0.1 and its key, made by openssl in `tree`.
+    static func selfSignedCertificate(in tree: TemporaryDirectory) throws -> (cert: String, key: String) {
+        let cert = tree.url.appendingPathComponent("cert.pem").path
+        let key = tree.url.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0, "openssl could not make a test certificate")
+        return (cert, key)
     }
 
     @Test func aCancelledRequestEndsAtOnce() async throws {

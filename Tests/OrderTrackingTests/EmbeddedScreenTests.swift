@@ -1,6 +1,9 @@
+import ArgumentParsing
 import CoreTesting
 import Foundation
 import Testing
+
+@testable import OrderTrackingKit
 
 /// The ids the host registers, as `components` lists them: read, never hard-coded, so a squad's new module
 /// (`squad new`) keeps this suite green.
@@ -160,6 +163,8 @@ let registeredIDs: String = {
         (["--timeout", "1e-9"], "--timeout '1e-9' must be a number of seconds from 0.001 to 600"),
         (["--format", "jsn"], "--format 'jsn' must be text or json; did you mean 'json'?"),
         (["--api", "ftp://x"], "--api 'ftp://x' is not an http(s) URL like http://127.0.0.1:8080"),
+        (["--api", "http://127.0.0.1:1/v1?key=1"], "--api 'http://127.0.0.1:1/v1?key=1' carries a query (?…)"),
+        (["--api", "https://127.0.0.1:1#top"], "--api 'https://127.0.0.1:1#top' carries a query (?…) or a fragment"),
         (["1", "2"], "expected one ORDER-ID, got 2: 1 2"),
         (["preview", "paymnt"], "unknown component 'paymnt'"),
         (
@@ -178,6 +183,26 @@ let registeredIDs: String = {
         #expect(run.status == 64)
         #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
         #expect(run.stdout == "")
+    }
+
+    /// Schemes are case-insensitive; the base keeps its path, and endpoint paths are appended after it.
+    @Test func anUpperCaseSchemeIsAScheme() throws {
+        #expect(try HostEnvironment.apiBase("HTTP://127.0.0.1:8080/v1").absoluteString == "http://127.0.0.1:8080/v1")
+        #expect(try HostEnvironment.apiBase("HtTpS://example.com").absoluteString == "https://example.com")
+        #expect(throws: UsageError.self) { try HostEnvironment.apiBase("http:///nohost") }
+    }
+
+    /// `COURIER_NOW` takes fractional seconds and any offset; anything else is one usage line, never a crash.
+    @Test func aPinnedClockTakesFractionsAndRefusesWhatIsNotATime() async {
+        let fraction = await InProcess.run(
+            ["1234", "--format", "json"], extra: ["COURIER_NOW": "2027-01-15T11:00:00.750+03:00"])
+        #expect(fraction.status == 0, "stderr: \(fraction.stderr)")
+        for bad in ["tomorrow", "2027-01-15", "2027-01-15T08:00:00.x\u{1B}[2JZ"] {
+            let run = await InProcess.run(["1234"], extra: ["COURIER_NOW": bad])
+            #expect(run.status == 64 && run.stdout.isEmpty)
+            #expect(run.stderr.hasPrefix("order-tracking: COURIER_NOW='"), "stderr: \(run.stderr)")
+            #expect(!run.stderr.contains("\u{1B}"), "the variable's controls are shown, never sent")
+        }
     }
 
     @Test func helpAndVersion() throws {

@@ -1,0 +1,90 @@
+import CoreTesting
+import Foundation
+import Testing
+
+/// The code-owner gate must not be rewritable by the pull request it judges. On `pull_request` and
+/// `pull_request_review` GitHub runs the workflow file of the pull request's merge commit, so a gate there could be
+/// replaced with `exit 0`; these tests read the repository's workflow files and hold them to the rule.
+@Suite struct WorkflowGateTests {
+    struct Workflow {
+        let name: String
+        let text: String
+
+        /// The events under the top-level `on:` key (a block of two-space-indented keys, or a one-line list).
+        var triggers: Set<String> {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("on:") }) else { return [] }
+            let inline = lines[start].dropFirst(3).trimmingCharacters(in: .whitespaces)
+            if !inline.isEmpty {
+                return Set(
+                    inline.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",")
+                        .map { $0.trimmingCharacters(in: .whitespaces) })
+            }
+            var events: Set<String> = []
+            for line in lines[(start + 1)...] {
+                if !line.hasPrefix(" ") && !line.isEmpty { break }
+                if line.hasPrefix("  ") && !line.hasPrefix("   ") && line.hasSuffix(":") {
+                    events.insert(String(line.dropFirst(2).dropLast()))
+                }
+            }
+            return events
+        }
+
+        /// Whether this file runs the gate or calls the workflow that does.
+        var judges: Bool {
+            text.range(of: #"squad["']?\s+gate"#, options: .regularExpression) != nil
+                || text.contains("code-owner-gate.yml")
+        }
+    }
+
+    static func workflows() throws -> [Workflow] {
+        let folder = TestServer.repositoryRoot.appendingPathComponent(".github/workflows")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            .filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }
+            .map {
+                Workflow(name: $0, text: try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
+            }
+    }
+
+    /// Events whose workflow file comes from the base or the default branch, never from the pull request.
+    static let baseControlled: Set<String> = ["pull_request_target", "workflow_run", "workflow_call"]
+
+    @Test func theGateRunsOnlyFromWorkflowFilesTheBaseControls() throws {
+        let all = try Self.workflows()
+        let judging = all.filter(\.judges)
+        #expect(judging.count >= 3, "the gate, its pull_request_target caller and its workflow_run caller")
+        for workflow in judging {
+            #expect(
+                workflow.triggers.isSubset(of: Self.baseControlled) && !workflow.triggers.isEmpty,
+                "\(workflow.name) judges on \(workflow.triggers.sorted()): a pull request could rewrite it")
+        }
+        let targets = all.filter { $0.triggers.contains("pull_request_target") }
+        #expect(targets.contains { $0.judges }, "pull request events are gated through pull_request_target")
+        let afterReview = all.filter { $0.triggers.contains("workflow_run") }
+        #expect(afterReview.contains { $0.judges }, "review events are gated through workflow_run")
+    }
+
+    @Test func noHeadCodeRunsWhereTheGateHasItsToken() throws {
+        for workflow in try Self.workflows() where workflow.judges {
+            #expect(!workflow.text.contains("head.ref"), "\(workflow.name) names the head's branch")
+            let checkouts = workflow.text.components(separatedBy: "actions/checkout").dropFirst()
+            for checkout in checkouts {
+                let options = checkout.split(separator: "\n").prefix(4).joined(separator: "\n")
+                #expect(!options.contains("head"), "\(workflow.name) checks out the head: \(options)")
+            }
+        }
+        let gate = try #require(try Self.workflows().first { $0.name == "code-owner-gate.yml" })
+        #expect(gate.text.contains("refs/pull/$PR/head:refs/courier/head"), "the head arrives as git objects only")
+        #expect(gate.text.contains("context=code-owner-gate"), "the verdict is a status on the head commit")
+        #expect(gate.text.contains(#"[[ "$head" == "$HEAD_SHA" ]]"#), "a recorded number is checked against GitHub")
+    }
+
+    @Test func theReviewRecorderHoldsNoPermissionAndJudgesNothing() throws {
+        let recorders = try Self.workflows().filter { $0.triggers.contains("pull_request_review") }
+        #expect(!recorders.isEmpty)
+        for recorder in recorders {
+            #expect(recorder.text.contains("permissions: {}"), "\(recorder.name) runs the PR's own copy: no token")
+            #expect(!recorder.judges && !recorder.text.contains("swift "), "\(recorder.name) must only record")
+        }
+    }
+}

@@ -90,7 +90,7 @@ public struct ScreenConsole: Sendable, Equatable {
 
     /// Shows the squads' verdicts; asks to confirm only when nobody vetoed.
     public mutating func showVerdicts(_ report: VerdictReport) {
-        overlay = .verdicts(lines: report.lines, askToConfirm: report.vetoes == 0)
+        overlay = .verdicts(lines: report.lines, askToConfirm: report.outcome == .allowed)
     }
 
     /// The bar changed (someone signed in or out): the selection stays on the same tab, or goes back to the

@@ -4,7 +4,8 @@ import SafeText
 
 /// What the squads said about a user action (cancelling an order), in the words a person reads and the object a
 /// script reads: `order-tracking cancel` prints it, and the live screen's cancel dialog says the same words.
-/// Fails closed: a validating card that could not load counts as a veto.
+/// Fails closed: a validating card that could not load counts as a veto, and no validating card at all is "cannot
+/// tell" (never "can be cancelled").
 public struct VerdictReport: Sendable {
     /// One validating card's answer; `verdict` is nil when the card could not load (`reason` says why).
     public typealias Entry = (id: ComponentID, verdict: Verdict?, reason: String?)
@@ -18,6 +19,22 @@ public struct VerdictReport: Sendable {
     /// How many said no (or could not answer).
     public var vetoes: Int { entries.filter { Self.isVeto($0.verdict) }.count }
 
+    /// What the squads' answers add up to. Nobody to ask is never a yes: silence is `.cannotTell`.
+    public enum Outcome: Sendable, Equatable {
+        /// At least one card answered and none vetoed.
+        case allowed
+        /// At least one card vetoed or could not answer.
+        case vetoed
+        /// No card on the screen answers for this action (no `Validatable` card on the screen).
+        case cannotTell
+    }
+
+    /// The outcome: allowed only with at least one verdict and no veto.
+    public var outcome: Outcome {
+        if entries.isEmpty { return .cannotTell }
+        return vetoes == 0 ? .allowed : .vetoed
+    }
+
     /// One line per card ("payment: ok: refund SAR 42.50 to card …", "order: veto: …") and the outcome.
     public var lines: [String] {
         var lines = entries.map { entry in
@@ -30,9 +47,13 @@ public struct VerdictReport: Sendable {
             }
         }
         let plural = vetoes == 1 ? "veto" : "vetoes"
-        lines.append(
-            vetoes == 0
-                ? "Order \(order) can be cancelled." : "Order \(order) can't be cancelled (\(vetoes) \(plural)).")
+        switch outcome {
+        case .allowed: lines.append("Order \(order) can be cancelled.")
+        case .vetoed: lines.append("Order \(order) can't be cancelled (\(vetoes) \(plural)).")
+        case .cannotTell:
+            lines.append(
+                "Cannot tell whether order \(order) can be cancelled: no card on its screen answers for cancelling.")
+        }
         return lines.map(SafeText.visible)
     }
 
@@ -55,7 +76,8 @@ public struct VerdictReport: Sendable {
             return .object(row)
         }
         return .object([
-            "order": .string(order), "cancellable": .bool(vetoes == 0), "vetoes": .number(Double(vetoes)),
+            "order": .string(order), "cancellable": outcome == .cannotTell ? .null : .bool(outcome == .allowed),
+            "vetoes": .number(Double(vetoes)),
             "verdicts": .array(rows),
         ])
     }

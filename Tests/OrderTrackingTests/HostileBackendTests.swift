@@ -106,3 +106,28 @@ extension String {
         }.joined()
     }
 }
+
+/// "May it be cancelled?" with nobody to ask is not a yes.
+@Suite struct CancelWithoutVerdictsTests {
+    @Test(arguments: [
+        #"{"components": ["eta"]}"#, #"{"components": []}"#, #"{"components": ["no-such-card", "nor-this"]}"#,
+    ])
+    func aScreenWithNoValidatingCardCannotTell(layout: String) throws {
+        let (server, root) = try HostileBackendTests.serve(["screen.json": layout])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let api = server.baseURL.absoluteString
+        let text = try CLI.run(["cancel", "1234", "--api", api])
+        #expect(text.status == 4, "stderr: \(text.stderr)")
+        #expect(
+            text.stdout.hasSuffix(
+                "Cannot tell whether order 1234 can be cancelled: no card on its screen answers for cancelling.\n"))
+        #expect(!text.stdout.contains("can be cancelled."))
+        let json = try CLI.run(["cancel", "1234", "--api", api, "--format", "json"])
+        #expect(json.status == 4)
+        let object = try CLI.json(json.stdout)
+        #expect(object["cancellable"] is NSNull && (object["verdicts"] as? [Any])?.isEmpty == true)
+    }
+}

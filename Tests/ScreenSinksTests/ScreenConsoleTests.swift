@@ -60,6 +60,21 @@ import Testing
         #expect(console.overlay == .none, "n closes it")
     }
 
+    /// No validating card on the screen: the dialog says it cannot tell and never offers "Cancel order? (y/n)".
+    @Test func nobodyToAskIsNeverAYes() {
+        var console = ScreenConsole()
+        _ = console.handle(.character("c"), tabs: tabs)
+        console.showVerdicts(VerdictReport(order: "7777", entries: []))
+        #expect(
+            console.overlay
+                == .verdicts(
+                    lines: [
+                        "Cannot tell whether order 7777 can be cancelled: no card on its screen answers for cancelling."
+                    ],
+                    askToConfirm: false))
+        #expect(console.handle(.character("y"), tabs: tabs) == nil, "nothing to confirm")
+    }
+
     @Test func thePromoPromptTypesErasesAppliesAndAbandons() {
         var console = ScreenConsole()
         #expect(console.handle(.character("p"), tabs: tabs) == nil)

@@ -9,6 +9,8 @@ public enum ExitCode: Int32, Sendable {
     case degraded = 2
     /// `cancel`: at least one component vetoed.
     case vetoed = 3
+    /// `cancel`: no card on the order's screen answers for cancelling, so nobody can say yes.
+    case cannotTell = 4
     /// Usage error: bad flag, value or command.
     case usage = 64
     /// Ended by SIGHUP (the terminal went away).

@@ -34,7 +34,8 @@ enum Help {
 
         EXIT STATUS
           0 every card shown · 2 degraded (cards hidden or stale) · 1 fatal (unknown order, backend down,
-          output not writable) · 3 cancel vetoed · 64 usage error · 129 hung up · 130 interrupted · 143 terminated
+          output not writable) · 3 cancel vetoed · 4 cancel cannot tell (no card answers) · 64 usage error
+          129 hung up · 130 interrupted · 131 quit · 143 terminated
         """
 
     static let preview = """
@@ -59,8 +60,8 @@ enum Help {
 
         Loads the order and asks every validating component (Order, Payments) whether it may be cancelled;
         prints each verdict with its reason, or what the confirmation needs (Payments: the refund and where it
-        goes). --format json prints every verdict in one object. Exit 0 may cancel, 3 vetoed, 1 order not
-        loadable.
+        goes). --format json prints every verdict in one object. Exit 0 may cancel, 3 vetoed, 4 cannot tell (no
+        card on the order's screen answers for cancelling: silence is never a yes), 1 order not loadable.
         """
 
     static let login = """

@@ -4,7 +4,7 @@ import ScreenSinks
 
 /// `cancel ORDER-ID`: loads the order's screen and asks every `Validatable` component whether it may be
 /// cancelled; prints each verdict (ScreenSinks' `VerdictReport`). Fails closed: a validating component that
-/// could not load counts as a veto.
+/// could not load counts as a veto, and a screen with no validating card is "cannot tell" (exit 4), never yes.
 struct CancelCommand {
     let order: String
     let host: HostEnvironment
@@ -20,6 +20,10 @@ struct CancelCommand {
         }
         let report = VerdictReport(order: order, entries: await runtime.verdicts(on: UserAction.cancelOrder))
         host.terminal.out(json ? report.json.text + "\n" : report.lines.map { $0 + "\n" }.joined())
-        return report.vetoes == 0 ? .ok : .vetoed
+        switch report.outcome {
+        case .allowed: return .ok
+        case .vetoed: return .vetoed
+        case .cannotTell: return .cannotTell
+        }
     }
 }

@@ -42,9 +42,11 @@ public struct RecordedAnswer: Sendable {
     /// Reads one line; the error says which field is wrong. Numbers are checked before they become integers:
     /// `"at_ms": 1e19` or `"status": 1e30` is a clear error, not a trap.
     public init(line: Data) throws(RecordingError) {
-        guard case .object(let fields)? = try? JSONValue(parsing: line) else {
-            throw RecordingError("not a JSON object")
+        let value: JSONValue
+        do { value = try JSONValue(parsing: line) } catch {
+            throw RecordingError("\(error.problem) (byte \(error.offset))")
         }
+        guard case .object(let fields) = value else { throw RecordingError("not a JSON object") }
         guard case .string(let endpoint)? = fields["endpoint"] else { throw RecordingError("no \"endpoint\" string") }
         guard case .number(let at)? = fields["at_ms"], let milliseconds = Int(exactly: at),
             (0...RecordedAnswer.longestRecording).contains(milliseconds)

@@ -1,19 +1,23 @@
 import Foundation
 
-/// Why bytes are not JSON, and where: "byte 17: expected ':' after an object key".
+/// Why bytes are not JSON, and where: "line 3, byte 17: expected ':' after an object key".
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The offset of the first byte that does not fit the grammar.
     public let offset: Int
+    /// The line of that byte (1 for the first), so a person can find it in a file they wrote.
+    public let line: Int
     /// What was expected there.
     public let problem: String
 
     /// The position and the problem, for a card's failure reason.
-    public var description: String { "not valid JSON at byte \(offset): \(problem)" }
+    public var description: String { "not valid JSON at line \(line), byte \(offset): \(problem)" }
 }
 
 extension JSONValue {
     /// Parses JSON text (RFC 8259, UTF-8) into a value whose shape is not known in advance (layouts, reports);
-    /// every error names the byte offset, and nesting is capped so hostile input cannot exhaust the stack.
+    /// every error names the line and byte offset, and nesting is capped so hostile input cannot exhaust the
+    /// stack. A key repeated in one object is refused: files people write and answers a gate reads must not
+    /// mean one thing to this parser and another to a different one (RFC 8259 leaves the choice open).
     public init(parsing data: Data) throws(JSONSyntaxError) {
         var parser = JSONParser(bytes: Array(data))
         self = try parser.document()
@@ -28,7 +32,8 @@ extension JSONValue {
 
     /// Parses like ``init(parsing:)`` and also returns the exact bytes of every value whose path `wanted`
     /// accepts (paths are keys and array indices: `["components", "2", "payload"]`), so a host can hand a
-    /// slice on without printing it again: big integers and long decimals arrive as they were sent.
+    /// slice on without printing it again: big integers and long decimals arrive as they were sent. A kept slice
+    /// belongs to whoever decodes it (a component's `JSONDecoder`), so its repeated keys are left to that decoder.
     public static func parse(
         _ data: Data, keepingBytesWhere wanted: ([String]) -> Bool
     ) throws(JSONSyntaxError) -> (value: JSONValue, slices: [[String]: Data]) {
@@ -36,6 +41,7 @@ extension JSONValue {
         var slices: [[String]: Data] = [:]
         let result = withoutActuallyEscaping(wanted) { wanted in
             var parser = JSONParser(bytes: bytes)
+            parser.isOpaque = wanted
             parser.onValue = { path, range in
                 if wanted(path) { slices[path] = Data(bytes[range]) }
             }
@@ -54,6 +60,9 @@ struct JSONParser {
     var depth = 0
     /// Called with each value's path and byte range when set; the path is tracked only then.
     var onValue: (([String], Range<Int>) -> Void)?
+    /// Values handed on whole to another decoder: repeated keys inside them are that decoder's business.
+    var isOpaque: (([String]) -> Bool)?
+    private var opaqueDepth = 0
     private var path: [String] = []
 
     init(bytes: [UInt8]) {
@@ -83,6 +92,9 @@ struct JSONParser {
         skipWhitespace()
         guard let onValue else { return try bareValue() }
         let start = index
+        let opaque = isOpaque?(path) == true
+        if opaque { opaqueDepth += 1 }
+        defer { if opaque { opaqueDepth -= 1 } }
         let value = try bareValue()
         onValue(path, start..<index)
         return value
@@ -126,12 +138,16 @@ struct JSONParser {
         repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyStart = index
             let key = try string()
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw fail("expected ':' after an object key") }
             let parsed = try member(key)
-            // A repeated key keeps its first value, as JSONDecoder does.
-            if fields[key] == nil { fields[key] = parsed }
+            if fields[key] == nil {
+                fields[key] = parsed
+            } else if opaqueDepth == 0 {
+                throw fail("the key \"\(Self.shown(key))\" is repeated in one object; keep one", at: keyStart)
+            }
             skipWhitespace()
         } while consume(UInt8(ascii: ","))
         guard consume(UInt8(ascii: "}")) else { throw fail("expected ',' or '}' in an object") }
@@ -272,6 +288,13 @@ struct JSONParser {
     }
 
     private func fail(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
-        JSONSyntaxError(offset: offset ?? index, problem: problem)
+        let offset = offset ?? index
+        let line = 1 + bytes[..<min(offset, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        return JSONSyntaxError(offset: offset, line: line, problem: problem)
+    }
+
+    /// A key as an error names it: at most 64 characters, so a hostile megabyte key stays one short line.
+    private static func shown(_ key: String) -> String {
+        key.count <= 64 ? key : String(key.prefix(64)) + "…"
     }
 }

@@ -13,6 +13,10 @@ import Testing
         (#"{"at_ms": -1, "endpoint": "orders/1234/screen.json", "status": 404}"#, "\"at_ms\" must be a whole number"),
         (#"{"at_ms": 0.5, "endpoint": "orders/1234/screen.json", "status": 404}"#, "\"at_ms\" must be a whole number"),
         (#"{"at_ms": 0, "endpoint": "orders/1234/screen.json", "status": 200}"#, "status 200 needs a \"body_base64\""),
+        (
+            #"{"at_ms": 0, "endpoint": "orders/1234/screen.json", "status": 404, "status": 200}"#,
+            #"the key "status" is repeated in one object; keep one (byte 67)"#
+        ),
     ])
     func replayNumbersOutOfRangeAreNamedWithTheirLine(line: String, reason: String) throws {
         let file = scratch.url.appendingPathComponent("replay-\(UUID().uuidString).jsonl")

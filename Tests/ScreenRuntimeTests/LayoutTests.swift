@@ -1,6 +1,7 @@
 import Core
 import CoreTesting
 import Foundation
+import JSON
 import ScreenRuntime
 import Testing
 
@@ -27,6 +28,16 @@ import Testing
     ])
     func aBadLayoutSaysWhatIsWrong(text: String, reason: String) {
         #expect(throws: Failure(reason)) { try ScreenEntry.layout(from: Data(text.utf8), defaultOrder: []) }
+    }
+
+    /// A repeated key in the layout itself is refused (another parser would keep the other list); a repeated key
+    /// inside a card's payload slice is that card's decoder's business, as for any payload.
+    @Test func aRepeatedKeyInTheLayoutIsRefusedButNotInsideAPayload() throws {
+        let twice = Data("{\"components\": [\"order\"],\n \"components\": [\"payment\"]}".utf8)
+        let error = #expect(throws: JSONSyntaxError.self) { try ScreenEntry.layout(from: twice, defaultOrder: []) }
+        #expect(error?.line == 2 && error?.problem.contains(#"the key "components" is repeated"#) == true)
+        let payload = Data(#"{"components": [{"id": "eta", "payload": {"min": 1, "min": 2}}]}"#.utf8)
+        #expect(try ScreenEntry.layout(from: payload, defaultOrder: []).map(\.id) == ["eta"])
     }
 
     /// Fetching a layout: each way it can fail is its own case, so the host can say what to try.

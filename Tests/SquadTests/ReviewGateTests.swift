@@ -159,6 +159,67 @@ import Testing
         #expect(result.output.isEmpty)
     }
 
+    /// Text order is not time order: 12:05+02:00 is 10:05Z, before pete's 10:06Z change request.
+    @Test func reviewsAreOrderedByTheInstantNotTheText() throws {
+        let repo = try repository()
+        func review(_ state: String, _ time: String) -> String {
+            #"{"user": {"login": "pete"}, "state": "\#(state)", "commit_id": "c0ffee", "submitted_at": "\#(time)"}"#
+        }
+        let blocked = gate(
+            repo,
+            [review("CHANGES_REQUESTED", "2026-11-20T10:06:00Z"), review("APPROVED", "2026-11-20T12:05:00+02:00")])
+        #expect(blocked.status == 1, "the approval came first in time: the change request stands")
+        let approved = gate(
+            repo,
+            [review("CHANGES_REQUESTED", "2026-11-20T10:06:00.250Z"), review("APPROVED", "2026-11-20T07:06:00.5-0300")])
+        #expect(approved.status == 0, "\(approved.output)\(approved.errors)")
+    }
+
+    @Test(arguments: [
+        (#""submitted_at": "yesterday""#, "found 'yesterday'"), (#""submitted_at": null"#, "found none"),
+        ("", "found none"), (#""submitted_at": "2026-02-30T10:00:00Z""#, "found '2026-02-30T10:00:00Z'"),
+        (#""submitted_at": "2026-11-20T10:00:00""#, "found '2026-11-20T10:00:00'"),
+    ])
+    func aReviewWithoutAParsableTimeIsRefusedAndNamed(field: String, found: String) throws {
+        let repo = try repository()
+        let comma = field.isEmpty ? "" : ", "
+        let result = gate(
+            repo,
+            [
+                Self.review("paula", "APPROVED", at: 1),
+                #"{"user": {"login": "pete"}, "state": "APPROVED"\#(comma)\#(field)}"#,
+            ])
+        #expect(result.status == 2)
+        #expect(
+            result.errors.contains("review 2 (pete, APPROVED) has no ISO 8601 submitted_at (\(found))"),
+            "\(result.errors)")
+        #expect(result.output.isEmpty)
+    }
+
+    /// A repeated key could mean one thing to GitHub's tooling and another here: refused, key and line named.
+    @Test func aRepeatedKeyInReviewsOrTeamsIsRefused() throws {
+        let repo = try repository()
+        let sneaky =
+            #"[{"user": {"login": "mallory"}, "user": {"login": "paula"}, "state": "APPROVED", "submitted_at": "2026-11-20T10:00:00Z"}]"#
+        let result = repo.squad(["gate", "--base", "main", "--author", "mallory", "--reviews", "-"], stdin: sneaky)
+        #expect(result.status == 2)
+        #expect(
+            result.errors.contains(#"line 1, byte 32: the key "user" is repeated in one object"#), "\(result.errors)")
+        try repo.git("checkout", "-q", "main")
+        try repo.write(
+            ".github/teams.json", "{\n\"@courier/payments\": [\"paula\"],\n\"@courier/payments\": [\"mallory\"]\n}")
+        try repo.commit("a team listed twice")
+        let lint = repo.squad(["lint"])
+        #expect(lint.status == 1)
+        #expect(
+            lint.output.contains(
+                #".github/teams.json: not valid JSON at line 3, byte 34: the key "@courier/payments" is repeated"#),
+            "\(lint.output)")
+        try repo.git("checkout", "-q", "pr")
+        let gated = gate(repo, [Self.review("mallory", "APPROVED", at: 1)])
+        #expect(gated.status == 2 && gated.errors.contains("is repeated in one object"), "\(gated.errors)")
+    }
+
     @Test func malformedTeamsFailClosedWithExit2() throws {
         let repo = try repository()
         try repo.git("checkout", "-q", "main")

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import SafeText
 
 /// One pull-request review as GitHub's REST API lists it ("list reviews for a pull request").
 public struct Review: Sendable, Equatable {
@@ -45,6 +46,14 @@ public struct Review: Sendable, Equatable {
                     if case .string(let value)? = fields[key] { return value }
                     return nil
                 }
+                // Standing is decided by time, so a review that counts must say when it was made.
+                let submitted = text("submitted_at")
+                if state != "PENDING", submitted.flatMap(ReviewTime.init) == nil {
+                    let shown = submitted.map { "'\(SafeText.visible(String($0.prefix(40))))'" } ?? "none"
+                    throw ReviewsError(
+                        "review \(reviews.count + 1) (\(SafeText.visible(String(login.prefix(40)))), \(state)) has no "
+                            + "ISO 8601 submitted_at (found \(shown)), e.g. 2026-11-20T10:05:00Z")
+                }
                 reviews.append(
                     Review(login: login, state: state, commitID: text("commit_id"), submittedAt: text("submitted_at")))
             }
@@ -52,14 +61,16 @@ public struct Review: Sendable, Equatable {
         return reviews
     }
 
-    /// Each reviewer's standing: their latest decisive review (by `submitted_at`, then by order in the list),
-    /// keyed by lower-cased login, as GitHub compares logins case-insensitively.
+    /// Each reviewer's standing: their latest decisive review (by the instant `submitted_at` names, then by order
+    /// in the list), keyed by lower-cased login, as GitHub compares logins case-insensitively. A decisive review
+    /// without a time sorts first (``parse(_:)`` refuses such a review; this is for reviews built in code).
     static func latestDecisive(_ reviews: [Review]) -> [String: Review] {
-        let ordered = reviews.enumerated().filter { decisive.contains($0.element.state) }.sorted {
-            ($0.element.submittedAt ?? "", $0.offset) < ($1.element.submittedAt ?? "", $1.offset)
-        }
+        let earliest = ReviewTime(seconds: .min, nanoseconds: 0)
+        let ordered = reviews.enumerated().filter { decisive.contains($0.element.state) }
+            .map { ($0.offset, $0.element, $0.element.submittedAt.flatMap(ReviewTime.init) ?? earliest) }
+            .sorted { ($0.2, $0.0) < ($1.2, $1.0) }
         var latest: [String: Review] = [:]
-        for (_, review) in ordered { latest[review.login.lowercased()] = review }
+        for (_, review, _) in ordered { latest[review.login.lowercased()] = review }
         return latest
     }
 }

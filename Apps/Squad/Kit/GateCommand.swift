@@ -8,7 +8,7 @@ import SafeText
 /// ``Gate`` and prints what is missing. Exit 0 may merge, 1 blocked, 2 a file or git failure (fail closed).
 extension SquadApp {
     static func gate(
-        _ parsed: ParsedArguments, shell: Shell, stdin: () -> String, output: inout String, errors: inout String
+        _ parsed: ParsedArguments, shell: Shell, stdin: () throws -> String, output: inout String, errors: inout String
     ) throws -> Int32 {
         guard let base = parsed.value(SquadApp.mergeBase) else { throw UsageError(message: "gate needs --base REF") }
         if parsed.value(SquadApp.reviews) == "-" && parsed.value(SquadApp.files) == "-" {
@@ -72,12 +72,9 @@ extension SquadApp {
         }
     }
 
-    private static func readEvidence(_ file: String, option: String, stdin: () -> String) throws -> Data {
-        if file == "-" { return Data(stdin().utf8) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let data = FileManager.default.contents(atPath: file)
-        else {
+    private static func readEvidence(_ file: String, option: String, stdin: () throws -> String) throws -> Data {
+        if file == "-" { return Data(try stdin().utf8) }
+        guard let data = try BoundedInput.file(file, name: "\(option) '\(SafeText.visible(file))'") else {
             throw ShellError(message: "\(option) '\(SafeText.visible(file))' cannot be read; give a readable file")
         }
         return data

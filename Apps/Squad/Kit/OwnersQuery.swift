@@ -35,7 +35,7 @@ struct OwnersQuery {
     }
 
     /// Repository-relative paths for the command line's arguments (`-` reads stdin: lines, or NUL-separated).
-    func resolve(_ arguments: [String], stdin: () -> String, nulSeparated: Bool) throws -> Paths {
+    func resolve(_ arguments: [String], stdin: () throws -> String, nulSeparated: Bool) throws -> Paths {
         let rootPath = root.path
         let base = directory.path
         let atRoot = base == rootPath
@@ -53,7 +53,7 @@ struct OwnersQuery {
             // ".." or empty segment, a dot in its last segment): `git ls-files | squad owners -` hands over
             // 100,000 lines, and from the root those take no further work. Paths are read from stdin once.
             guard resolved.text.isEmpty else { continue }
-            var text = stdin()
+            var text = try stdin()
             let separator = UInt8(ascii: nulSeparated ? "\0" : "\n")
             var others: [(index: Int, path: String)] = []
             text.withUTF8 { bytes in

@@ -47,10 +47,13 @@ public enum SquadApp {
         """
     }
 
+    /// Standard input, read in pieces and refused past ``BoundedInput/limit`` (the default for ``main(_:stdin:)``).
+    public static func standardInput() throws -> String { try BoundedInput.standardInput() }
+
     /// Runs the command line in the current directory and returns the exit status.
     public static func main(
         _ arguments: [String],
-        stdin: () -> String = { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+        stdin: () throws -> String = { try SquadApp.standardInput() }
     ) -> Int32 {
         var output = ""
         var errors = ""
@@ -82,7 +85,7 @@ public enum SquadApp {
 
     /// Runs a command in `directory`, collecting what it prints; the testable entry point.
     public static func run(
-        _ arguments: [String], directory: URL, stdin: () -> String = { "" }, output: inout String, errors: inout String
+        _ arguments: [String], directory: URL, stdin: () throws -> String = { "" }, output: inout String, errors: inout String
     ) -> Int32 {
         do {
             return try dispatch(arguments, directory: directory, stdin: stdin, output: &output, errors: &errors)
@@ -96,7 +99,7 @@ public enum SquadApp {
     }
 
     static func dispatch(
-        _ arguments: [String], directory: URL, stdin: () -> String, output: inout String, errors: inout String
+        _ arguments: [String], directory: URL, stdin: () throws -> String, output: inout String, errors: inout String
     ) throws -> Int32 {
         if arguments.first == "--version" {
             output += version + "\n"
@@ -179,13 +182,13 @@ public enum SquadApp {
         return findings.isEmpty ? 0 : 1
     }
 
-    static func changedPaths(_ parsed: ParsedArguments, shell: Shell, stdin: () -> String) throws -> [String] {
+    static func changedPaths(_ parsed: ParsedArguments, shell: Shell, stdin: () throws -> String) throws -> [String] {
         if let files = parsed.value(files) {
             let text: String
             if files == "-" {
-                text = stdin()
+                text = try stdin()
             } else {
-                guard let data = FileManager.default.contents(atPath: files) else {
+                guard let data = try BoundedInput.file(files, name: "--files '\(SafeText.visible(files))'") else {
                     throw UsageError(message: "--files '\(files)' cannot be read")
                 }
                 text = String(decoding: data, as: UTF8.self)

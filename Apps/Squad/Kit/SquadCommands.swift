@@ -29,11 +29,11 @@ final class SquadRun {
     let directory: URL
     let root: URL
     let shell: Shell
-    let stdin: () -> String
+    let stdin: () throws -> String
     var output = ""
     var errors = ""
 
-    init(directory: URL, root: URL, stdin: @escaping () -> String) {
+    init(directory: URL, root: URL, stdin: @escaping () throws -> String) {
         (self.directory, self.root, self.shell, self.stdin) = (directory, root, Shell(directory: root), stdin)
     }
 }

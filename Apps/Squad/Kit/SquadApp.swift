@@ -85,7 +85,8 @@ public enum SquadApp {
 
     /// Runs a command in `directory`, collecting what it prints; the testable entry point.
     public static func run(
-        _ arguments: [String], directory: URL, stdin: () throws -> String = { "" }, output: inout String, errors: inout String
+        _ arguments: [String], directory: URL, stdin: () throws -> String = { "" }, output: inout String,
+        errors: inout String
     ) -> Int32 {
         do {
             return try dispatch(arguments, directory: directory, stdin: stdin, output: &output, errors: &errors)

@@ -213,7 +213,7 @@ public struct CodeOwners: Sendable {
         return .success(Rule(line: number, pattern: pattern, owners: tokens.dropFirst().map(\.text)))
     }
 
-    /// `@user`, `@org/team`, or `name@example.com`.
+    /// `@user`, `@org/team`, or an email address as GitHub matches it to an account (`first.last+tag@example.com`).
     public static func isValidOwner(_ owner: String) -> Bool {
         let name = { (text: Substring) in
             !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
@@ -222,7 +222,30 @@ public struct CodeOwners: Sendable {
             let parts = owner.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
             return (1...2).contains(parts.count) && parts.allSatisfy(name)
         }
-        let parts = owner.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && name(parts[0]) && parts[1].contains(".") && name(parts[1])
+        return isEmailAddress(owner)
+    }
+
+    /// RFC 5322's dot-atom address, the form account emails take: a local part of up to 64 letters, digits and
+    /// ``!#$%&'*+-/=?^_`{|}~``, dots only between them; a domain of up to 253 bytes, at least two labels, each 1–63
+    /// letters, digits or inner hyphens. Quoted local parts and IP-literal domains are not account emails.
+    public static func isEmailAddress(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return false }
+        let local = bytes[..<at]
+        let domain = bytes[(at + 1)...]
+        let atext = Set("!#$%&'*+-/=?^_`{|}~".utf8)
+        let isAlphanumeric = { (byte: UInt8) in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        let localAtoms = local.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard (1...64).contains(local.count),
+            localAtoms.allSatisfy({ !$0.isEmpty && $0.allSatisfy { isAlphanumeric($0) || atext.contains($0) } })
+        else { return false }
+        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return (1...253).contains(domain.count) && labels.count >= 2
+            && labels.allSatisfy { label in
+                (1...63).contains(label.count) && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
+                    && label.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+            }
     }
 }

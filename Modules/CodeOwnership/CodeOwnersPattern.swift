@@ -84,6 +84,12 @@ public struct CodeOwnersPattern: Sendable, Equatable {
         for token in tokens {
             if isSlash(token) { parts.append([]) } else { parts[parts.count - 1].append(token) }
         }
+        if tokens.isEmpty {
+            throw PatternError(
+                offset: 0,
+                message: "'\(text)' is not a valid pattern: it names no file (GitHub matches nothing); write '*' "
+                    + "for every file or '/DIR/' for a folder")
+        }
         if parts.contains(where: \.isEmpty) {
             throw PatternError(offset: 0, message: "pattern has an empty path segment ('//')")
         }

@@ -27,9 +27,7 @@ public struct Row: Sendable, Equatable {
 
     /// Creates a row; `value` is shown right-aligned when the width allows.
     public init(_ text: String, value: String = "", style: Style = .plain) {
-        self.text = text
-        self.value = value
-        self.style = style
+        (self.text, self.value, self.style) = (text, value, style)
     }
 }
 
@@ -42,8 +40,7 @@ public struct Block: Sendable, Equatable {
 
     /// Creates a card.
     public init(title: String, rows: [Row]) {
-        self.title = title
-        self.rows = rows
+        (self.title, self.rows) = (title, rows)
     }
 
     /// A placeholder card with `lines` grey bars, shown while loading so the layout does not jump.

@@ -363,8 +363,11 @@ extension DecodingError {
         }
         switch self {
         case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(at(context))"
-        case .typeMismatch(let type, let context): return "expected \(type)\(at(context))"
-        case .valueNotFound(let type, let context): return "null where \(type) was expected\(at(context))"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let what = context.codingPath.isEmpty ? "the payload" : "the value"
+            return "\(what) must be \(Self.kind(type))\(at(context))"
+        case .dataCorrupted(let context) where context.debugDescription.hasPrefix("Cannot initialize"):
+            return "a value this card does not know\(at(context))"
         case .dataCorrupted(let context):
             let detail = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
             // Foundation says this, with no path, both for broken JSON and for a number too large for its field.
@@ -372,7 +375,15 @@ extension DecodingError {
                 return "not valid JSON, or a number too large for its field"
             }
             return context.debugDescription + (detail.map { " (\($0))" } ?? "") + at(context)
-        @unknown default: return "\(self)"
+        @unknown default: return "a payload this card cannot read"
         }
+    }
+
+    /// A Swift type in the words of JSON ("an object", "a number"): people read payloads, not our types.
+    static func kind(_ type: Any.Type) -> String {
+        let name = String(String(describing: type).prefix { $0.isLetter })
+        let numbers = ["Int", "UInt", "Double", "Float", "Decimal"]
+        let words = ["Dictionary": "an object", "Array": "a list", "String": "a string", "Bool": "true or false"]
+        return numbers.contains(name) ? "a number" : words[name] ?? "a value of another kind"
     }
 }

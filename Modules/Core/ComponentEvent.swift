@@ -9,9 +9,7 @@ public struct DomainEvent: Sendable, Hashable, Codable, CustomStringConvertible 
     public let value: String
 
     /// Creates an event.
-    public init(_ name: String, _ value: String) {
-        (self.name, self.value) = (name, value)
-    }
+    public init(_ name: String, _ value: String) { (self.name, self.value) = (name, value) }
 
     /// "name=value", for traces.
     public var description: String { "\(name)=\(value)" }

@@ -10,9 +10,7 @@ public struct ComponentRegistration: Sendable {
 
     /// Registers component `C`, built fresh by `make` for every slot.
     public init<C: Component>(module: String, endpoint: String, make: @escaping @Sendable () -> C) {
-        self.id = C.id
-        self.module = module
-        self.endpoint = endpoint
+        (self.id, self.module, self.endpoint) = (C.id, module, endpoint)
         let capabilities = Capabilities<C>()
         self.make = { ComponentContainer(make(), slot: $0, context: $1, capabilities: capabilities) }
     }

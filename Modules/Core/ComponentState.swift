@@ -62,9 +62,7 @@ public struct IllegalTransition: Error, Equatable, Sendable, CustomStringConvert
     public let transition: Transition
 
     /// Records an attempted transition.
-    public init(from: Phase, transition: Transition) {
-        (self.from, self.transition) = (from, transition)
-    }
+    public init(from: Phase, transition: Transition) { (self.from, self.transition) = (from, transition) }
 
     /// Names the phase and the transition so the bug can be found.
     public var description: String { "illegal transition '\(transition.rawValue)' from '\(from.rawValue)'" }

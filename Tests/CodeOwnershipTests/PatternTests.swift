@@ -99,11 +99,38 @@ import Testing
             owners.ownership(of: "Modules/Location/X.swift").owners == ["@courier/location"], "the rest still applies")
     }
 
-    @Test(arguments: ["@user", "@org/team-name", "@a-b/c_d.e", "dev@example.com"])
+    @Test(arguments: [
+        "@user", "@org/team-name", "@a-b/c_d.e", "dev@example.com", "first.last+tag@example.com",
+        "o'brien@example.ie", "x@mail.example-one.co.uk", "a!#$%&*/=?^_`{|}~-z@example.com", "1@2.io",
+        "DEV@Example.COM", String(repeating: "a", count: 64) + "@example.com",
+    ])
     func validOwners(owner: String) { #expect(CodeOwners.isValidOwner(owner)) }
 
-    @Test(arguments: ["user", "@", "@org/", "@a/b/c", "a@b", "@us er", "x@@y.z"])
+    @Test(arguments: [
+        "user", "@", "@org/", "@a/b/c", "a@b", "@us er", "x@@y.z", ".a@example.com", "a.@example.com",
+        "a..b@example.com", "a@-example.com", "a@example-.com", "a@example..com", "a@.example.com",
+        "a@example.com.", "\"a b\"@example.com", "a@[127.0.0.1]", "é@example.com", "a@exämple.com",
+        String(repeating: "a", count: 65) + "@example.com", "a@" + String(repeating: "b", count: 64) + ".com",
+    ])
     func invalidOwners(owner: String) { #expect(!CodeOwners.isValidOwner(owner)) }
+
+    /// `/` alone names no file: said in GitHub's terms, with what to write instead (not "an empty path segment").
+    @Test func aPatternThatNamesNoFileSaysSo() {
+        for pattern in ["/", "//"] {
+            let owners = CodeOwners(text: "\(pattern) @x\n")
+            #expect(
+                owners.issues.map(\.description) == [
+                    "1:1: '\(pattern)' is not a valid pattern: it names no file (GitHub matches nothing); write '*' for every file or '/DIR/' for a folder"
+                ])
+        }
+    }
+
+    /// A valid e-mail owner is an owner: its line applies instead of being skipped for an earlier rule.
+    @Test func anEmailWithAPlusTagOwnsItsFiles() {
+        let owners = CodeOwners(text: "* @courier/platform\n/docs/ first.last+docs@example.com\n")
+        #expect(owners.issues.isEmpty)
+        #expect(owners.ownership(of: "docs/guide.md") == .init(owners: ["first.last+docs@example.com"], line: 2))
+    }
 
     @Test func garbageLinesAreReportedOneByOneAndTheRestStillParses() {
         let garbage = [

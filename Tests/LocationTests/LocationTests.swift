@@ -117,7 +117,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     @Test(arguments: [
         (#""timezone": "Asia/Riyadh""#, #""timezone": "Mars/Olympus""#, "unknown time zone 'Mars/Olympus'"),
         (#""min_minutes": 10"#, #""min_minutes": 30"#, "arrival window 30–20 min is not a valid window"),
-        (#""max_minutes": 20"#, #""max_minutes": "soon""#, "expected Int at max_minutes"),
+        (#""max_minutes": 20"#, #""max_minutes": "soon""#, "the value must be a number at max_minutes"),
     ])
     func badPayloadsHide(old: String, new: String, reason: String) async throws {
         let harness = etaHarness(.json(goodETA.replacingOccurrences(of: old, with: new)))

@@ -53,7 +53,7 @@ func details(status: String) -> CannedAnswer {
         (#""quantity": 2"#, #""quantity": 0"#, "item 'Chicken Meal' has quantity 0"),
         (#""currency": "SAR"}},"#, #""currency": "KWD"}},"#, "items are priced in different currencies"),
         (#""restaurant": {"name""#, #""restaurant": {"title""#, "missing key 'name' at restaurant"),
-        (#""quantity": 2"#, #""quantity": "two""#, "expected Int at items.[0].quantity"),
+        (#""quantity": 2"#, #""quantity": "two""#, "the value must be a number at items.[0].quantity"),
         // Overflowing backend numbers fail this card alone (they trapped the whole process before).
         (#""minor": 1800"#, #""minor": 9223372036854775807"#, "item 'Chicken Meal' price: amount out of range"),
         (#""minor": 950"#, #""minor": 9223372036854775000"#, "order subtotal: amount out of range"),

@@ -83,7 +83,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
         ),
         (#""minor": 4550"#, #""minor": -1"#, "unknown currency or negative amount at amount.currency"),
         (#""minor": 4550"#, #""minor": 45.5"#, "unexpected payload"),
-        (#""refundable": true"#, #""refundable": null"#, "expected Bool at refundable"),
+        (#""refundable": true"#, #""refundable": null"#, "the value must be true or false at refundable"),
         (#""logo": "visa.png""#, #""logo": """#, "logo is empty"),
         // Backend numbers that would overflow: this card's failure, never a trap that takes the screen down.
         (#""minor": 4550"#, #""minor": 9223372036854775707"#, "payment total: amount out of range"),

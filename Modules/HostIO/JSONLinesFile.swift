@@ -24,7 +24,8 @@ public final class JSONLinesFile: Sendable {
         // Non-blocking to open: a FIFO nobody reads would otherwise hold the run before anything is drawn
         // (it fails with ENXIO instead). Blocking again afterwards, so every line is written whole.
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | (append ? O_APPEND : O_TRUNC)
-        let descriptor = open(path, flags, 0o644)
+        // Owner-only: recordings hold payment and feed data, analytics the cards' facts (like the stored user).
+        let descriptor = open(path, flags, 0o600)
         // A folder fails here too, in the system's words ("Is a directory").
         guard descriptor >= 0 else {
             let reason = errno == ENXIO ? "it is a pipe nobody is reading" : String(cString: strerror(errno))
@@ -33,10 +34,27 @@ public final class JSONLinesFile: Sendable {
                     + "give a file in a writable folder")
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == getuid() {
+            _ = fchmod(descriptor, 0o600)
+        }
         (self.descriptor, self.path, self.option) = (descriptor, path, option)
     }
 
     deinit { close(descriptor) }
+
+    /// Whether two paths name one file (the same device and inode once both exist; the same resolved path
+    /// before), so `--record` and `--analytics` can never write into each other.
+    public static func sameFile(_ one: String, _ other: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        if stat(one, &first) == 0, stat(other, &second) == 0 {
+            return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        }
+        let resolve = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        return resolve(one) == resolve(other)
+    }
 
     /// Appends `line` and a newline in one write (so concurrent writers never interleave within a line); the
     /// first line that cannot be written is reported to `problem` (stderr, in the host), later ones dropped.

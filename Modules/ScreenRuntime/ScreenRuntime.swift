@@ -36,10 +36,10 @@ public final class ScreenRuntime: Sendable {
         alarm = Alarm(clock: clock)
         var cards: [(registration: ComponentRegistration, component: any LoadableComponent)] = []
         var seen: Set<String> = []
+        var skipped: [(id: ComponentID, why: String)] = []
         for (position, entry) in entries.enumerated() {
             guard seen.insert(entry.id.rawValue).inserted else {
-                report.diagnostic(
-                    "skipping a second '\(entry.id)' (position \(position + 1)) in \(source): a card appears once")
+                skipped.append((entry.id, "a second one (position \(position + 1)): a card appears once"))
                 continue
             }
             do {
@@ -51,15 +51,46 @@ public final class ScreenRuntime: Sendable {
                     ids: settings.ids, backend: backend, clock: clock, presentation: settings.presentation,
                     timeout: settings.timeout, payload: entry.payload)
                 cards.append((registration, registration.instantiate(in: slot, context: context)))
+            } catch .unknown(_, let known) {
+                skipped.append((entry.id, "unknown component; known: \(known.map(\.rawValue).joined(separator: ", "))"))
             } catch {
-                report.diagnostic("skipping '\(entry.id)' from \(source): \(error)")
+                skipped.append((entry.id, "\(error)"))
             }
         }
+        Self.reportSkipped(skipped, from: source, to: report)
         self.cards = cards
         book = Locked(
             ScreenBook(
                 cards: cards.map { CardFrame(id: $0.registration.id, module: $0.registration.module) },
                 started: clock.now(), staleLimit: settings.staleLimit))
+    }
+
+    /// One line per skipped entry, or for a long list (a broken or hostile layout) one summary line: a layout of
+    /// 100,000 unknown ids must not write 100,000 lines.
+    static func reportSkipped(
+        _ skipped: [(id: ComponentID, why: String)], from source: String, to report: RuntimeReport
+    ) {
+        if skipped.count <= 3 {
+            for entry in skipped { report.diagnostic("skipping '\(shown(entry.id))' from \(source): \(entry.why)") }
+            return
+        }
+        let examples = skipped.prefix(3).map { "'\(shown($0.id))'" }.joined(separator: ", ")
+        report.diagnostic(
+            "skipping \(skipped.count) entries from \(source) that are unknown or repeated: \(examples) and "
+                + "\(skipped.count - 3) more (first: \(skipped[0].why))")
+    }
+
+    /// An id from a layout as a person can read it: controls and invisible format characters (a zero-width
+    /// space) spelled out as `\u{200B}`, and at most 40 characters.
+    static func shown(_ id: ComponentID) -> String {
+        var text = ""
+        for scalar in id.rawValue.unicodeScalars {
+            let invisible =
+                scalar.properties.generalCategory == .format || scalar.value < 0x20
+                || (0x7F...0x9F).contains(scalar.value) || scalar.properties.isWhitespace && scalar != " "
+            text += invisible ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+        }
+        return text.count <= 40 ? text : String(text.prefix(40)) + "…"
     }
 
     /// Runs the screen to its end (after the first loads, or under `watch` once the screen is finished or the

@@ -131,3 +131,43 @@ extension String {
         #expect(object["cancellable"] is NSNull && (object["verdicts"] as? [Any])?.isEmpty == true)
     }
 }
+
+/// A layout full of unknown ids is one summary line on stderr, its ids shown so a person can see them.
+@Suite struct UnknownLayoutIDTests {
+    @Test func oneHundredThousandUnknownIDsAreOneLine() throws {
+        let ids = (0..<100_000).map { "\"ghost-\($0)\"" }.joined(separator: ",")
+        let (server, root) = try HostileBackendTests.serve(["screen.json": #"{"components": ["order", \#(ids)]}"#])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let run = try CLI.run(["1234", "--api", server.baseURL.absoluteString])
+        #expect(run.status == 0, "\(run.stderr.prefix(300))")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(lines.count) lines")
+        #expect(
+            lines.first?.hasPrefix(
+                "skipping 100000 entries from orders/1234/screen.json that are unknown or repeated: 'ghost-0', 'ghost-1', 'ghost-2' and 99997 more (first: unknown component; known: "
+            ) == true, "\(lines.first?.prefix(300) ?? "")")
+    }
+
+    @Test func anInvisibleCharacterInAnIDIsShownAndALongIDIsCut() throws {
+        let long = String(repeating: "x", count: 5_000)
+        let (server, root) = try HostileBackendTests.serve([
+            "screen.json": #"{"components": ["order", "lo\u200Byalty", "\#(long)"]}"#
+        ])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let run = try CLI.run(["1234", "--api", server.baseURL.absoluteString])
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first?.hasPrefix(#"skipping 'lo\u{200B}yalty' from orders/1234/screen.json: unknown component"#)
+                == true)
+        #expect(
+            lines.last?.hasPrefix("skipping '" + String(repeating: "x", count: 40) + "…' from orders/1234/screen.json")
+                == true)
+        #expect(lines.allSatisfy { $0.count < 400 }, "no 5,000-character line")
+    }
+}

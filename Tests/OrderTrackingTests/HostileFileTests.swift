@@ -28,6 +28,37 @@ import Testing
         #expect(run.stdout == "")
     }
 
+    /// A recording and the analytics log in one file would interleave answers and events: refused, however the
+    /// two paths are spelled (relative, absolute, through a link).
+    @Test func recordAndAnalyticsOnOneFileAreRefused() throws {
+        let file = scratch.url.appendingPathComponent("both-\(UUID().uuidString).jsonl")
+        let link = scratch.url.appendingPathComponent("link-\(UUID().uuidString).jsonl")
+        try Data().write(to: file)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        for (record, analytics) in [
+            (file.path, file.path), (file.path, link.path),
+            (file.path, scratch.url.path + "/./" + file.lastPathComponent),
+        ] {
+            let run = try CLI.run(["1234", "--record", record, "--analytics", analytics])
+            #expect(run.status == 64, "\(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix("order-tracking: --record and --analytics name the same file"), "\(run.stderr)")
+        }
+        #expect(try CLI.run(["1234", "--replay", file.path, "--analytics", file.path]).status == 64)
+    }
+
+    /// Recordings hold payment and feed data: owner-only, also when an older file was readable by others.
+    @Test func recordingsAreOwnerOnly() throws {
+        let fresh = scratch.url.appendingPathComponent("rec-\(UUID().uuidString).jsonl").path
+        let old = scratch.url.appendingPathComponent("old-\(UUID().uuidString).jsonl").path
+        #expect(FileManager.default.createFile(atPath: old, contents: nil, attributes: [.posixPermissions: 0o644]))
+        for path in [fresh, old] {
+            #expect(try CLI.run(["1234", "--record", path]).status == 0)
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(path): \(String(mode ?? 0, radix: 8))")
+        }
+    }
+
     @Test(arguments: ["--record", "--analytics"])
     func aPipeNobodyReadsIsRefusedAtOnce(option: String) throws {
         let fifo = scratch.url.appendingPathComponent("fifo-\(UUID().uuidString)").path

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import Faces
 import Foundation
+import HostIO
 import SafeText
 import ScreenSinks
 
@@ -38,6 +39,15 @@ extension OrderTrackingApp {
         }
         if parsed.isSet(replay) && parsed.isSet(api) {
             throw UsageError(message: "--replay is the backend; drop --api")
+        }
+        for option in [record, replay] {
+            if let file = parsed.value(option), let log = parsed.value(analyticsOption),
+                JSONLinesFile.sameFile(file, log)
+            {
+                throw UsageError(
+                    message: "\(option.name) and --analytics name the same file '\(SafeText.visible(log))'; "
+                        + "give each its own file")
+            }
         }
         let host = try context.host(parsed)
         let backend = try RecordingFiles(record: parsed.value(record), replay: parsed.value(replay))

@@ -21,6 +21,9 @@ public final class StandardStreams: Sendable {
     }
 
     private let state = Locked((closed: false, failure: WriteFailure?.none))
+    /// Called once, outside the lock, when stdout first fails: the run that writes there ends (a watched screen
+    /// would otherwise go on drawing for nobody).
+    private let failureActions = Locked((fired: false, actions: [@Sendable () -> Void]()))
 
     private let write: @Sendable (Int32, String) -> WriteFailure?
     /// Whether stdout is a terminal (captured streams never are).
@@ -45,10 +48,41 @@ public final class StandardStreams: Sendable {
 
     /// Writes to stdout unless the streams were handed back; remembers the first failure.
     public func out(_ text: String) {
-        state.withLock { state in
-            guard !state.closed, state.failure == nil else { return }
+        let failed = state.withLock { state -> Bool in
+            guard !state.closed, state.failure == nil else { return false }
             state.failure = write(STDOUT_FILENO, text)
+            return state.failure != nil
         }
+        if failed { fireFailureActions() }
+    }
+
+    /// Records that stdout's reader has gone away without a write saying so (a watcher saw the pipe's error).
+    public func readerWentAway() {
+        let first = state.withLock { state -> Bool in
+            guard state.failure == nil else { return false }
+            state.failure = .closedPipe
+            return true
+        }
+        if first { fireFailureActions() }
+    }
+
+    /// Runs `action` once stdout has failed (at once if it already has).
+    public func onOutputFailure(_ action: @escaping @Sendable () -> Void) {
+        let now = failureActions.withLock { registry -> Bool in
+            if !registry.fired { registry.actions.append(action) }
+            return registry.fired
+        }
+        if now { action() }
+    }
+
+    private func fireFailureActions() {
+        let actions = failureActions.withLock { registry -> [@Sendable () -> Void] in
+            guard !registry.fired else { return [] }
+            registry.fired = true
+            defer { registry.actions = [] }
+            return registry.actions
+        }
+        for action in actions { action() }
     }
 
     /// Writes a line to stderr unless the streams were handed back. Diagnostics quote backend strings (ids,

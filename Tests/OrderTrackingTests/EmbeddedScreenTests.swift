@@ -343,4 +343,35 @@ let registeredIDs: String = {
                 == "order-tracking: cannot write to standard output: No space left on device; free some space or write elsewhere\n"
         )
     }
+
+    /// A watched screen notices that nobody reads it: the reader of its pipe going away (even when nothing new is
+    /// written, as for an order that does not change) or a full disk ends the run within a round, in every mode.
+    @Test(arguments: [
+        ["1234", "--watch", "--every", "1"], ["4242", "--watch", "--format", "json"],
+        ["4242", "--watch", "--plain", "--every", "1"],
+    ])
+    func aWatchWhoseReaderLeftEndsQuietly(arguments: [String]) throws {
+        let command =
+            "'\(CLI.binary)' \(arguments.joined(separator: " ")) | head -c 1 >/dev/null; echo \"${PIPESTATUS[0]}\""
+        let started = ContinuousClock.now
+        let run = try ProcessRunner.run("bash", ["-c", command], environment: CLI.environment, limit: .seconds(60))
+        #expect(run.stdout == "1\n", "the usual status for a closed pipe; stderr: \(run.stderr)")
+        #expect(run.stderr.isEmpty, "quiet: \(run.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(15), "it ended by itself, within a round")
+    }
+
+    @Test(arguments: [
+        ["4242", "--watch"], ["4242", "--watch", "--format", "json"], ["1234", "--watch", "--every", "1"],
+    ])
+    func aWatchOnAFullDiskSaysSoAndExits1(arguments: [String]) throws {
+        let command = "'\(CLI.binary)' \(arguments.joined(separator: " ")) > /dev/full"
+        let started = ContinuousClock.now
+        let run = try ProcessRunner.run("bash", ["-c", command], environment: CLI.environment, limit: .seconds(60))
+        #expect(run.status == 1)
+        #expect(
+            run.stderr
+                == "order-tracking: cannot write to standard output: No space left on device; free some space or write elsewhere\n"
+        )
+        #expect(ContinuousClock.now - started < .seconds(15))
+    }
 }

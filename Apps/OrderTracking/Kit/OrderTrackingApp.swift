@@ -90,7 +90,7 @@ public enum OrderTrackingApp {
             // restored); commands throw only usage errors, which end the run with 64.
             do {
                 let status = try await withSignalHandling(terminal, enabled: signals) {
-                    try await command.run(parsed, context).rawValue
+                    try await streams.endingWhenOutputFails { try await command.run(parsed, context).rawValue }
                 }
                 return ExitCode(rawValue: status) ?? .fatal
             } catch let error as UsageError { throw error } catch { return .fatal }

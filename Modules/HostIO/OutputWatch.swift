@@ -18,7 +18,11 @@ extension StandardStreams {
         onOutputFailure { task.cancel() }
         let watcher = isPipe(STDOUT_FILENO) ? PipeWatcher(streams: self) : nil
         defer { watcher?.stop() }
-        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     private func isPipe(_ descriptor: Int32) -> Bool {

@@ -17,11 +17,14 @@ public struct SignalExit: Sendable, Equatable {
     /// The exit status.
     public let status: Int32
 
-    /// Ctrl-C (130), SIGTERM (143) and a hang-up (129): what every long-running command answers.
+    /// Ctrl-C (130), SIGTERM (143), a hang-up (129) and Ctrl-\\ (SIGQUIT, 131): what every long-running command
+    /// answers. SIGQUIT is handled here too, so the Swift runtime's crash reporter never draws over a screen this
+    /// program owns (and never holds the terminal waiting for a key).
     public static let standard = [
         SignalExit(signal: SIGINT, word: "interrupted", status: 130),
         SignalExit(signal: SIGTERM, word: "terminated", status: 143),
         SignalExit(signal: SIGHUP, word: "hung up", status: 129),
+        SignalExit(signal: SIGQUIT, word: "quit", status: 131),
     ]
 }
 

@@ -126,6 +126,24 @@ struct TerminalTests {
         #expect(try session.cursorVisible())
     }
 
+    /// Ctrl-\\ (SIGQUIT) is an ending signal like the others: the terminal back (main screen, cursor, line
+    /// editing), "quit" as the goodbye, status 131, and no crash reporter drawn over the screen or holding it.
+    @Test func ctrlBackslashRestoresTheTerminalAndExits131() throws {
+        let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
+        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
+        let session = try TmuxSession(command: "\(run); \(after)")
+        _ = try session.waitFor { $0.contains("q quit") }
+        let started = ContinuousClock.now
+        try session.tmux(["send-keys", "-t", session.name, "C-\\"])
+        let done = try session.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("quit\nEXIT=131"), "\(done)")
+        #expect(ContinuousClock.now - started < .seconds(10), "nothing held the terminal")
+        #expect(!done.split(separator: "\n").contains("-icanon"), "line editing is back")
+        #expect(
+            !done.contains("q quit") && !done.lowercased().contains("crash"), "the main screen, no reporter:\n\(done)")
+        #expect(try session.cursorVisible())
+    }
+
     @Test func sigtermLeavesTheTerminalCleanAndExits143() throws {
         let folder = try TemporaryDirectory()
         let pidFile = folder.url.appendingPathComponent("pid").path

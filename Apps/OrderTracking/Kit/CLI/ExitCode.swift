@@ -17,6 +17,8 @@ public enum ExitCode: Int32, Sendable {
     case hungUp = 129
     /// Interrupted by Ctrl-C (SIGINT).
     case interrupted = 130
+    /// Ended by SIGQUIT (Ctrl-\\).
+    case quit = 131
     /// Ended by SIGTERM.
     case terminated = 143
 }

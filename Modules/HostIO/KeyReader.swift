@@ -29,6 +29,11 @@ public final class KeyReader: Sendable {
             var buffer = [UInt8](repeating: 0, count: 256)
             var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             while !stopped.raised.withLock({ $0 }) {
+                // In the background (`bg`) the keys are the shell's: reading would stop the job (SIGTTIN).
+                if isatty(STDIN_FILENO) == 1, tcgetpgrp(STDIN_FILENO) != getpgrp() {
+                    usleep(50_000)
+                    continue
+                }
                 let ready = poll(&poller, 1, 50)
                 if ready == 0 {
                     for key in decoder.flush() { continuation.yield(key) }
@@ -39,7 +44,12 @@ public final class KeyReader: Sendable {
                     break
                 }
                 let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                // EIO: the job was moved to the background between the look and the read.
                 if count < 0 && errno == EINTR { continue }
+                if count < 0 && (errno == EIO || errno == EAGAIN) {
+                    usleep(50_000)
+                    continue
+                }
                 guard count > 0 else { break }
                 for key in decoder.feed(Array(buffer[0..<count])) { continuation.yield(key) }
             }

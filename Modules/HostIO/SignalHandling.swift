@@ -54,7 +54,9 @@ public func withSignalHandling(
         source.resume()
         return source
     }
-    let jobControl = [(SIGTSTP, terminal.suspend), (SIGCONT, terminal.resume)].map { number, action in
+    let jobControl = [
+        (SIGTSTP, terminal.suspend), (SIGCONT, terminal.resume), (SIGTTOU, terminal.movedToBackground),
+    ].map { number, action in
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler { action() }

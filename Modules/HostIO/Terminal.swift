@@ -29,6 +29,8 @@ public final class Terminal: Sendable {
     private let cursorHidden = Locked(false)
     /// What repaints the whole live screen after `fg` (the shell wrote below it while the process was stopped).
     private let resumeHandler = Locked<(@Sendable () -> Void)?>(nil)
+    /// The job runs in the background (`bg`, or SIGTTOU said so): nothing is drawn until `fg` brings it back.
+    private let background = Locked(false)
 
     /// Looks at stdout and the environment once; every later decision reads these answers.
     public init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
@@ -64,8 +66,46 @@ public final class Terminal: Sendable {
     public func enterInteractive() {
         interactive.withLock { $0 = true }
         cursorHidden.withLock { $0 = true }
+        // Started in the background (`… &`): the terminal is the shell's; `fg` takes it (``resume()``).
+        guard ownsTerminal() else { return heldInBackground() }
         RawMode.enable()
         streams.out(Self.enterSequence)
+    }
+
+    /// Whether this process's group is the terminal's foreground job (true when stdout is no terminal at all).
+    public func ownsTerminal() -> Bool {
+        guard isTTY else { return true }
+        let owner = tcgetpgrp(STDOUT_FILENO)
+        return owner < 0 || owner == getpgrp()
+    }
+
+    /// Whether drawing is held because the job is in the background.
+    public var isInBackground: Bool { background.withLock { $0 } }
+
+    /// SIGTTOU: the terminal says a background job tried to draw or change its settings. Drawing stops until
+    /// ``resume()`` finds the job in the foreground again.
+    public func movedToBackground() {
+        guard !ownsTerminal() else { return }
+        heldInBackground()
+    }
+
+    /// Stops drawing and, once, starts looking (ten times a second) for the job to be the foreground job again:
+    /// `fg` does not always send SIGCONT to a job that is already running, so the terminal's owner is asked.
+    private func heldInBackground() {
+        let first = background.withLock { held in
+            defer { held = true }
+            return !held
+        }
+        guard first else { return }
+        let thread = Thread { [self] in
+            while !ownsTerminal() {
+                usleep(100_000)
+                guard background.withLock({ $0 }) else { return }
+            }
+            resume()
+        }
+        thread.name = "courier-foreground"
+        thread.start()
     }
 
     /// Gives the terminal back: the main screen as it was, the cursor, line editing and echo.
@@ -86,8 +126,11 @@ public final class Terminal: Sendable {
     /// Card width: the terminal's, capped so cards stay readable on wide screens.
     public var cardWidth: Int { CardRenderer.width(forColumns: width) }
 
-    /// Writes to stdout.
-    public func out(_ text: String) { streams.out(text) }
+    /// Writes to stdout; nothing while the job is in the background (it would paint over the shell).
+    public func out(_ text: String) {
+        guard !background.withLock({ $0 }) else { return }
+        streams.out(text)
+    }
 
     /// Writes one line to stderr, control characters shown.
     public func err(_ text: String) { streams.err(text) }
@@ -125,6 +168,9 @@ public final class Terminal: Sendable {
 
     /// After `fg`: hides the cursor again and repaints the whole screen below whatever the shell printed.
     public func resume() {
+        // `bg` continues the job without the terminal: keep quiet until `fg` (which continues it again).
+        guard ownsTerminal() else { return heldInBackground() }
+        background.withLock { $0 = false }
         if interactive.withLock({ $0 }) {
             RawMode.enable()
             streams.out(Self.enterSequence)
@@ -156,3 +202,4 @@ public final class Terminal: Sendable {
         }
     }
 }
+

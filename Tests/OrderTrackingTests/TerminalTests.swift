@@ -15,8 +15,11 @@ final class TmuxSession {
     @discardableResult
     func tmux(_ arguments: [String]) throws -> ProcessResult {
         // Through python's subprocess (close_fds): the tmux server must not inherit Foundation's process-monitoring
-        // descriptor, or the client would never look finished.
-        let relay = "import subprocess,sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"
+        // descriptor, or the client would never look finished. The signal mask is cleared first: the test process
+        // blocks most signals, and a shell that inherits that mask ignores kill-server's SIGHUP and outlives the test.
+        let relay =
+            "import signal,subprocess,sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+            + "sys.exit(subprocess.run(sys.argv[1:]).returncode)"
         return try ProcessRunner.run("python3", ["-c", relay, "tmux", "-L", socket] + arguments, limit: .seconds(10))
     }
 
@@ -142,6 +145,27 @@ struct TerminalTests {
         #expect(
             !done.contains("q quit") && !done.lowercased().contains("crash"), "the main screen, no reporter:\n\(done)")
         #expect(try session.cursorVisible())
+    }
+
+    /// Ctrl-Z then `bg`: the job runs on without the terminal and draws nothing over the shell; `fg` brings the
+    /// whole screen back and the keys work again (`q` quits with the usual status).
+    @Test func aBackgroundedScreenDrawsNothingAndFgBringsTheKeysBack() throws {
+        let session = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
+        let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 1"
+        try session.tmux(["send-keys", "-t", session.name, run, "Enter"])
+        _ = try session.waitFor { $0.contains("q quit") }
+        try session.tmux(["send-keys", "-t", session.name, "C-z"])
+        _ = try session.waitFor { $0.contains("Stopped") }
+        try session.tmux(["send-keys", "-t", session.name, "clear; bg; sleep 3; echo SHELL-STILL-HERE", "Enter"])
+        let background = try session.waitFor { $0.contains("SHELL-STILL-HERE\n") }
+        #expect(!background.contains("q quit") && !background.contains("╭"), "painted over the shell:\n\(background)")
+        try session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
+        let resumed = try session.waitFor { $0.contains("q quit") && $0.contains("Order 1234") }
+        #expect(resumed.contains("q quit"), "fg repaints the screen:\n\(resumed)")
+        try session.tmux(["send-keys", "-t", session.name, "q"])
+        try session.tmux(["send-keys", "-t", session.name, "echo EXIT=$?", "Enter"])
+        let after = try session.waitFor { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"), "q was read after fg:\n\(after)")
     }
 
     @Test func sigtermLeavesTheTerminalCleanAndExits143() throws {

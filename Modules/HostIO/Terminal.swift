@@ -202,4 +202,3 @@ public final class Terminal: Sendable {
         }
     }
 }
-

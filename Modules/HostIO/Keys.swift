@@ -13,7 +13,8 @@ public enum Key: Sendable, Equatable {
 /// Turns the bytes a terminal sends into keys: `ESC [ D` is ←, `ESC [ Z` Shift-Tab, a UTF-8 sequence one
 /// character. An Esc alone is only known once nothing follows it for a moment, so the reader calls
 /// ``flush()`` after a short quiet time. Control bytes and sequences it does not know are dropped: a key that
-/// means nothing is ignored.
+/// means nothing is ignored. Alt+key (`ESC r`, sent in one write) is not Esc, and a terminal's replies (OSC,
+/// DCS, APC, PM and SOS strings up to BEL or ST, in 7-bit or 8-bit form) are skipped whole, never read as keys.
 public struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
 
@@ -37,20 +38,53 @@ public struct KeyDecoder: Sendable {
         return pending == [0x1B] ? [.escape] : []
     }
 
+    /// CSI or SS3 (a key, or a terminal's report such as the cursor position): parameters from `start`, then one
+    /// final byte in 0x40...0x7E. Only ←, → and Shift-Tab mean something here.
+    private static func controlSequence(_ bytes: [UInt8], from start: Int) -> (Key?, Int)? {
+        guard let end = bytes.dropFirst(start).firstIndex(where: { (0x40...0x7E).contains($0) }) else {
+            return bytes.count > 16 ? (nil, bytes.count) : nil
+        }
+        let final = bytes[end]
+        let key: Key? = final == 0x44 ? .left : final == 0x43 ? .right : final == 0x5A ? .backTab : nil
+        return (key, end + 1)
+    }
+
+    /// A control string (a terminal's OSC or DCS reply) starting at `start`: skipped through its BEL or ST
+    /// (`ESC \\`, 0x9C, or U+009C in UTF-8); nil while unfinished, dropped whole past 4 KB.
+    private static func controlString(_ bytes: [UInt8], from start: Int) -> (Key?, Int)? {
+        var index = start
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x07, 0x9C: return (nil, index + 1)
+            case 0x1B where index + 1 < bytes.count && bytes[index + 1] == 0x5C: return (nil, index + 2)
+            case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x9C: return (nil, index + 2)
+            default: index += 1
+            }
+        }
+        return bytes.count > 4096 ? (nil, bytes.count) : nil
+    }
+
     /// The first key in `bytes` (nil: bytes that mean nothing) and how many bytes it used; nil when incomplete.
     private static func decode(_ bytes: [UInt8]) -> (Key?, Int)? {
         guard let first = bytes.first else { return nil }
         switch first {
         case 0x1B:
             guard bytes.count >= 2 else { return nil }
-            guard bytes[1] == 0x5B || bytes[1] == 0x4F else { return (.escape, 1) }
-            // CSI or SS3: parameters, then one final byte in 0x40...0x7E.
-            guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else {
-                return bytes.count > 16 ? (nil, bytes.count) : nil
+            switch bytes[1] {
+            case 0x5B, 0x4F: break
+            case 0x5D, 0x50, 0x5F, 0x5E, 0x58: return controlString(bytes, from: 2)
+            case 0x1B: return (.escape, 1)
+            default:
+                // Alt+key: Esc and the key arrive together. Both go; an unfinished key waits for its bytes.
+                guard let (_, used) = decode(Array(bytes.dropFirst())) else { return nil }
+                return (nil, 1 + used)
             }
-            let final = bytes[end]
-            let key: Key? = final == 0x44 ? .left : final == 0x43 ? .right : final == 0x5A ? .backTab : nil
-            return (key, end + 1)
+            return controlSequence(bytes, from: 2)
+        case 0x9B: return controlSequence(bytes, from: 1)
+        case 0xC2 where bytes.count >= 2 && bytes[1] == 0x9B: return controlSequence(bytes, from: 2)
+        case 0x90, 0x9D, 0x9E, 0x9F, 0x98: return controlString(bytes, from: 1)
+        case 0xC2 where bytes.count >= 2 && [0x90, 0x9D, 0x9E, 0x9F, 0x98].contains(bytes[1]):
+            return controlString(bytes, from: 2)
         case 0x09: return (.tab, 1)
         case 0x0D, 0x0A: return (.enter, 1)
         case 0x7F, 0x08: return (.backspace, 1)

@@ -23,13 +23,39 @@ import Testing
         #expect(decoder.feed([0x44]) == [.left], "a sequence split across reads")
         #expect(decoder.feed([0x1B]).isEmpty)
         #expect(decoder.flush() == [.escape])
-        #expect(keys([0x1B, 0x71]) == [.escape, .character("q")], "Esc then a key: both")
+        #expect(keys([0x1B, 0x1B], flush: true) == [.escape, .escape], "two presses of Esc")
+    }
+
+    /// Alt+key arrives as Esc and the key in one write: neither Esc (which would quit) nor the key.
+    @Test func altKeyIsNotEsc() {
+        #expect(keys([0x1B, 0x72], flush: true).isEmpty, "Alt+r")
+        #expect(keys([0x1B, 0x71, 0x72], flush: true) == [.character("r")], "Alt+q, then r")
+        #expect(keys(Array("\u{1B}é".utf8), flush: true).isEmpty, "Alt+é")
+        var decoder = KeyDecoder()
+        #expect(decoder.feed([0x1B, 0xC3]).isEmpty && decoder.feed([0xA9]).isEmpty, "split across reads")
+    }
+
+    /// A terminal's replies (OSC 11 colour answer, DCS, 8-bit forms) are skipped whole: never Esc, never keys.
+    @Test func terminalRepliesAreNotKeys() {
+        let osc = Array("\u{1B}]11;rgb:0000/0000/0000\u{07}".utf8)
+        let oscST = Array("\u{1B}]10;rgb:ffff/ffff/ffff\u{1B}\\".utf8)
+        let dcs = Array("\u{1B}P1$r0m\u{1B}\\".utf8)
+        let eightBit: [UInt8] = [0x9D] + Array("52;c;cXE=".utf8) + [0x9C]
+        let utf8C1: [UInt8] = [0xC2, 0x9D] + Array("0;title".utf8) + [0xC2, 0x9C]
+        let cursorReport: [UInt8] = [0x9B] + Array("12;1R".utf8)
+        let cursorReportUTF8: [UInt8] = [0xC2, 0x9B] + Array("3;4R".utf8)
+        for reply in [osc, oscST, dcs, eightBit, utf8C1, cursorReport, cursorReportUTF8] {
+            #expect(keys(reply + Array("r".utf8), flush: true) == [.character("r")], "\(reply)")
+        }
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(Array(osc.prefix(6))).isEmpty && decoder.feed(Array(osc.dropFirst(6))).isEmpty)
+        #expect(keys(Array(repeating: 0x61, count: 5000).withOSCPrefix, flush: true).isEmpty, "an endless string")
     }
 
     @Test func keysThatMeanNothingAreDropped() {
         #expect(keys([0x1B, 0x5B, 0x31, 0x35, 0x7E]).isEmpty, "F5: a sequence the screen does not use")
         #expect(keys([0x01, 0x02, 0x00]).isEmpty, "control bytes")
-        #expect(keys([0xC2, 0x9B, 0x61]) == [.character("a")], "a C1 control is not a key")
+        #expect(keys([0xC2, 0x85, 0x61]) == [.character("a")], "a C1 control is not a key")
         #expect(keys([0xFF, 0x62]) == [.character("b")], "a broken byte is not a key")
         #expect(keys(Array(repeating: 0x31, count: 3) + [0x1B, 0x5B] + Array(repeating: 0x30, count: 40)).count == 3)
     }
@@ -41,4 +67,9 @@ import Testing
         #expect(decoder.feed([bytes[0]]).isEmpty)
         #expect(decoder.feed(Array(bytes[1...])) == [.character("日")])
     }
+}
+
+extension Array where Element == UInt8 {
+    /// These bytes inside an unterminated OSC string.
+    fileprivate var withOSCPrefix: [UInt8] { [0x1B, 0x5D] + self }
 }

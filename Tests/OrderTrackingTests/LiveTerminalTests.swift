@@ -12,7 +12,9 @@ struct LiveTerminalTests {
         return try TmuxSession(command: "\(before)\(run); \(after)")
     }
 
-    func send(_ session: TmuxSession, _ keys: String...) throws {
+    func send(_ session: TmuxSession, _ keys: String...) throws { try send(session, keys) }
+
+    func send(_ session: TmuxSession, _ keys: [String]) throws {
         try session.tmux(["send-keys", "-t", session.name] + keys)
     }
 
@@ -33,6 +35,25 @@ struct LiveTerminalTests {
         #expect(!done.split(separator: "\n").contains("-icanon"), "line editing and echo are back after q")
         #expect(done.contains("Promo SAVE10"), "the last frame stays on the shell's screen")
         #expect(try live.cursorVisible())
+    }
+
+    /// Alt+r and the terminal's own replies (an OSC colour answer, a DCS string) are not Esc: the screen stays.
+    @Test func altKeysAndTerminalRepliesDoNotQuit() throws {
+        let live = try session("1234 --watch --every 30")
+        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        try send(live, "M-r")
+        let osc = "\u{1B}]11;rgb:0000/0000/0000\u{07}".utf8.map { String(format: "%02x", $0) }
+        let dcs = "\u{1B}P1$r0m\u{1B}\\".utf8.map { String(format: "%02x", $0) }
+        try send(live, ["-H"] + osc)
+        try send(live, ["-H"] + dcs)
+        try send(live, "?")
+        let help = try live.waitFor { $0.contains("these keys") }
+        #expect(!help.contains("EXIT="), "still running after Alt+r and the replies:\n\(help)")
+        #expect(help.contains("these keys"), "the next key is read as a key")
+        try send(live, "Escape")
+        try send(live, "q")
+        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("EXIT=0"))
     }
 
     @Test func theCancelDialogSaysEachVerdictAndEscClosesIt() throws {

@@ -8,12 +8,13 @@ import Foundation
 #endif
 
 /// Reads keys from stdin on a thread of its own (a blocking read must not hold a task's thread) and hands them
-/// out as a stream. It looks every 50 ms whether it was stopped, and turns an Esc followed by nothing for that
-/// long into the Esc key. End of input ends the stream.
+/// out as a stream, one batch per read: a paste of 10,000 keys arrives as a few batches, which the live screen
+/// can take as bursts (reloads merged, `q` seen at once). It looks every 50 ms whether it was stopped, and turns
+/// an Esc followed by nothing for that long into the Esc key. End of input ends the stream.
 public final class KeyReader: Sendable {
-    /// The keys, in the order pressed.
-    public let keys: AsyncStream<Key>
-    private let continuation: AsyncStream<Key>.Continuation
+    /// The keys, in the order pressed, a batch per read of the terminal.
+    public let keys: AsyncStream<[Key]>
+    private let continuation: AsyncStream<[Key]>.Continuation
     private let stopped = StopFlag()
 
     private final class StopFlag: Sendable {
@@ -22,11 +23,11 @@ public final class KeyReader: Sendable {
 
     /// Starts reading stdin now.
     public init() {
-        (keys, continuation) = AsyncStream<Key>.makeStream()
+        (keys, continuation) = AsyncStream<[Key]>.makeStream()
         let (continuation, stopped) = (continuation, stopped)
         let thread = Thread {
             var decoder = KeyDecoder()
-            var buffer = [UInt8](repeating: 0, count: 256)
+            var buffer = [UInt8](repeating: 0, count: 16_384)
             var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             while !stopped.raised.withLock({ $0 }) {
                 // In the background (`bg`) the keys are the shell's: reading would stop the job (SIGTTIN).
@@ -36,7 +37,8 @@ public final class KeyReader: Sendable {
                 }
                 let ready = poll(&poller, 1, 50)
                 if ready == 0 {
-                    for key in decoder.flush() { continuation.yield(key) }
+                    let flushed = decoder.flush()
+                    if !flushed.isEmpty { continuation.yield(flushed) }
                     continue
                 }
                 if ready < 0 {
@@ -51,7 +53,8 @@ public final class KeyReader: Sendable {
                     continue
                 }
                 guard count > 0 else { break }
-                for key in decoder.feed(Array(buffer[0..<count])) { continuation.yield(key) }
+                let batch = decoder.feed(Array(buffer[0..<count]))
+                if !batch.isEmpty { continuation.yield(batch) }
             }
             continuation.finish()
         }

@@ -36,10 +36,12 @@ public final class ScreenRuntime: Sendable {
         alarm = Alarm(clock: clock)
         var cards: [(registration: ComponentRegistration, component: any LoadableComponent)] = []
         var seen: Set<String> = []
-        var skipped: [(id: ComponentID, why: String)] = []
+        var skipped: [(id: String, line: String, why: String)] = []
         for (position, entry) in entries.enumerated() {
             guard seen.insert(entry.id.rawValue).inserted else {
-                skipped.append((entry.id, "a second one (position \(position + 1)): a card appears once"))
+                let id = Self.shown(entry.id)
+                let line = "skipping a second '\(id)' (position \(position + 1)) in \(source): a card appears once"
+                skipped.append((id, line, "a card appears once"))
                 continue
             }
             do {
@@ -52,9 +54,11 @@ public final class ScreenRuntime: Sendable {
                     timeout: settings.timeout, payload: entry.payload)
                 cards.append((registration, registration.instantiate(in: slot, context: context)))
             } catch .unknown(_, let known) {
-                skipped.append((entry.id, "unknown component; known: \(known.map(\.rawValue).joined(separator: ", "))"))
+                let why = "unknown component; known: \(known.map(\.rawValue).joined(separator: ", "))"
+                skipped.append((Self.shown(entry.id), "skipping '\(Self.shown(entry.id))' from \(source): \(why)", why))
             } catch {
-                skipped.append((entry.id, "\(error)"))
+                let id = Self.shown(entry.id)
+                skipped.append((id, "skipping '\(id)' from \(source): \(error)", "\(error)"))
             }
         }
         Self.reportSkipped(skipped, from: source, to: report)
@@ -68,26 +72,27 @@ public final class ScreenRuntime: Sendable {
     /// One line per skipped entry, or for a long list (a broken or hostile layout) one summary line: a layout of
     /// 100,000 unknown ids must not write 100,000 lines.
     static func reportSkipped(
-        _ skipped: [(id: ComponentID, why: String)], from source: String, to report: RuntimeReport
+        _ skipped: [(id: String, line: String, why: String)], from source: String, to report: RuntimeReport
     ) {
         if skipped.count <= 3 {
-            for entry in skipped { report.diagnostic("skipping '\(shown(entry.id))' from \(source): \(entry.why)") }
+            for entry in skipped { report.diagnostic(entry.line) }
             return
         }
-        let examples = skipped.prefix(3).map { "'\(shown($0.id))'" }.joined(separator: ", ")
+        let examples = skipped.prefix(3).map { "'\($0.id)'" }.joined(separator: ", ")
         report.diagnostic(
             "skipping \(skipped.count) entries from \(source) that are unknown or repeated: \(examples) and "
                 + "\(skipped.count - 3) more (first: \(skipped[0].why))")
     }
 
-    /// An id from a layout as a person can read it: controls and invisible format characters (a zero-width
-    /// space) spelled out as `\u{200B}`, and at most 40 characters.
+    /// An id from a layout as a person can read it: invisible format characters (a zero-width space) and odd
+    /// spaces spelled out as `\u{200B}` (controls are shown by the diagnostic's own stand-ins, `␛`), and at
+    /// most 40 characters.
     static func shown(_ id: ComponentID) -> String {
         var text = ""
         for scalar in id.rawValue.unicodeScalars {
             let invisible =
-                scalar.properties.generalCategory == .format || scalar.value < 0x20
-                || (0x7F...0x9F).contains(scalar.value) || scalar.properties.isWhitespace && scalar != " "
+                scalar.properties.generalCategory == .format
+                || (scalar.properties.isWhitespace && scalar.value > 0x7F && !(0x85...0x9F).contains(scalar.value))
             text += invisible ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
         }
         return text.count <= 40 ? text : String(text.prefix(40)) + "…"
@@ -172,7 +177,15 @@ public final class ScreenRuntime: Sendable {
     /// ``start(_:)`` and ``stop()``: a person's input to that card (a promo code) takes effect this way.
     public func reload(_ id: ComponentID) async {
         guard let card = cards.first(where: { $0.registration.id == id })?.component else { return }
-        if card.snapshot(includingInfo: false).phase == .failed { await card.retry() } else { await card.refresh() }
+        switch card.snapshot(includingInfo: false).phase {
+        case .failed: await card.retry()
+        case .info: await card.refresh()
+        case .loading:
+            // A load is under way (a watch round, an `r`): its answer predates the person's input, so it is
+            // dropped and the card loads again now, never refreshed from `loading` (an illegal transition).
+            card.cancel()
+            await card.load()
+        }
         await settle()
         await reloadAsked()
     }
@@ -181,8 +194,18 @@ public final class ScreenRuntime: Sendable {
     private func reloadAsked() async {
         guard !settings.watch else { return }
         let due = book.withLock { $0.takeDue(at: clock.now()).due }
-        await concurrently(due.map { cards[$0].component }) { await $0.refresh() }
+        await concurrently(due.map { cards[$0].component }) { await Self.freshen($0) }
         await settle()
+    }
+
+    /// Loads a card again by the legal way for its phase: retry after a failure, refresh shown info, and nothing
+    /// while a load is under way (its answer is the fresh one).
+    private static func freshen(_ component: any LoadableComponent) async {
+        switch component.snapshot(includingInfo: false).phase {
+        case .failed: await component.retry()
+        case .info: await component.refresh()
+        case .loading: break
+        }
     }
 
     /// The verdicts of the cards already loaded, without loading anything (the live screen's cancel dialog):
@@ -288,13 +311,7 @@ public final class ScreenRuntime: Sendable {
                 }
                 continue
             }
-            await concurrently(chosen.map { cards[$0].component }) { component in
-                if component.snapshot(includingInfo: false).phase == .failed {
-                    await component.retry()
-                } else {
-                    await component.refresh()
-                }
-            }
+            await concurrently(chosen.map { cards[$0].component }) { await Self.freshen($0) }
             await settle()
         }
     }

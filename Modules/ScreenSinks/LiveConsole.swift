@@ -50,6 +50,11 @@ public final class LiveConsole: Sendable {
     private let skipping: Set<ComponentID>
     private let state = Locked(State())
     private let drawing = Locked(0)
+    /// While ``run(keys:)`` runs: redraws are asked of one drawer task that keeps only the newest request, so a
+    /// burst of keys (10,000 pasted `r`) costs one or two draws, not one each.
+    private let drawer = Locked(AsyncStream<Void>.Continuation?.none)
+    /// Slow actions under way (a promo reload, a tab's content), so keys are never held behind them.
+    private let errands = Locked([Task<Void, Never>]())
 
     /// A live screen for `order` over `runtime`; `promo` takes a typed code (the host's Promo input), and the
     /// cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
@@ -63,13 +68,18 @@ public final class LiveConsole: Sendable {
 
     /// Runs until `q`/Esc, the order finishing or the task being cancelled, reading `keys`; returns the last
     /// frame with the terminal given back.
-    public func run(keys: AsyncStream<Key>) async -> ScreenFrame {
+    public func run(keys: AsyncStream<[Key]>) async -> ScreenFrame {
         terminal.enterInteractive()
         terminal.onResume { [self] in redraw() }
         signal(SIGWINCH, SIG_IGN)
         let resized = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         resized.setEventHandler { [self] in redraw() }
         resized.resume()
+        let (requests, requested) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        drawer.withLock { $0 = requested }
+        let drawing = Task { [self] in
+            for await _ in requests { draw() }
+        }
         let screen = Task { [self] in
             await runtime.run { _, moment in
                 if moment == .settled {
@@ -80,9 +90,26 @@ public final class LiveConsole: Sendable {
             }
         }
         let reading = Task { [self] in
-            for await key in keys where await handle(key) == .quit {
-                screen.cancel()
-                return
+            for await batch in keys {
+                // A burst is one burst: every `r` in it is one reload, and a `q` in it quits at once.
+                var reloaded = false
+                for key in batch {
+                    let action = decide(key)
+                    if action == .quit {
+                        screen.cancel()
+                        return
+                    }
+                    if action == .reload {
+                        if !reloaded { runtime.reloadNow() }
+                        reloaded = true
+                    } else if action?.isSlow == true {
+                        let errand = Task { await carryOut(action) }
+                        errands.withLock { $0.append(errand) }
+                    } else {
+                        await carryOut(action)
+                    }
+                }
+                redraw()
             }
         }
         let final = await withTaskCancellationHandler {
@@ -92,14 +119,30 @@ public final class LiveConsole: Sendable {
         }
         reading.cancel()
         resized.cancel()
+        for errand in errands.withLock({ $0 }) { errand.cancel() }
+        drawer.withLock { $0 = nil }
+        requested.finish()
+        await drawing.value
         terminal.leaveInteractive()
         return final
     }
 
     /// One key: the console decides, this carries it out and redraws.
     func handle(_ key: Key) async -> ScreenConsole.Action? {
+        let action = decide(key)
+        await carryOut(action)
+        return action
+    }
+
+    /// What `key` means now (the console's decision, which also updates what is open).
+    private func decide(_ key: Key) -> ScreenConsole.Action? {
         let bar = tabs.items()
-        let action = state.withLock { $0.console.handle(key, tabs: bar) }
+        return state.withLock { $0.console.handle(key, tabs: bar) }
+    }
+
+    /// Carries out a decided action and redraws.
+    private func carryOut(_ action: ScreenConsole.Action?) async {
+        let bar = tabs.items()
         defer { redraw() }
         switch action {
         case nil, .quit?: break
@@ -118,7 +161,14 @@ public final class LiveConsole: Sendable {
             state.withLock { $0.console.message = nil }
         case .open(let id)?:
             let lines = id == bar.first?.id ? nil : await tabs.open(id)
-            state.withLock { $0.body = lines }
+            // Only if that tab is still the one open (a person may have moved on while it loaded).
+            let items = tabs.items()
+            state.withLock { state in
+                guard items.indices.contains(state.console.selected), items[state.console.selected].id == id else {
+                    return
+                }
+                state.body = lines
+            }
         case .perform(let id)?:
             let said = await tabs.open(id)
             let after = tabs.items()
@@ -128,18 +178,31 @@ public final class LiveConsole: Sendable {
                 if state.console.selected == 0 { state.body = nil }
             }
         }
-        return action
     }
 
-    /// Draws the whole screen from the top, at the terminal's width now; one redraw at a time.
+    /// Asks for the whole screen to be drawn: at once outside ``run(keys:)`` (tests drive keys one by one),
+    /// through the drawer inside it.
     func redraw() {
+        if let drawer = drawer.withLock({ $0 }) {
+            drawer.yield()
+        } else {
+            draw()
+        }
+    }
+
+    /// Draws the whole screen from the top, at the terminal's width now; one draw at a time.
+    private func draw() {
         drawing.withLock { _ in
             let width = terminal.currentWidth()
             let now = state.withLock { $0 }
             let items = tabs.items()
             let selected = items.indices.contains(now.console.selected) ? items[now.console.selected].id : nil
-            // The first tab shows the cards (drawn to fit); another tab its own lines, cut to fit.
-            let tabLines = selected == items.first?.id ? nil : now.body?.map { DisplayWidth.truncate($0, to: width) }
+            let rows = terminal.currentHeight() ?? 10_000
+            // The first tab shows the cards (drawn to fit); another tab its own lines, cut to fit: only as many as
+            // the terminal has rows (a 200,000-item feed is not laid out to show 40 of them).
+            let tabLines =
+                selected == items.first?.id
+                ? nil : now.body?.prefix(rows).map { DisplayWidth.truncate($0, to: width) }
             let lines = now.console.lines(
                 title: "Order \(order)", bar: selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) },
                 body: tabLines ?? cards(runtime.currentFrame(includingInfo: false), width), updated: now.updated,
@@ -147,7 +210,6 @@ public final class LiveConsole: Sendable {
                 styler: terminal.styler)
             // Taller than the terminal: the top of the screen down to the last whole card, and the keys line;
             // never a scrolled or half-drawn frame.
-            let rows = terminal.currentHeight() ?? lines.count + 1
             var top = Array(lines.prefix(max(rows - 2, 0)))
             if lines.count >= rows, let end = top.lastIndex(where: { $0.contains("╰") }) { top = Array(top[...end]) }
             let shown = lines.count < rows ? lines : top + [lines[lines.count - 1]]

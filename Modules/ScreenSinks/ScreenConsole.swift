@@ -47,6 +47,15 @@ public struct ScreenConsole: Sendable, Equatable {
         case open(tab: String)
         /// Perform this action tab (the person said yes).
         case perform(tab: String)
+
+        /// Whether carrying it out waits on the backend (a reload, a tab's content): the live screen runs such an
+        /// action beside the keys, so `q` is never held behind it.
+        public var isSlow: Bool {
+            switch self {
+            case .applyPromo, .open, .perform: true
+            case .quit, .reload, .askVerdicts, .confirmCancel: false
+            }
+        }
     }
 
     /// The longest promo code the prompt takes; a longer paste is cut here.
@@ -100,9 +109,15 @@ public struct ScreenConsole: Sendable, Equatable {
         selected = new.firstIndex { $0.id == id } ?? 0
     }
 
+    /// What `--promo` accepts, key by key: ASCII letters and digits (`../x`, `A?B`, `é1` are no codes, so they
+    /// are never typed into one). The host's test holds this to the Promo squad's `PromoDiscount.isCode`.
+    public static func mayBeInCode(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber)
+    }
+
     private mutating func promptKey(_ key: Key, _ typed: String) -> Action? {
         switch key {
-        case .character(let character) where typed.count < Self.promoLimit && !character.isWhitespace:
+        case .character(let character) where typed.count < Self.promoLimit && Self.mayBeInCode(character):
             overlay = .promo(typed + String(character))
         case .backspace: overlay = .promo(String(typed.dropLast()))
         case .escape: overlay = .none

@@ -31,7 +31,7 @@ import Testing
 @Suite struct SignalExitTests {
     @Test func statusesAreTheShellsConventionOf128PlusTheSignal() {
         let statuses = SignalExit.standard.map { [$0.word: $0.status] }
-        #expect(statuses == [["interrupted": 130], ["terminated": 143], ["hung up": 129]])
+        #expect(statuses == [["interrupted": 130], ["terminated": 143], ["hung up": 129], ["quit": 131]])
         for exit in SignalExit.standard { #expect(exit.status == 128 + exit.signal) }
     }
 }

@@ -1,5 +1,6 @@
 import Core
 import CoreTesting
+import Faces
 import Foundation
 import HostIO
 import ScreenRuntime
@@ -133,5 +134,18 @@ import Testing
         #expect(live.screen.last.contains("Signed out user 1234"))
         #expect(!live.screen.last.contains("Profile"), "signed out: the bar is Tracking alone")
         await live.close()
+    }
+}
+
+/// The live screen's promo prompt and `--promo` agree on what a code may hold, character by character.
+@Suite struct PromoPromptAgreementTests {
+    @Test func thePromptAndTheOptionTakeTheSameCharacters() {
+        let samples: [Character] =
+            (0x20..<0x7F).compactMap { Unicode.Scalar($0).map(Character.init) }
+            + ["é", "٣", "ｆ", "日", "🙂", "\u{200B}"]
+        for character in samples {
+            #expect(
+                ScreenConsole.mayBeInCode(character) == PromoDiscount.isCode(String(character)), "\(character)")
+        }
     }
 }

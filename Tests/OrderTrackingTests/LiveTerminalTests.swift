@@ -95,6 +95,53 @@ struct LiveTerminalTests {
         _ = try live.waitFor { $0.contains("STTY-CHECKED") }
     }
 
+    /// A burst of keys is a burst: 10,000 pasted `r` then `q` quits within seconds, and 2,000 `r` reload the
+    /// screen a couple of times, not once per key.
+    @Test func aPasteOfReloadsIsOneBurstAndQQuitsAtOnce() throws {
+        let folder = try TemporaryDirectory()
+        let recording = folder.url.appendingPathComponent("answers.jsonl").path
+        let live = try session("1234 --watch --every 600 --record \(recording)")
+        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        let lines = { (try? String(contentsOfFile: recording, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
+        let first = lines()
+        try send(live, "-l", String(repeating: "r", count: 2_000))
+        Thread.sleep(forTimeInterval: 1)
+        let after = lines() - first
+        #expect(
+            after > 0 && after <= 3 * first,
+            "\(after) requests after 2,000 r (\(first) for the first load, layout included)")
+        let started = ContinuousClock.now
+        try send(live, "-l", String(repeating: "r", count: 10_000) + "q")
+        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("EXIT=0"))
+        #expect(ContinuousClock.now - started < .seconds(5), "q was not held behind the r's")
+    }
+
+    /// A tab with a huge content (a 200,000-item feed) draws what fits and never holds `q`.
+    @Test func aHugeTabNeverHoldsQ() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("huge-feed-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: CLI.fixtures, to: root)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let items = (0..<200_000).map { #"{"title": "Feed item number \#($0) with some words"}"# }
+        try Data(#"{"items": [\#(items.joined(separator: ","))]}"#.utf8)
+            .write(to: root.appendingPathComponent("users/1234/feed.json"))
+        let server = try TestServer.staticFiles(root)
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let api = "--api \(server.baseURL.absoluteString) --data-dir \(folder.url.path)"
+        let login = "\(CLI.binary) login 1234 \(api) > /dev/null; "
+        let live = try session("1234 --watch --every 30 --timeout 30 \(api)", before: login)
+        _ = try live.waitFor(.seconds(30)) { $0.contains("q quit") && $0.contains("Feed") }
+        try send(live, "3")
+        let feed = try live.waitFor(.seconds(30)) { $0.contains("Feed item number 1 ") }
+        #expect(feed.contains("q quit"), "what fits, and the keys line:\n\(feed)")
+        let started = ContinuousClock.now
+        try send(live, "q")
+        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("EXIT=0"))
+        #expect(ContinuousClock.now - started < .seconds(3), "q at once")
+    }
+
     @Test func aResizeRedrawsAtTheNewWidthWithWholeBorders() throws {
         let live = try session("1234 --watch --every 30")
         _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }

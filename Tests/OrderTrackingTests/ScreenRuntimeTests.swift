@@ -178,4 +178,46 @@ import Testing
         let first = try #require(screen.frames.first)
         #expect(first.cards.allSatisfy { $0.block?.isSkeleton == true && $0.visible })
     }
+
+    /// A backend whose every answer takes two seconds of virtual time: loads overlap as a person's keys make them.
+    final class SlowBackend: Backend {
+        let inner: any Backend
+        let clock: VirtualClock
+        init(_ inner: any Backend, clock: VirtualClock) { (self.inner, self.clock) = (inner, clock) }
+        func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+            try? await clock.sleep(for: .seconds(2))
+            return try await inner.fetch(endpoint)
+        }
+    }
+
+    /// `r` (a round in flight) and then a person's input to a card that is still loading: the card loads again
+    /// with the input, never "illegal transition", and the round's answers stay whole.
+    @Test func aPersonsReloadDuringARoundIsNeverAnIllegalTransition() async throws {
+        let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
+        let backend = SlowBackend(FileBackend(rootPath: HostEnvironment.embeddedFixtures, clock: clock), clock: clock)
+        var registry = ComponentRegistry()
+        for line in HostRegistry.lines { try registry.register(line) }
+        var settings = ScreenSettings(ids: ["order": "1234"])
+        (settings.watch, settings.every) = (true, .seconds(600))
+        let screen = ScreenHarness(
+            entries: ["order", "payment", "eta"].map { ScreenEntry(id: $0) }, registry: registry, backend: backend,
+            clock: clock, settings: settings)
+        screen.start()
+        await screen.run(for: .seconds(5))
+        for _ in 0..<3 {
+            screen.runtime.reloadNow()
+            await screen.run(for: .milliseconds(500))
+            let runtime = screen.runtime
+            let reload = Task { await runtime.reload("payment") }
+            await screen.run(for: .seconds(5))
+            await reload.value
+        }
+        #expect(screen.diagnostics.filter { $0.contains("illegal") }.isEmpty, "\(screen.diagnostics)")
+        let last = try #require(screen.settled.last)
+        #expect(last.cards.allSatisfy { $0.visible }, "every card shown after the bursts")
+        // A load under way when the run ends still waits for the (virtual) backend: keep the clock moving.
+        let stopping = Task { await screen.stop() }
+        await screen.run(for: .seconds(30))
+        _ = await stopping.value
+    }
 }

@@ -94,6 +94,17 @@ import Testing
         #expect(console.handle(.enter, tabs: tabs) == nil, "nothing typed, nothing applied")
     }
 
+    /// The prompt takes what `--promo` takes and nothing else: `../x`, `A?B`, `é1` never become a code.
+    @Test func thePromptTakesOnlyWhatACodeMayHold() {
+        for typed in ["../x", "A?B", "é1", "a b", "٣3", "ｆ1"] {
+            var console = ScreenConsole()
+            _ = console.handle(.character("p"), tabs: tabs)
+            for character in typed { _ = console.handle(.character(character), tabs: tabs) }
+            let kept = typed.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            #expect(console.overlay == .promo(kept), "\(typed)")
+        }
+    }
+
     @Test func aLongPasteIsCutAtTheLimit() {
         var console = ScreenConsole()
         _ = console.handle(.character("p"), tabs: tabs)

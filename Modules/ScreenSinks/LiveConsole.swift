@@ -198,6 +198,14 @@ public final class LiveConsole: Sendable {
             let items = tabs.items()
             let selected = items.indices.contains(now.console.selected) ? items[now.console.selected].id : nil
             let rows = terminal.currentHeight() ?? 10_000
+            // Below the narrowest card or with no room for a card and the keys line: say so, on one line, rather
+            // than garble the screen or leave it blank. No newline: at one row it would scroll the line away.
+            if width < Self.minimumColumns || rows < Self.minimumRows {
+                let notice =
+                    "Too small (\(width)×\(rows)): make it at least \(Self.minimumColumns)×\(Self.minimumRows); q quits"
+                terminal.out("\u{1B}[H" + DisplayWidth.truncate(notice, to: max(width, 1)) + "\u{1B}[K\u{1B}[J")
+                return
+            }
             // The first tab shows the cards (drawn to fit); another tab its own lines, cut to fit: only as many as
             // the terminal has rows (a 200,000-item feed is not laid out to show 40 of them).
             let tabLines =
@@ -216,6 +224,10 @@ public final class LiveConsole: Sendable {
             terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
         }
     }
+
+    /// The narrowest terminal the cards can be drawn in, and the fewest rows for a card line and the keys line.
+    static let minimumColumns = CardRenderer.minimumWidth
+    static let minimumRows = 3
 
     private func cards(_ frame: ScreenFrame, _ width: Int) -> [String] {
         let cardWidth = CardRenderer.width(forColumns: width)

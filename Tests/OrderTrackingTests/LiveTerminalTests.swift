@@ -142,6 +142,24 @@ struct LiveTerminalTests {
         #expect(ContinuousClock.now - started < .seconds(3), "q at once")
     }
 
+    /// Narrower than a card or one row high: one line says so (no garble, no blank), and it draws again when
+    /// there is room.
+    @Test func aTerminalTooSmallSaysSoOnOneLine() throws {
+        let live = try session("1234 --watch --every 30")
+        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        for (columns, rows) in [(12, 40), (60, 1)] {
+            try live.tmux(["resize-window", "-t", live.name, "-x", "\(columns)", "-y", "\(rows)"])
+            let small = try live.waitFor { $0.hasPrefix("Too small") }
+            let lines = small.split(separator: "\n", omittingEmptySubsequences: true)
+            #expect(lines.count == 1 && lines[0].hasPrefix("Too small"), "\(columns)×\(rows):\n\(small)")
+            #expect(!small.contains("╭") && !small.contains("│"), "no garbled card")
+        }
+        try live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "60"])
+        #expect(try live.waitFor { $0.contains("q quit") && $0.contains("╭") }.contains("Order 1234"))
+        try send(live, "q")
+        #expect(try live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"))
+    }
+
     @Test func aResizeRedrawsAtTheNewWidthWithWholeBorders() throws {
         let live = try session("1234 --watch --every 30")
         _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }

@@ -43,14 +43,21 @@ public enum LayoutFailure: Error, Sendable, Equatable {
 }
 
 extension ScreenEntry {
-    /// Fetches the layout at `endpoint` within `timeout` on `clock`, and decodes it (``layout(from:defaultOrder:)``).
+    /// Fetches the layout at `endpoint` and decodes it (``layout(from:defaultOrder:)``), both within `timeout` on
+    /// `clock`: a huge layout that takes long to read or parse is "no answer" at the deadline, like a slow one.
     public static func fetchLayout(
         _ endpoint: Endpoint, backend: any Backend, clock: any CourierClock, timeout: Duration,
         defaultOrder: [ComponentID]
     ) async throws(LayoutFailure) -> [ScreenEntry] {
-        let data: Data
+        let decoded: Result<[ScreenEntry], Failure>
         do {
-            data = try await withDeadline(timeout, on: clock) { try await backend.fetch(endpoint) }
+            decoded = try await withDeadline(timeout, on: clock) {
+                let data = try await backend.fetch(endpoint)
+                // Parsing off the caller's task: at the deadline the caller goes on and this is left to finish.
+                do { return .success(try layout(from: data, defaultOrder: defaultOrder)) } catch {
+                    return .failure(Failure(describing: error))
+                }
+            }
         } catch BackendError.notFound(let path) {
             throw .notFound(path: path)
         } catch BackendError.timeout {
@@ -62,8 +69,9 @@ extension ScreenEntry {
         } catch {
             throw .unreadable(Failure(describing: error))
         }
-        do { return try layout(from: data, defaultOrder: defaultOrder) } catch {
-            throw .unreadable(Failure(describing: error))
+        switch decoded {
+        case .success(let entries): return entries
+        case .failure(let failure): throw .unreadable(failure)
         }
     }
 }

@@ -171,3 +171,21 @@ extension String {
         #expect(lines.allSatisfy { $0.count < 400 }, "no 5,000-character line")
     }
 }
+
+/// `--timeout` covers the layout whole: reading and parsing a huge one too.
+@Suite struct HugeLayoutTests {
+    @Test func aHugeLayoutIsNoAnswerAtTheDeadline() throws {
+        let entry = #"{"id": "ghost", "payload": {"a": [1, 2, 3, "abcdefghijklmnopqrstuvwxyz"]}}"#
+        let layout = #"{"components": ["order", \#(Array(repeating: entry, count: 190_000).joined(separator: ","))]}"#
+        let (server, root) = try HostileBackendTests.serve(["screen.json": layout])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let started = ContinuousClock.now
+        let run = try CLI.run(["1234", "--api", server.baseURL.absoluteString, "--timeout", "1"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("no answer within 1s"), "\(run.stderr.prefix(300))")
+        #expect(ContinuousClock.now - started < .seconds(3.5), "the deadline holds for parsing too")
+    }
+}

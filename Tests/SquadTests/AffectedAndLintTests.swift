@@ -58,14 +58,39 @@ import Testing
         #expect(result.status == 0, "\(result.errors)")
         #expect(
             result.output
-                == #"{"affected":["A","B","BTests"],"changed":["A"],"command":"swift test --filter '^(BTests)\\.'","tests":["BTests"],"why":{"A":"Modules/A/A.swift changed","B":"depends on A","BTests":"depends on B, which is affected"}}"#
+                == #"{"affected":["A","B","BTests"],"changed":["A"],"command":"swift test --filter '^(BTests)\\.'","everything":null,"tests":["BTests"],"why":{"A":"Modules/A/A.swift changed","B":"depends on A","BTests":"depends on B, which is affected"}}"#
                 + "\n")
         let text = repo.squad(["affected", "--base", "main"])
         #expect(text.output.contains("  BTests: depends on B, which is affected\n"))
         #expect(text.output.hasSuffix("run: swift test --filter '^(BTests)\\.'\n"))
-        // A manifest change affects everything, and says so.
+        // A manifest change affects everything, and says so once.
         let all = repo.squad(["affected", "--base", "main", "--files", "-"], stdin: "Package.swift\n")
-        #expect(all.output.contains("  A: Package.swift changed, which affects every target\n"))
+        #expect(all.output.contains("why: Package.swift changed, which affects every target\n"), "\(all.output)")
+        #expect(all.output.components(separatedBy: "which affects every target").count == 2, "said once")
+    }
+
+    /// The manifest renamed away (or broken) in the change: the answer comes from the revisions compared (the
+    /// base's manifest knows the targets), every target is affected, and SwiftPM's error never shows.
+    @Test func aMovedManifestAffectsEverythingFromTheRevisions() throws {
+        let repo = try GitRepository()
+        try repo.write(
+            "Package.swift",
+            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\"), .testTarget(name: \"ATests\", dependencies: [\"A\"], path: \"Tests/ATests\")])\n"
+        )
+        try repo.write("Modules/A/A.swift", "public let a = 1\n")
+        try repo.write("Tests/ATests/T.swift", "")
+        try repo.commit("base")
+        try repo.git("checkout", "-q", "-b", "pr")
+        try repo.git("mv", "Package.swift", "Package2.swift")
+        try repo.commit("rename the manifest")
+        let result = repo.squad(["affected", "--base", "main"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.isEmpty && !result.output.contains("error:"), "no SwiftPM error: \(result.errors)")
+        #expect(result.output.contains("test targets: ATests\n"))
+        #expect(result.output.contains("why: Package.swift changed, which affects every target\n"))
+        try repo.write("Package.swift", "this is not swift")
+        let dirty = repo.squad(["affected", "--base", "main", "--format", "json"])
+        #expect(dirty.status == 0 && dirty.output.contains(#""tests":["ATests"]"#), "the working tree is not asked")
     }
 }
 

@@ -56,6 +56,28 @@ public struct PackageGraph: Sendable, Equatable {
         return try PackageGraph(dumpPackageJSON: Data(json.utf8))
     }
 
+    /// The package as the manifest at one of `revisions` declares it (the first that has a `Package.swift`
+    /// SwiftPM can read), so `squad affected` answers from the revisions it compares, never from a working tree
+    /// whose manifest may be renamed or half-edited. SwiftPM's own error never reaches the person.
+    static func dump(_ shell: Shell, revisions: [String]) throws -> PackageGraph {
+        for revision in revisions {
+            guard let manifest = Git(shell: shell).show("Package.swift", at: revision) else { continue }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
+            } catch { continue }
+            let scratch = folder.appendingPathComponent(".build")
+            let json = try? Shell(directory: folder).run(
+                "swift", ["package", "--scratch-path", scratch.path, "dump-package"], environment: ["TMPDIR": folder.path])
+            if let json, let graph = try? PackageGraph(dumpPackageJSON: Data(json.utf8)) { return graph }
+        }
+        throw ShellError(
+            message: "no readable Package.swift at \(revisions.joined(separator: " or ")); "
+                + "commit a manifest SwiftPM can read (swift package dump-package), then ask again")
+    }
+
     /// Builds a graph directly (tests).
     public init(targets: [Target]) { self.targets = targets }
 
@@ -115,6 +137,17 @@ public struct Affected: Sendable {
         public let tests: [String]
         /// Why each affected target is affected: the changed file, or the dependency it reaches it through.
         public let why: [String: String]
+        /// Why every target is affected, when one change reaches them all (said once, not once per target).
+        public var everything: String?
+
+        /// An analysis (tests build them directly).
+        public init(
+            changed: [String], affected: [String], tests: [String], why: [String: String], everything: String? = nil
+        ) {
+            (self.changed, self.affected, self.tests, self.why, self.everything) = (
+                changed, affected, tests, why, everything
+            )
+        }
 
         /// The command that runs exactly the affected tests (nothing to run: an empty string).
         public var command: String {
@@ -141,10 +174,9 @@ public struct Affected: Sendable {
             }
         }) {
             let all = graph.targets.map(\.name)
-            let why = "\(PathBytes.quoted(global)) changed, which affects every target"
             return Analysis(
                 changed: all, affected: all, tests: graph.targets.filter { $0.kind == "test" }.map(\.name).sorted(),
-                why: Dictionary(uniqueKeysWithValues: all.map { ($0, why) }))
+                why: [:], everything: "\(PathBytes.quoted(global)) changed, which affects every target")
         }
         var why: [String: String] = [:]
         for path in paths {

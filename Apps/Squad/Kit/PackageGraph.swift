@@ -70,7 +70,8 @@ public struct PackageGraph: Sendable, Equatable {
             } catch { continue }
             let scratch = folder.appendingPathComponent(".build")
             let json = try? Shell(directory: folder).run(
-                "swift", ["package", "--scratch-path", scratch.path, "dump-package"], environment: ["TMPDIR": folder.path])
+                "swift", ["package", "--scratch-path", scratch.path, "dump-package"],
+                environment: ["TMPDIR": folder.path])
             if let json, let graph = try? PackageGraph(dumpPackageJSON: Data(json.utf8)) { return graph }
         }
         throw ShellError(

@@ -60,6 +60,16 @@ public struct CodeOwners: Sendable {
         init(_ index: CodeOwnersIndex) { self.index = index }
     }
 
+    /// GitHub does not load a CODEOWNERS file of 3 MB or more ("CODEOWNERS files must be under 3 MB"): past it,
+    /// nothing in the file is enforced. Counted in bytes, and as decimal megabytes, so the check errs strict.
+    public static let githubSizeLimit = 3_000_000
+
+    /// The reason GitHub ignores a CODEOWNERS file of `bytes` bytes at `path`, or nil when it is small enough.
+    public static func ignoredBySize(_ bytes: Int, path: String) -> String? {
+        guard bytes >= githubSizeLimit else { return nil }
+        return "\(path) is \(bytes) bytes; GitHub ignores a CODEOWNERS file of 3 MB or more, so none of its rules apply"
+    }
+
     /// Where GitHub looks, in order; the first that exists is used.
     public static let searchPaths = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"]
 

@@ -93,6 +93,19 @@ struct Git: Sendable {
         return nil
     }
 
+    /// Why GitHub ignores the CODEOWNERS at `revision` (3 MB or more), asked of git by size before reading it.
+    func ignoredCodeOwners(at revision: String) -> String? {
+        for path in CodeOwners.searchPaths {
+            guard let size = try? shell.run("git", ["cat-file", "-s", "--end-of-options", "\(revision):\(path)"]) else {
+                continue
+            }
+            return Int(size.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap {
+                CodeOwners.ignoredBySize($0, path: "\(revision):\(path)")
+            }
+        }
+        return nil
+    }
+
     /// NUL-separated fields, split on the byte. A path that is not valid UTF-8 keeps U+FFFD where its bytes
     /// were, which the gate treats as no plain path (platform approval, fail closed).
     static func fields(_ output: Data) -> [String] {

@@ -131,11 +131,13 @@ public enum SquadApp {
         return 0
     }
 
-    static func lint(_ owners: (path: String, owners: CodeOwners), shell: Shell, root: URL, output: inout String) throws
-        -> Int32
-    {
+    static func lint(
+        _ owners: (path: String, owners: CodeOwners, ignored: String?), shell: Shell, root: URL, output: inout String
+    ) throws -> Int32 {
         let files = try Git(shell: shell).trackedFiles()
-        var findings = CodeOwnersLint(owners: owners.owners, path: owners.path).findings(trackedFiles: files)
+        var findings =
+            owners.ignored.map { ["\($0); split it or remove rules"] }
+            ?? CodeOwnersLint(owners: owners.owners, path: owners.path).findings(trackedFiles: files)
         let teamsFile = root.appendingPathComponent(Teams.path)
         // Gaps in the team list are warnings: the gate fails closed on them (nobody can approve), and a new
         // module's team is listed before its people are. A malformed file is a finding.
@@ -208,7 +210,9 @@ public enum SquadApp {
         return try git.changes(base: base, head: parsed.value(compareHead) ?? "HEAD").flatMap(\.paths)
     }
 
-    static func loadCodeOwners(_ file: String?, root: URL, directory: URL) throws -> (path: String, owners: CodeOwners)
+    static func loadCodeOwners(_ file: String?, root: URL, directory: URL) throws -> (
+        path: String, owners: CodeOwners, ignored: String?
+    )
     {
         let url: URL
         if let file {
@@ -219,11 +223,16 @@ public enum SquadApp {
             }
             url = found
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = try BoundedInput.file(url.path, name: url.path) else {
             throw ShellError(message: "cannot read \(url.path)")
         }
         let path = url.path.hasPrefix(root.path + "/") ? String(url.path.dropFirst(root.path.count + 1)) : url.path
-        return (path, CodeOwners(text: String(decoding: data, as: UTF8.self)))
+        // A file GitHub ignores is no rules at all: every path falls to the platform team (fail closed), and the
+        // huge file is never parsed.
+        if let reason = CodeOwners.ignoredBySize(data.count, path: path) {
+            return (path, CodeOwners(text: "* \(Gate.platform)"), reason)
+        }
+        return (path, CodeOwners(text: String(decoding: data, as: UTF8.self)), nil)
     }
 
     static func isJSON(_ parsed: ParsedArguments) throws -> Bool {

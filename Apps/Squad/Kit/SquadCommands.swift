@@ -49,6 +49,7 @@ extension SquadApp {
             options: [codeowners, format, nulSeparated, ownedBy, unowned, help]
         ) { parsed, run in
             let file = try loadCodeOwners(parsed.value(codeowners), root: run.root, directory: run.directory)
+            if let ignored = file.ignored { run.errors += "warning: \(ignored); every path answers \(Gate.platform)\n" }
             let query = OwnersQuery(root: run.root, directory: realDirectory(run.directory), shell: run.shell)
             if let team = parsed.value(ownedBy) {
                 return try query.listOwned(by: team, owners: file.owners, output: &run.output, errors: &run.errors)

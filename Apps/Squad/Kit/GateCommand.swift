@@ -41,7 +41,9 @@ extension SquadApp {
         evidence.teams = try teams(parsed, git: git, base: base, errors: &errors)
         if evidence.dismissStale { evidence.headCommit = try git.commit(head) }
         let result = gate.evaluate(paths: paths, evidence: evidence)
-        if codeOwners == nil && ignored == nil { errors += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n" }
+        if codeOwners == nil && ignored == nil {
+            errors += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n"
+        }
         for warning in result.warnings { errors += "warning: \(SafeText.visible(warning))\n" }
         if parsed.value(SquadApp.files) == nil, parsed.value(SquadApp.prHead) == nil, let dirty = git.uncommitted(),
             !dirty.isEmpty

@@ -212,8 +212,7 @@ public enum SquadApp {
 
     static func loadCodeOwners(_ file: String?, root: URL, directory: URL) throws -> (
         path: String, owners: CodeOwners, ignored: String?
-    )
-    {
+    ) {
         let url: URL
         if let file {
             url = URL(fileURLWithPath: file, relativeTo: directory)

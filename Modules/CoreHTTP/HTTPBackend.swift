@@ -28,6 +28,29 @@ public struct HTTPBackend: Backend {
         #endif
     }
 
+    /// Why a text is no base URL for ``HTTPBackend``: the words finish "--api 'TEXT' …" in a host's message.
+    public struct BaseRefusal: Error, Sendable, Equatable {
+        /// What is wrong and what to give instead.
+        public let reason: String
+    }
+
+    /// An http(s) base URL from a person's text. Schemes are case-insensitive (`HTTP://` is http); a query or a
+    /// fragment is refused, because every endpoint path is appended to the base and would land inside it.
+    public static func baseURL(_ text: String) throws(BaseRefusal) -> URL {
+        let example = "like http://127.0.0.1:8080 or https://api.example.com/v1"
+        guard var parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty
+        else { throw BaseRefusal(reason: "is not an http(s) URL \(example)") }
+        guard parts.query == nil, parts.fragment == nil else {
+            throw BaseRefusal(
+                reason: "carries a query (?…) or a fragment (#…); endpoint paths go after the base, so give the "
+                    + "base alone, \(example)")
+        }
+        parts.scheme = scheme
+        guard let url = parts.url else { throw BaseRefusal(reason: "is not an http(s) URL \(example)") }
+        return url
+    }
+
     /// The endpoint's URL: the base plus every segment percent-encoded, so an id can never change the path.
     public func url(for endpoint: Endpoint) -> URL {
         URL(string: urlString(for: endpoint))!

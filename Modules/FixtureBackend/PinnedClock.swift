@@ -10,6 +10,14 @@ public struct PinnedClock: CourierClock {
     /// A clock whose "now" is `pinned` at creation.
     public init(pinned: Date) { self.pinned = pinned }
 
+    /// The instant a person wrote (`COURIER_NOW`): ISO 8601 with an offset, with or without fractional seconds.
+    public static func instant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions.insert(.withFractionalSeconds)
+        return formatter.date(from: text)
+    }
+
     /// `pinned` plus the time run since.
     public func now() -> Date { pinned.addingTimeInterval((ContinuousClock.now - started).seconds) }
     /// Sleeps in real time, as the system clock does.

@@ -43,6 +43,19 @@ public final class JSONLinesFile: Sendable {
 
     deinit { close(descriptor) }
 
+    /// Refuses two of `files` (option name, path when given) naming one file: a recording, a replay and an
+    /// analytics log written into each other would interleave answers and events.
+    public static func refuseShared(_ files: [(option: String, path: String?)]) throws(UsageError) {
+        let given = files.compactMap { file in file.path.map { (file.option, $0) } }
+        for (index, first) in given.enumerated() {
+            for second in given[(index + 1)...] where sameFile(first.1, second.1) {
+                throw UsageError(
+                    message: "\(first.0) and \(second.0) name the same file '\(SafeText.visible(second.1))'; "
+                        + "give each its own file")
+            }
+        }
+    }
+
     /// Whether two paths name one file (the same device and inode once both exist; the same resolved path
     /// before), so `--record` and `--analytics` can never write into each other.
     public static func sameFile(_ one: String, _ other: String) -> Bool {

@@ -23,6 +23,9 @@ public struct RecordingFiles: Sendable {
     public func backend(wrapping backend: any Backend, clock: any CourierClock, terminal: Terminal)
         throws(UsageError) -> any Backend
     {
+        guard record == nil || replay == nil else {
+            throw UsageError(message: "--record and --replay cannot be used together; record first, then replay")
+        }
         if let replay {
             // Mapped, not read: a large recording costs its decoded bodies, not two more copies of its text.
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: replay), options: .mappedIfSafe) else {

@@ -43,6 +43,13 @@ import Testing
         #endif
     }
 
+    /// Schemes are case-insensitive; the base keeps its path, and endpoint paths are appended after it.
+    @Test func anUpperCaseSchemeIsAScheme() throws {
+        #expect(try HTTPBackend.baseURL("HTTP://127.0.0.1:8080/v1").absoluteString == "http://127.0.0.1:8080/v1")
+        #expect(try HTTPBackend.baseURL("HtTpS://example.com").absoluteString == "https://example.com")
+        #expect(throws: HTTPBackend.BaseRefusal.self) { try HTTPBackend.baseURL("http:///nohost") }
+    }
+
     @Test func idsArePercentEncoded() throws {
         let backend = HTTPBackend(base: URL(string: "http://127.0.0.1:1/api/")!, timeout: .seconds(1))
         let url = backend.url(for: try Endpoint("orders", "a b?#%", "x.json"))

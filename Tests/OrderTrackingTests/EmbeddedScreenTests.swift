@@ -1,9 +1,6 @@
-import ArgumentParsing
 import CoreTesting
 import Foundation
 import Testing
-
-@testable import OrderTrackingKit
 
 /// The ids the host registers, as `components` lists them: read, never hard-coded, so a squad's new module
 /// (`squad new`) keeps this suite green.
@@ -183,13 +180,6 @@ let registeredIDs: String = {
         #expect(run.status == 64)
         #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
         #expect(run.stdout == "")
-    }
-
-    /// Schemes are case-insensitive; the base keeps its path, and endpoint paths are appended after it.
-    @Test func anUpperCaseSchemeIsAScheme() throws {
-        #expect(try HostEnvironment.apiBase("HTTP://127.0.0.1:8080/v1").absoluteString == "http://127.0.0.1:8080/v1")
-        #expect(try HostEnvironment.apiBase("HtTpS://example.com").absoluteString == "https://example.com")
-        #expect(throws: UsageError.self) { try HostEnvironment.apiBase("http:///nohost") }
     }
 
     /// `COURIER_NOW` takes fractional seconds and any offset; anything else is one usage line, never a crash.

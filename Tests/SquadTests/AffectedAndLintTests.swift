@@ -41,17 +41,25 @@ import Testing
         #expect(Affected(graph: graph).analyse(["README.md"]).tests.isEmpty)
     }
 
-    @Test func againstARealRepositoryAndTheRealManifest() throws {
+    /// A real repository on branch `pr`, whose base commit on `main` holds a manifest of `targets` and `files`.
+    func packageRepository(targets: String, files: [String: String]) throws -> GitRepository {
         let repo = try GitRepository()
-        try repo.write(
-            "Package.swift",
-            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\"), .target(name: \"B\", dependencies: [\"A\"], path: \"Modules/B\"), .testTarget(name: \"BTests\", dependencies: [\"B\"], path: \"Tests/BTests\")])\n"
-        )
-        try repo.write("Modules/A/A.swift", "public let a = 1\n")
-        try repo.write("Modules/B/B.swift", "import A\n")
-        try repo.write("Tests/BTests/T.swift", "")
+        let header = "// swift-tools-version: 6.0\nimport PackageDescription\n"
+        try repo.write("Package.swift", header + "let package = Package(name: \"P\", targets: [\(targets)])\n")
+        for (path, text) in files { try repo.write(path, text) }
         try repo.commit("base")
         try repo.git("checkout", "-q", "-b", "pr")
+        return repo
+    }
+
+    @Test func againstARealRepositoryAndTheRealManifest() throws {
+        let repo = try packageRepository(
+            targets:
+                #".target(name: "A", path: "Modules/A"), .target(name: "B", dependencies: ["A"], path: "Modules/B"), .testTarget(name: "BTests", dependencies: ["B"], path: "Tests/BTests")"#,
+            files: [
+                "Modules/A/A.swift": "public let a = 1\n", "Modules/B/B.swift": "import A\n",
+                "Tests/BTests/T.swift": "",
+            ])
         try repo.write("Modules/A/A.swift", "public let a = 2\n")
         try repo.commit("change A")
         let result = repo.squad(["affected", "--base", "main", "--format", "json"])
@@ -72,15 +80,10 @@ import Testing
     /// The manifest renamed away (or broken) in the change: the answer comes from the revisions compared (the
     /// base's manifest knows the targets), every target is affected, and SwiftPM's error never shows.
     @Test func aMovedManifestAffectsEverythingFromTheRevisions() throws {
-        let repo = try GitRepository()
-        try repo.write(
-            "Package.swift",
-            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\"), .testTarget(name: \"ATests\", dependencies: [\"A\"], path: \"Tests/ATests\")])\n"
-        )
-        try repo.write("Modules/A/A.swift", "public let a = 1\n")
-        try repo.write("Tests/ATests/T.swift", "")
-        try repo.commit("base")
-        try repo.git("checkout", "-q", "-b", "pr")
+        let repo = try packageRepository(
+            targets:
+                #".target(name: "A", path: "Modules/A"), .testTarget(name: "ATests", dependencies: ["A"], path: "Tests/ATests")"#,
+            files: ["Modules/A/A.swift": "public let a = 1\n", "Tests/ATests/T.swift": ""])
         try repo.git("mv", "Package.swift", "Package2.swift")
         try repo.commit("rename the manifest")
         let result = repo.squad(["affected", "--base", "main"])

@@ -34,21 +34,10 @@ extension OrderTrackingApp {
             throw UsageError(
                 message: "--promo '\(SafeText.visible(code))' is not a code: use 1 to 16 letters and digits")
         }
-        if parsed.isSet(record) && parsed.isSet(replay) {
-            throw UsageError(message: "--record and --replay cannot be used together; record first, then replay")
-        }
         if parsed.isSet(replay) && parsed.isSet(api) {
             throw UsageError(message: "--replay is the backend; drop --api")
         }
-        for option in [record, replay] {
-            if let file = parsed.value(option), let log = parsed.value(analyticsOption),
-                JSONLinesFile.sameFile(file, log)
-            {
-                throw UsageError(
-                    message: "\(option.name) and --analytics name the same file '\(SafeText.visible(log))'; "
-                        + "give each its own file")
-            }
-        }
+        try JSONLinesFile.refuseShared([record, replay, analyticsOption].map { ($0.name, parsed.value($0)) })
         let host = try context.host(parsed)
         let backend = try RecordingFiles(record: parsed.value(record), replay: parsed.value(replay))
             .backend(wrapping: host.backend, clock: host.clock, terminal: host.terminal)

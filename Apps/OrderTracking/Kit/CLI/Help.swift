@@ -34,8 +34,7 @@ enum Help {
 
         EXIT STATUS
           0 every card shown · 2 degraded (cards hidden or stale) · 1 fatal (unknown order, backend down,
-          output not writable) · 3 cancel vetoed · 4 cancel cannot tell (no card answers) · 64 usage error
-          129 hung up · 130 interrupted · 131 quit · 143 terminated
+          output not writable) · 3 cancel vetoed · 4 cancel cannot tell · 64 usage error · 129/130/131/143 HUP/INT/QUIT/TERM
         """
 
     static let preview = """

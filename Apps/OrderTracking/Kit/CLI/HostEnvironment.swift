@@ -34,16 +34,17 @@ struct HostEnvironment: Sendable {
     ) throws(UsageError) -> HostEnvironment {
         var clock: any CourierClock = given ?? SystemClock()
         if let pinned = environment["COURIER_NOW"] {
-            guard let date = pinnedTime(pinned) else {
-                throw UsageError(
-                    message: "COURIER_NOW='\(pinned)' is not an ISO 8601 time like 2027-01-15T08:00:00Z "
-                        + "(or 2027-01-15T08:00:00.250+03:00); unset it to use the real clock")
+            guard let date = PinnedClock.instant(pinned) else {
+                throw UsageError(message: "COURIER_NOW='\(pinned)' is not an ISO 8601 time like 2027-01-15T08:00:00.5Z")
             }
             if given == nil { clock = PinnedClock(pinned: date) }
         }
         let backend: any Backend
         if let api {
-            let url = try apiBase(api)
+            let url: URL
+            do { url = try HTTPBackend.baseURL(api) } catch {
+                throw UsageError(message: "--api '\(api)' \(error.reason)")
+            }
             if let caFile, access(caFile, R_OK) != 0 {
                 throw UsageError(message: "--cacert '\(caFile)' cannot be read; give a PEM file of certificates")
             }
@@ -53,42 +54,13 @@ struct HostEnvironment: Sendable {
         } else {
             backend = FileBackend(rootPath: embeddedFixtures, clock: clock)
         }
-        if dataDir == "" {
-            throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier")
-        }
+        if dataDir == "" { throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier") }
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
         let promo = PromoInput()
         let (login, tabs, registry) = plugins(backend: backend, store: store, promo: promo)
         return HostEnvironment(
             backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
             store: store, login: login, tabs: tabs, promo: promo)
-    }
-
-    /// `COURIER_NOW`'s time: ISO 8601 with an offset, with or without fractional seconds.
-    static func pinnedTime(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions.insert(.withFractionalSeconds)
-        return formatter.date(from: text)
-    }
-
-    /// `--api`'s base URL. Schemes are case-insensitive (`HTTP://` is http); a query or a fragment is refused,
-    /// because every endpoint path is appended to the base and would land inside it.
-    static func apiBase(_ api: String) throws(UsageError) -> URL {
-        let example = "like http://127.0.0.1:8080 or https://api.example.com/v1"
-        guard var parts = URLComponents(string: api), let scheme = parts.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty
-        else { throw UsageError(message: "--api '\(api)' is not an http(s) URL \(example)") }
-        guard parts.query == nil, parts.fragment == nil else {
-            throw UsageError(
-                message: "--api '\(api)' carries a query (?…) or a fragment (#…); endpoint paths go after the "
-                    + "base, so give the base alone, \(example)")
-        }
-        parts.scheme = scheme
-        guard let url = parts.url else {
-            throw UsageError(message: "--api '\(api)' is not an http(s) URL \(example)")
-        }
-        return url
     }
 
     /// The login hooks, the tabs and the registry, all talking to `backend`: built again whenever the backend

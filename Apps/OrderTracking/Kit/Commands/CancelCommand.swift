@@ -20,10 +20,6 @@ struct CancelCommand {
         }
         let report = VerdictReport(order: order, entries: await runtime.verdicts(on: UserAction.cancelOrder))
         host.terminal.out(json ? report.json.text + "\n" : report.lines.map { $0 + "\n" }.joined())
-        switch report.outcome {
-        case .allowed: return .ok
-        case .vetoed: return .vetoed
-        case .cannotTell: return .cannotTell
-        }
+        return report.outcome == .allowed ? .ok : report.outcome == .vetoed ? .vetoed : .cannotTell
     }
 }

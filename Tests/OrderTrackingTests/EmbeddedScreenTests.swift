@@ -280,9 +280,9 @@ let registeredIDs: String = {
     /// Scripts get every verdict, reason and confirmation in one object, with the same exit status.
     @Test func cancelAsJSONCarriesVerdictsAndWhatTheConfirmationNeeds() async throws {
         let run = await InProcess.run(["cancel", "3333", "--format", "json"])
-        // The same slots as the screen: the layout's unknown 'loyalty' card is named on stderr, as there.
+        // The same slots as the screen: the layout's unknown 'unregistered' card is named on stderr, as there.
         #expect(run.status == 0)
-        #expect(run.stderr.split(separator: "\n").map { $0.hasPrefix("skipping 'loyalty'") } == [true])
+        #expect(run.stderr.split(separator: "\n").map { $0.hasPrefix("skipping 'unregistered'") } == [true])
         #expect(
             run.stdout
                 == #"{"cancellable":true,"order":"3333","verdicts":[{"confirmation":null,"id":"order","reason":null,"verdict":"allow"},{"confirmation":{"facts":{"method":"Visa •••• 4242","refund":"SAR 50.50"},"summary":"refund SAR 50.50 to Visa •••• 4242"},"id":"payment","reason":null,"verdict":"allow"}],"vetoes":0}"#

@@ -121,7 +121,7 @@ import Testing
         #expect(reactions["order"] == .unchanged, "the order card publishes the status; it does not consume it")
         await screen.run(for: .seconds(1))
         #expect(backend.count("orders/1234/payment.json") == paymentFetches + 1)
-        let ignored = try #require(await screen.deliver(DomainEvent("loyalty.points", "5")))
+        let ignored = try #require(await screen.deliver(DomainEvent("unregistered.points", "5")))
         #expect(ignored.values.allSatisfy { $0 == .unchanged })
         _ = await screen.stop()
     }

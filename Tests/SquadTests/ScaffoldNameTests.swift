@@ -33,16 +33,77 @@ import Testing
         } catch { Issue.record("\(error)") }
     }
 
+    /// A module name no one uses here: tests never assume a name is free, since a squad may take any of them.
+    static func freeName() -> String {
+        while true {
+            let name = "Free" + String((0..<10).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement()! })
+            if (try? Scaffold(root: root, name: name, owner: "@courier/free")) != nil { return name }
+        }
+    }
+
     @Test func aFreeNameIsAccepted() throws {
-        _ = try Scaffold(root: Self.root, name: "Rewards", owner: "@courier/rewards")
+        _ = try Scaffold(root: Self.root, name: Self.freeName(), owner: "@courier/free")
+    }
+
+    /// The demo's unknown card is an id kept for that purpose: no squad can register it and change the demo.
+    @Test func theDemosUnknownCardIdIsReserved() throws {
+        #expect(throws: UsageError.self) { try Scaffold(root: Self.root, name: "Unregistered", owner: "@x/y") }
+        let layout = try String(
+            contentsOf: Self.root.appendingPathComponent(
+                "Apps/OrderTracking/Kit/Fixtures/api/orders/3333/screen.json"), encoding: .utf8)
+        #expect(layout.contains("\"unregistered\""), "the 3333 layout keeps its unknown card")
+    }
+
+    /// An id that a layout, a test's event or a doc's example already uses is refused, naming where.
+    @Test(arguments: [
+        (
+            "Apps/Host/Kit/Fixtures/api/screens/home.json", #"{"components": ["a", {"id": "ID"}]}"#,
+            "already lists a card"
+        ),
+        ("Apps/Host/Kit/Fixtures/api/carts/7/ID.json", "{}", "(an endpoint or screen of another card) exists"),
+        ("Tests/HostTests/EventTests.swift", #"let event = DomainEvent("ID.points", "5")"#, #":1 already uses "ID."#),
+        (
+            "Tests/HostTests/LayoutTests.swift", "\n\nlet unknown = \"ID\"",
+            #"Tests/HostTests/LayoutTests.swift:3 already uses "ID""#
+        ),
+        ("README.md", "Order 3333 skips an unknown `ID` card.", "README.md:1 already uses `ID`"),
+    ])
+    func anIdInUseAnywhereIsRefused(path: String, text: String, clash: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = Self.freeName()
+        let id = name.lowercased()
+        let file = folder.appendingPathComponent(path.replacingOccurrences(of: "ID", with: id))
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.replacingOccurrences(of: "ID", with: id).utf8).write(to: file)
+        #expect(throws: Never.self) { try Scaffold(root: folder, name: Self.freeName(), owner: "@x/y") }
+        do {
+            _ = try Scaffold(root: folder, name: name, owner: "@x/y")
+            Issue.record("\(name) was accepted although \(path) uses it")
+        } catch let error as UsageError {
+            #expect(error.message.contains(clash.replacingOccurrences(of: "ID", with: id)), "\(error.message)")
+        }
+    }
+
+    /// Docs show `squad new Rewards` as §8's example; an example in a doc's prose does not take the name.
+    @Test func anExampleInTheStepsDoesNotTakeTheName() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = Self.freeName()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("`swift run squad new \(name)`, then add `\"\(name.lowercased())\"` to a layout.".utf8).write(
+            to: folder.appendingPathComponent("ARCHITECTURE.md"))
+        _ = try Scaffold(root: folder, name: name, owner: "@x/y")
     }
 
     @Test func exitCodesAndMessagesForAMissingOwnerOrAClash() throws {
         var output = ""
         var errors = ""
-        let missing = SquadApp.run(["new", "Rewards"], directory: Self.root, output: &output, errors: &errors)
+        let name = Self.freeName()
+        let missing = SquadApp.run(["new", name], directory: Self.root, output: &output, errors: &errors)
         #expect(missing == 64)
-        #expect(errors.hasPrefix("squad: missing --owner (e.g. --owner @courier/rewards)\n"))
+        #expect(errors.hasPrefix("squad: missing --owner (e.g. --owner @courier/\(name.lowercased()))\n"))
         errors = ""
         let clash = SquadApp.run(
             ["new", "Eta", "--owner", "@x/y"], directory: Self.root, output: &output, errors: &errors)

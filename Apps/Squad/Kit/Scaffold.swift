@@ -83,7 +83,7 @@ public struct Scaffold: Sendable {
         for path in ["/Modules/\(name)/", "/Tests/\(name)Tests/", "/\(id).json"] where codeowners.contains(path) {
             return "CODEOWNERS already names '\(path)'"
         }
-        return nil
+        return idInUse(id, root: root)
     }
 
     private static func swiftSources(under folder: URL) -> [(String, String)] {
@@ -121,7 +121,8 @@ public struct Scaffold: Sendable {
             (
                 "Package.swift",
                 package.replacingOccurrences(
-                    of: "    // squad:new-module", with: "    (\"\(name)\", [\"Core\"]),\n    // squad:new-module")
+                    of: "    // squad:new-module",
+                    with: "    (\"\(name)\", [\"Core\", \"Faces\"]),\n    // squad:new-module")
             ),
             (
                 "Apps/OrderTracking/Kit/Registry.swift",
@@ -214,7 +215,7 @@ public struct Scaffold: Sendable {
         """
         # \(name)
 
-        Owner: `\(owner)`. Depends on Core only.
+        Owner: `\(owner)`. Depends on Core, and on Faces for the events other squads publish (`EventName`).
 
         <!-- squad new wrote this page; replace every line marked TODO as the module grows. -->
 

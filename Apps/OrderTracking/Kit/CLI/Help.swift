@@ -28,7 +28,7 @@ enum Help {
 
         DEMO ORDERS
           1234 happy path · 5678 payment payload bug · 9012 slow rider endpoint · 4040 no rider/ETA
-          7777 delivered · 3333 cancellable (inline ETA payload, unknown 'loyalty' card)
+          7777 delivered · 3333 cancellable (inline ETA payload, unknown 'unregistered' card)
           4242 live: preparing → on the way → delivered in about a minute (try --watch)
           6060 the rider reports the hand-over first (an event loop, refused and named on stderr)
 

@@ -16,14 +16,22 @@ extension Scaffold {
     static func idInUse(_ id: String, root: URL) -> String? {
         if let why = reservedIDs[id] { return "the card id '\(id)' is reserved for \(why)" }
         for (path, text) in repositoryTexts(root: root) {
-            let name = (path as NSString).lastPathComponent.lowercased()
-            if path.contains("/Fixtures/"), name == "\(id).json" || path.lowercased().contains("/\(id)/") {
-                return "the fixture \(path) (an endpoint or screen of another card) exists"
+            if path.contains("/Fixtures/") {
+                let parts = path.split(separator: "/").map { $0.lowercased() }
+                if parts.last == "\(id).json" {
+                    return "the fixture \(path) (an endpoint of another card) exists"
+                }
+                if let folder = parts.dropLast().firstIndex(of: id) {
+                    let shown = path.split(separator: "/")[...folder].joined(separator: "/")
+                    return "the fixture folder \(shown)/ (a resource other cards read) exists"
+                }
             }
-            if path.hasSuffix(".json"), layoutIDs(text).contains(id) {
-                return "the layout \(path) already lists a card '\(id)'"
+            if path.hasSuffix(".json") {
+                if layoutIDs(text).contains(id) { return "the layout \(path) already lists a card '\(id)'" }
+                continue
             }
-            // Docs quote an id in backticks or single quotes; code also as a string or an event's namespace.
+            // Docs quote an id in backticks or single quotes; code also as a string or an event's namespace (a
+            // payload's keys are not ids, so JSON is read only as layouts).
             let marks = path.hasSuffix(".md") ? ["`\(id)`", "'\(id)'"] : ["\"\(id)\"", "\"\(id).", "'\(id)'"]
             for mark in marks {
                 guard let found = text.range(of: mark) else { continue }

@@ -133,6 +133,13 @@ import Testing
             ["new", name, "--owner", "@courier/growth"], directory: folder, output: &output, errors: &errors)
         #expect(status == 0, "\(errors)")
         #expect(errors.isEmpty, "the formatter ran: \(errors)")
+        // The closing steps are ARCHITECTURE.md §8's, in order, for this name.
+        let steps = output.split(separator: "\n").filter { $0.hasPrefix("  ") }.map { $0.dropFirst(2).prefix(2) }
+        #expect(steps == ["2.", "3.", "4.", "5.", "6."], "\(output)")
+        #expect(output.contains("Scripts/update-goldens \(name) "), "\(output)")
+        #expect(
+            output.contains("swift test --filter \(name)Tests && swift run order-tracking preview \(name.lowercased())")
+        )
         let lint = try ProcessRunner.run(
             "swift",
             [

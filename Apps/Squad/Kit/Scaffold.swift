@@ -156,6 +156,24 @@ public struct Scaffold: Sendable {
         return files.map(\.0)
     }
 
+    /// What to do after `squad new`, in ARCHITECTURE.md §8's order, so the first day needs no other page.
+    static func nextSteps(name: String, owner: String, teams: Bool) -> String {
+        let id = name.lowercased()
+        return """
+            next steps (ARCHITECTURE.md §8):
+              2. swift build && swift test --filter \(name)Tests && swift run order-tracking preview \(id)
+              3. add "\(id)" to the "components" list of \(fixtureFolder)/1234/screen.json, then \
+            Scripts/update-goldens \(name) (pins your card in Tests/\(name)Tests/.goldens/)
+              4. write the card's logic: load and card(for:) in Modules/\(name)/\(name)Component.swift
+              5. swift run squad check (what CI will say; squad lint already counts the new files)
+              6. git add -A && git commit, open a pull request; swift run squad gate --base main says who approves
+
+            """
+                + (teams
+                    ? "people: add \(owner)'s GitHub logins to \(Teams.path) (the gate matches reviewers to owners through it)\n"
+                    : "")
+    }
+
     private func read(_ path: String) throws(ShellError) -> String {
         guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
             throw ShellError(message: "cannot read \(path); run squad new from the repository root")

@@ -149,15 +149,8 @@ extension SquadApp {
             do { _ = try run.shell.run("swift", ["format", "format", "--in-place"] + sources) } catch {
                 run.errors += "note: swift format did not run on the new files (\(error)); run it before pushing\n"
             }
-            let id = parsed.positionals[0].lowercased()
-            run.output +=
-                "next: swift build && swift test --filter \(parsed.positionals[0])Tests && swift run order-tracking preview \(id)\n"
-                + "on a screen: add \"\(id)\" to the \"components\" list of an order's screen.json "
-                + "(\(Scaffold.fixtureFolder)/1234/screen.json), then: swift run order-tracking 1234\n"
-                + "to review: git add -A && git commit (squad lint already counts the new files)\n"
-                + (written.contains(Teams.path)
-                    ? "people: add \(owner)'s GitHub logins to \(Teams.path) (the gate matches reviewers to owners through it)\n"
-                    : "")
+            run.output += Scaffold.nextSteps(
+                name: parsed.positionals[0], owner: owner, teams: written.contains(Teams.path))
             return 0
         },
     ]

@@ -232,8 +232,61 @@ import Testing
         try repo.write(".ci/checks", "broken\tfast\techo boom >&2; exit 3\n")
         let failing = repo.squad(["check"])
         #expect(failing.status == 1)
-        #expect(failing.output.contains("broken    FAILED (as CI runs it): run echo boom >&2; exit 3"))
+        #expect(failing.output.contains("broken    FAILED (as CI runs it, exit 3): run echo boom >&2; exit 3"))
         #expect(failing.errors.contains("boom"))
         #expect(failing.output.hasSuffix("check: 1 check(s) would fail in CI\n"))
+    }
+
+    /// A deliberately failing squad test: check names it and its first failure line, for Swift Testing (which
+    /// reports on stdout) and XCTest alike, with a real `swift test` of a real package.
+    @Test func aFailingTestIsNamedWithItsFirstFailure() throws {
+        let repo = try GitRepository()
+        try repo.write(
+            "Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(
+                name: "P",
+                targets: [
+                    .target(name: "A", path: "Modules/A"),
+                    .testTarget(name: "ATests", dependencies: ["A"], path: "Tests/ATests"),
+                ])
+
+            """)
+        try repo.write("Modules/A/A.swift", "public let answer = 41\n")
+        try repo.write(
+            "Tests/ATests/ATests.swift",
+            """
+            import A
+            import Testing
+            import XCTest
+
+            @Suite struct Answers {
+                @Test func theAnswer() { #expect(answer == 42, "the squad's rule") }
+                @Test func stillFine() { #expect(answer > 0) }
+            }
+
+            final class OldAnswers: XCTestCase {
+                func testTheAnswer() { XCTAssertEqual(answer, 42, "old style") }
+            }
+
+            """)
+        try repo.write("CODEOWNERS", "* @org/all\n")
+        try repo.write(".ci/checks", "unit\tfast\tswift test\nfuzz\tci\t\(String(repeating: "x", count: 90))\n")
+        try repo.commit("base")
+        try repo.write("Modules/A/A.swift", "public let answer = 40\n")
+        let check = repo.squad(["check"])
+        #expect(check.status == 1)
+        #expect(check.output.contains("unit      FAILED (as CI runs it, exit 1): run swift test\n"), "\(check.output)")
+        #expect(
+            check.output.contains(
+                "  ✘ theAnswer() (ATests.swift:6:30): Expectation failed: (answer → 40) == 42\n"), "\(check.output)")
+        #expect(
+            check.output.contains(
+                #"  ✘ OldAnswers.testTheAnswer (ATests.swift:11): XCTAssertEqual failed: ("40") is not equal to ("42") - old style"#
+            ), "\(check.output)")
+        #expect(!check.output.contains("stillFine"))
+        #expect(check.output.contains("fuzz      left to CI (\(String(repeating: "x", count: 90)))\n"), "whole")
     }
 }

@@ -41,7 +41,7 @@ struct CheckCommand {
         var failed = 0
         for check in try CheckCommand.checks(at: root) {
             guard check.scope == "fast" else {
-                output += line(check.name, "left to CI (\(check.command.prefix(60)))")
+                output += line(check.name, "left to CI (\(check.command))")
                 continue
             }
             let (command, what) = narrowed(check, changed: changed, affected: affected)
@@ -50,15 +50,20 @@ struct CheckCommand {
                 continue
             }
             let started = ContinuousClock.now
-            do {
-                _ = try shell.run("bash", ["-c", "set -euo pipefail; " + command])
-                let seconds = (ContinuousClock.now - started).components.seconds
+            let (status, log) = try shell.runLogged(command)
+            let seconds = (ContinuousClock.now - started).components.seconds
+            if status == 0 {
                 output += line(check.name, "ok (\(what), \(seconds) s)")
-            } catch {
+            } else {
                 failed += 1
-                output += line(check.name, "FAILED (\(what)): run \(command)")
-                let detail = error.message.split(separator: "\n").suffix(15).joined(separator: "\n")
-                errors += "\(check.name):\n\(SafeText.visible(detail).replacingOccurrences(of: "␊", with: "\n"))\n"
+                output += line(check.name, "FAILED (\(what), exit \(status)): run \(command)")
+                // Each failing test and its first failure, on stdout beside the verdict; the rest of the log
+                // only when no test was named (a build error, a lint line).
+                let tests = TestFailures.failingTests(in: log)
+                output += tests.map { "  \($0)\n" }.joined()
+                if tests.isEmpty {
+                    errors += "\(check.name):\n" + TestFailures.summary(of: log).map { "  \($0)\n" }.joined()
+                }
             }
         }
         output +=

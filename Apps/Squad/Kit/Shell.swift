@@ -24,6 +24,26 @@ struct Shell: Sendable {
         String(decoding: try runBytes(command, arguments, environment: environment), as: UTF8.self)
     }
 
+    /// Runs a bash command line with stdout and stderr in one log, as a person would see them in a terminal,
+    /// and returns its exit status and that log (a check's failures may be reported on either stream).
+    func runLogged(_ commandLine: String) throws(ShellError) -> (status: Int32, log: String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["bash", "-c", "set -euo pipefail; " + commandLine]
+        process.currentDirectoryURL = directory
+        do {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            (process.standardOutput, process.standardError) = (handle, handle)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        } catch { throw ShellError(message: "cannot run bash: \(error.localizedDescription)") }
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))
+    }
+
     /// Runs `command` and returns stdout's bytes as they are (git paths are bytes, not text).
     func runBytes(_ command: String, _ arguments: [String], environment: [String: String] = [:]) throws(ShellError)
         -> Data

@@ -88,3 +88,40 @@ import Testing
         }
     }
 }
+
+/// The PR workflow tests a change on one runner per group of affected test targets, from `squad affected`.
+@Suite struct AffectedMatrixTests {
+    static let script = TestServer.repositoryRoot.appendingPathComponent("Scripts/affected-matrix").path
+
+    @Test func affectedTargetsBecomeCappedGroupsWithTheirFilters() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["MAX_JOBS"] = "2"
+        let run = try ProcessRunner.run(
+            Self.script, [], environment: environment,
+            stdin: #"{"affected": [], "tests": ["PaymentsTests", "OrderTests", "PromoTests"]}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout
+                == #"[{"name": "PaymentsTests PromoTests", "filter": "^(PaymentsTests|PromoTests)\\."}, {"name": "OrderTests", "filter": "^(OrderTests)\\."}]"#
+                + "\n")
+        let none = try ProcessRunner.run(Self.script, [], stdin: #"{"tests": []}"#)
+        #expect(none.stdout == "[]\n", "no affected test target: no test job")
+    }
+
+    /// Anything but squad affected's JSON fails the workflow, never an empty matrix that tests nothing.
+    @Test(arguments: ["", "not json", #"{"tests": "CoreTests"}"#, #"{"tests": ["A|B"]}"#, "{}"])
+    func malformedInputFailsClosed(input: String) throws {
+        let run = try ProcessRunner.run(Self.script, [], stdin: input)
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("affected-matrix: cannot read squad affected's JSON"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func thePullRequestWorkflowRunsOneTestJobPerGroup() throws {
+        let pr = try #require(try WorkflowGateTests.workflows().first { $0.name == "pr.yml" }).text
+        #expect(pr.contains("Scripts/affected-matrix < affected.json"))
+        #expect(pr.contains("group: ${{ fromJSON(needs.checks.outputs.matrix) }}"))
+        #expect(pr.contains(#"Scripts/test-clean --filter "${{ matrix.group.filter }}""#))
+    }
+}

@@ -18,19 +18,19 @@ struct LiveTerminalTests {
         try session.tmux(["send-keys", "-t", session.name] + keys)
     }
 
-    @Test func thePromoPromptAppliesACodeAndPaymentsShowsIt() throws {
+    @Test func thePromoPromptAppliesACodeAndPaymentsShowsIt() async throws {
         let live = try session("1234 --watch --every 30")
-        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
         try send(live, "p")
-        _ = try live.waitFor { $0.contains("Promo code:") }
+        _ = try await live.waitFor { $0.contains("Promo code:") }
         try send(live, "-l", "save10")
-        let typed = try live.waitFor { $0.contains("Promo code: save10") }
+        let typed = try await live.waitFor { $0.contains("Promo code: save10") }
         #expect(typed.contains("Promo code: save10"))
         try send(live, "Enter")
-        let applied = try live.waitFor { $0.contains("Promo SAVE10") && $0.contains("✓ SAVE10") }
+        let applied = try await live.waitFor { $0.contains("Promo SAVE10") && $0.contains("✓ SAVE10") }
         #expect(applied.contains("SAR 45.45"), "\(applied)")
         try send(live, "q")
-        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0"))
         #expect(!done.split(separator: "\n").contains("-icanon"), "line editing and echo are back after q")
         #expect(done.contains("Promo SAVE10"), "the last frame stays on the shell's screen")
@@ -38,87 +38,88 @@ struct LiveTerminalTests {
     }
 
     /// Alt+r and the terminal's own replies (an OSC colour answer, a DCS string) are not Esc: the screen stays.
-    @Test func altKeysAndTerminalRepliesDoNotQuit() throws {
+    @Test func altKeysAndTerminalRepliesDoNotQuit() async throws {
         let live = try session("1234 --watch --every 30")
-        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
         try send(live, "M-r")
         let osc = "\u{1B}]11;rgb:0000/0000/0000\u{07}".utf8.map { String(format: "%02x", $0) }
         let dcs = "\u{1B}P1$r0m\u{1B}\\".utf8.map { String(format: "%02x", $0) }
         try send(live, ["-H"] + osc)
         try send(live, ["-H"] + dcs)
         try send(live, "?")
-        let help = try live.waitFor { $0.contains("these keys") }
+        let help = try await live.waitFor { $0.contains("these keys") }
         #expect(!help.contains("EXIT="), "still running after Alt+r and the replies:\n\(help)")
         #expect(help.contains("these keys"), "the next key is read as a key")
         try send(live, "Escape")
         try send(live, "q")
-        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0"))
     }
 
-    @Test func theCancelDialogSaysEachVerdictAndEscClosesIt() throws {
+    @Test func theCancelDialogSaysEachVerdictAndEscClosesIt() async throws {
         let live = try session("3333 --watch --every 30")
-        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
         try send(live, "c")
-        let dialog = try live.waitFor { $0.contains("Cancel order? (y/n)") }
+        let dialog = try await live.waitFor { $0.contains("Cancel order? (y/n)") }
         #expect(dialog.contains("Order 3333 can be cancelled."))
         #expect(dialog.contains("payment: ok: refund SAR 50.50"))
         try send(live, "Escape")
-        let closed = try live.waitFor { !$0.contains("Cancel order? (y/n)") }
+        let closed = try await live.waitFor { !$0.contains("Cancel order? (y/n)") }
         #expect(!closed.contains("(y/n)"))
         try send(live, "c")
-        _ = try live.waitFor { $0.contains("Cancel order? (y/n)") }
+        _ = try await live.waitFor { $0.contains("Cancel order? (y/n)") }
         try send(live, "y")
-        let confirmed = try live.waitFor { $0.contains("Cancel requested") }
+        let confirmed = try await live.waitFor { $0.contains("Cancel requested") }
         #expect(confirmed.contains("Cancel requested for order 3333"))
         try send(live, "Escape")
-        #expect(try live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"), "Esc with nothing open quits")
+        #expect(
+            try await live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"), "Esc with nothing open quits")
     }
 
-    @Test func tabsSwitchWithArrowsAndDigitsAndSignOutAsksFirst() throws {
+    @Test func tabsSwitchWithArrowsAndDigitsAndSignOutAsksFirst() async throws {
         let folder = try TemporaryDirectory()
         let login = "\(CLI.binary) login 1234 --data-dir \(folder.url.path) > /dev/null; "
         let live = try session("1234 --watch --every 30 --data-dir \(folder.url.path)", before: login)
-        _ = try live.waitFor { $0.contains("q quit") && $0.contains("Feed") }
+        _ = try await live.waitFor { $0.contains("q quit") && $0.contains("Feed") }
         try send(live, "Right")
-        let profile = try live.waitFor { $0.contains("▸ Profile") }
+        let profile = try await live.waitFor { $0.contains("▸ Profile") }
         #expect(!profile.contains("╭─ Order"), "the Profile tab's screen, not the cards:\n\(profile)")
         try send(live, "1")
-        _ = try live.waitFor { $0.contains("▸ Tracking") && $0.contains("╭─ Order") }
+        _ = try await live.waitFor { $0.contains("▸ Tracking") && $0.contains("╭─ Order") }
         try send(live, "BTab")
-        let asked = try live.waitFor { $0.contains("Sign out? (y/n)") }
+        let asked = try await live.waitFor { $0.contains("Sign out? (y/n)") }
         #expect(asked.contains("▸ Tracking"), "nothing happens before the answer")
         try send(live, "y")
-        let out = try live.waitFor { $0.contains("Signed out user 1234") }
+        let out = try await live.waitFor { $0.contains("Signed out user 1234") }
         #expect(!out.contains("Profile"))
         try send(live, "q")
-        _ = try live.waitFor { $0.contains("STTY-CHECKED") }
+        _ = try await live.waitFor { $0.contains("STTY-CHECKED") }
     }
 
     /// A burst of keys is a burst: 10,000 pasted `r` then `q` quits within seconds, and 2,000 `r` reload the
     /// screen a couple of times, not once per key.
-    @Test func aPasteOfReloadsIsOneBurstAndQQuitsAtOnce() throws {
+    @Test func aPasteOfReloadsIsOneBurstAndQQuitsAtOnce() async throws {
         let folder = try TemporaryDirectory()
         let recording = folder.url.appendingPathComponent("answers.jsonl").path
         let live = try session("1234 --watch --every 600 --record \(recording)")
-        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
         let lines = { (try? String(contentsOfFile: recording, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
         let first = lines()
         try send(live, "-l", String(repeating: "r", count: 2_000))
-        Thread.sleep(forTimeInterval: 1)
+        try await Task.sleep(for: .seconds(1))
         let after = lines() - first
         #expect(
             after > 0 && after <= 3 * first,
             "\(after) requests after 2,000 r (\(first) for the first load, layout included)")
         let started = ContinuousClock.now
         try send(live, "-l", String(repeating: "r", count: 10_000) + "q")
-        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0"))
         #expect(ContinuousClock.now - started < .seconds(5), "q was not held behind the r's")
     }
 
     /// A tab with a huge content (a 200,000-item feed) draws what fits and never holds `q`.
-    @Test func aHugeTabNeverHoldsQ() throws {
+    @Test func aHugeTabNeverHoldsQ() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("huge-feed-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: CLI.fixtures, to: root)
         defer { try? FileManager.default.removeItem(at: root) }
@@ -131,40 +132,40 @@ struct LiveTerminalTests {
         let api = "--api \(server.baseURL.absoluteString) --data-dir \(folder.url.path)"
         let login = "\(CLI.binary) login 1234 \(api) > /dev/null; "
         let live = try session("1234 --watch --every 30 --timeout 30 \(api)", before: login)
-        _ = try live.waitFor(.seconds(30)) { $0.contains("q quit") && $0.contains("Feed") }
+        _ = try await live.waitFor(.seconds(30)) { $0.contains("q quit") && $0.contains("Feed") }
         try send(live, "3")
-        let feed = try live.waitFor(.seconds(30)) { $0.contains("Feed item number 1 ") }
+        let feed = try await live.waitFor(.seconds(30)) { $0.contains("Feed item number 1 ") }
         #expect(feed.contains("q quit"), "what fits, and the keys line:\n\(feed)")
         let started = ContinuousClock.now
         try send(live, "q")
-        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0"))
         #expect(ContinuousClock.now - started < .seconds(3), "q at once")
     }
 
     /// Narrower than a card or one row high: one line says so (no garble, no blank), and it draws again when
     /// there is room.
-    @Test func aTerminalTooSmallSaysSoOnOneLine() throws {
+    @Test func aTerminalTooSmallSaysSoOnOneLine() async throws {
         let live = try session("1234 --watch --every 30")
-        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
         for (columns, rows) in [(12, 40), (60, 1)] {
             try live.tmux(["resize-window", "-t", live.name, "-x", "\(columns)", "-y", "\(rows)"])
-            let small = try live.waitFor { $0.hasPrefix("Too small") }
+            let small = try await live.waitFor { $0.hasPrefix("Too small") }
             let lines = small.split(separator: "\n", omittingEmptySubsequences: true)
             #expect(lines.count == 1 && lines[0].hasPrefix("Too small"), "\(columns)×\(rows):\n\(small)")
             #expect(!small.contains("╭") && !small.contains("│"), "no garbled card")
         }
         try live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "60"])
-        #expect(try live.waitFor { $0.contains("q quit") && $0.contains("╭") }.contains("Order 1234"))
+        #expect(try await live.waitFor { $0.contains("q quit") && $0.contains("╭") }.contains("Order 1234"))
         try send(live, "q")
-        #expect(try live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"))
+        #expect(try await live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"))
     }
 
-    @Test func aResizeRedrawsAtTheNewWidthWithWholeBorders() throws {
+    @Test func aResizeRedrawsAtTheNewWidthWithWholeBorders() async throws {
         let live = try session("1234 --watch --every 30")
-        _ = try live.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
         try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "60"])
-        let narrow = try live.waitFor { screen in
+        let narrow = try await live.waitFor { screen in
             screen.split(separator: "\n").contains { $0.hasPrefix("╭") && $0.count == 48 }
         }
         let lines = narrow.split(separator: "\n").map(String.init)
@@ -175,40 +176,40 @@ struct LiveTerminalTests {
             narrow.components(separatedBy: "╭").count == narrow.components(separatedBy: "╰").count,
             "no cut or doubled card:\n\(narrow)")
         try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "16"])
-        let short = try live.waitFor { $0.split(separator: "\n").count <= 16 && $0.contains("q quit") }
+        let short = try await live.waitFor { $0.split(separator: "\n").count <= 16 && $0.contains("q quit") }
         #expect(short.contains("q quit"), "the keys line stays on a short terminal:\n\(short)")
         #expect(short.components(separatedBy: "╭").count == short.components(separatedBy: "╰").count, "\(short)")
         try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "60"])
         try send(live, "?")
-        #expect(try live.waitFor { $0.contains("reload every card") }.contains("enter a promo code"))
+        #expect(try await live.waitFor { $0.contains("reload every card") }.contains("enter a promo code"))
         try send(live, "q")
         try send(live, "q")
-        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0") && !done.split(separator: "\n").contains("-icanon"))
     }
 
-    @Test func aDumbTerminalGetsTimedFramesAndNoKeysAsBefore() throws {
+    @Test func aDumbTerminalGetsTimedFramesAndNoKeysAsBefore() async throws {
         let live = try TmuxSession(
             command: "env TERM=dumb \(CLI.binary) 1234 --watch --every 30; echo EXIT=$?; sleep 60")
-        let frames = try live.waitFor { $0.contains("╰") && $0.hasPrefix("── ") }
+        let frames = try await live.waitFor { $0.contains("╰") && $0.hasPrefix("── ") }
         #expect(!frames.contains("q quit") && !frames.contains("\u{1B}"), "\(frames)")
         try send(live, "q")
         try send(live, "C-c")
-        #expect(try live.waitFor { $0.contains("EXIT=") }.contains("EXIT=130"), "q is not a key here; Ctrl-C is")
+        #expect(try await live.waitFor { $0.contains("EXIT=") }.contains("EXIT=130"), "q is not a key here; Ctrl-C is")
     }
 
     /// A crash (here SIGABRT, as a failed precondition in a squad's code raises) still gives the terminal back:
     /// line editing, the main screen and the cursor, before the process dies with the crash's status.
-    @Test func aCrashStillGivesTheTerminalBack() throws {
+    @Test func aCrashStillGivesTheTerminalBack() async throws {
         let folder = try TemporaryDirectory()
         let pidFile = folder.url.appendingPathComponent("pid").path
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
         let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
         let live = try TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; \(after)")
-        _ = try live.waitFor { $0.contains("q quit") }
+        _ = try await live.waitFor { $0.contains("q quit") }
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try ProcessRunner.run("kill", ["-ABRT", pid])
-        let done = try live.waitFor { $0.contains("STTY-CHECKED") }
+        let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=134"), "\(done)")
         #expect(!done.split(separator: "\n").contains("-icanon"), "line editing is back after the crash")
         #expect(!done.contains("q quit"), "the main screen is back")

@@ -32,14 +32,15 @@ final class TmuxSession {
         try tmux(["display-message", "-p", "-t", name, "#{cursor_flag}"]).stdout.hasPrefix("1")
     }
 
-    /// Polls the screen until `condition` holds or `limit` passes; returns the last screen.
+    /// Polls the screen until `condition` holds or `limit` passes; returns the last screen. It sleeps as a task,
+    /// never holding one of the test pool's threads (two on a two-core machine), so other suites run meanwhile.
     func waitFor(
         _ limit: Duration = .seconds(15), scrollback: Bool = false, _ condition: (String) -> Bool
-    ) throws -> String {
+    ) async throws -> String {
         let deadline = ContinuousClock.now + limit
         var text = try scrollback ? history() : screen()
         while !condition(text) && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
             text = try scrollback ? history() : screen()
         }
         return text
@@ -66,10 +67,10 @@ struct TerminalTests {
         return (report["components"] as? [[String: Any]] ?? []).filter { $0["hidden"] as? Bool == false }.count
     }
 
-    @Test func skeletonsFirstThenCardsFillInInPlace() throws {
+    @Test func skeletonsFirstThenCardsFillInInPlace() async throws {
         let cards = try visibleCards("9012")
         let session = try TmuxSession(command: command("9012"))
-        let early = try session.waitFor {
+        let early = try await session.waitFor {
             let drawn = ScreenComposition.cards(in: $0).cards
             return drawn.count == cards && drawn.filter { $0.joined().contains("░") }.count == 1
         }
@@ -78,7 +79,7 @@ struct TerminalTests {
         #expect(
             drawn.filter { $0.joined().contains("░") }.count == 1,
             "only the slow card shows its skeleton: the fast cards did not wait")
-        let done = try session.waitFor { $0.contains("EXIT=") }
+        let done = try await session.waitFor { $0.contains("EXIT=") }
         #expect(done.contains("EXIT=0"))
         #expect(!done.contains("░"))
         #expect(ScreenComposition.cards(in: done).cards.count == cards, "each card drawn once (redrawn in place)")
@@ -86,12 +87,12 @@ struct TerminalTests {
         #expect(try session.cursorVisible())
     }
 
-    @Test func ctrlCRestoresTheTerminalAndExits130() throws {
+    @Test func ctrlCRestoresTheTerminalAndExits130() async throws {
         let session = try TmuxSession(command: command("9012 --watch --every 30"))
-        _ = try session.waitFor { $0.contains("q quit") }
+        _ = try await session.waitFor { $0.contains("q quit") }
         #expect(try session.cursorVisible() == false, "cursor hidden while drawing")
         try session.tmux(["send-keys", "-t", session.name, "C-c"])
-        let after = try session.waitFor { $0.contains("EXIT=") }
+        let after = try await session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=130"))
         #expect(
             after.contains("interrupted\n"), "the goodbye is the last thing written, not overwritten by a late paint")
@@ -101,44 +102,44 @@ struct TerminalTests {
         #expect(tops == bottoms, "no half-drawn card left behind:\n\(after)")
     }
 
-    @Test func ctrlZGivesTheTerminalBackAndFgRepaintsTheWholeScreen() throws {
+    @Test func ctrlZGivesTheTerminalBackAndFgRepaintsTheWholeScreen() async throws {
         // An interactive shell with job control, as a person has: Ctrl-Z stops the job, `fg` brings it back.
         let session = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
         let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
         try session.tmux(["send-keys", "-t", session.name, run, "Enter"])
-        _ = try session.waitFor { $0.contains("q quit") }
+        _ = try await session.waitFor { $0.contains("q quit") }
         #expect(try session.cursorVisible() == false)
         try session.tmux(["send-keys", "-t", session.name, "C-z"])
-        let stopped = try session.waitFor { $0.contains("Stopped") }
+        let stopped = try await session.waitFor { $0.contains("Stopped") }
         #expect(
             stopped.contains("Stopped") && !stopped.contains("q quit"), "the shell's own screen is back:\n\(stopped)")
         #expect(try session.cursorVisible(), "the cursor is given back while the job is stopped")
         try session.tmux([
             "send-keys", "-t", session.name, "stty -a | grep -o -- '-icanon' | head -1; echo STTY", "Enter",
         ])
-        let stty = try session.waitFor { $0.contains("STTY\n") }.split(separator: "\n")
+        let stty = try await session.waitFor { $0.contains("STTY\n") }.split(separator: "\n")
         #expect(!stty.contains("-icanon"), "line editing is back while the job is stopped")
         try session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
-        let resumed = try session.waitFor { $0.contains("q quit") && $0.contains("Order 1234") }
+        let resumed = try await session.waitFor { $0.contains("q quit") && $0.contains("Order 1234") }
         let cards = ScreenComposition.cards(in: resumed).cards
         #expect(!cards.isEmpty && cards.allSatisfy { $0.last?.hasPrefix("╰") == true }, "whole again:\n\(resumed)")
         #expect(try session.cursorVisible() == false)
         try session.tmux(["send-keys", "-t", session.name, "C-c"])
-        let after = try session.waitFor { $0.contains("interrupted") }
+        let after = try await session.waitFor { $0.contains("interrupted") }
         #expect(after.contains("interrupted"))
         #expect(try session.cursorVisible())
     }
 
     /// Ctrl-\\ (SIGQUIT) is an ending signal like the others: the terminal back (main screen, cursor, line
     /// editing), "quit" as the goodbye, status 131, and no crash reporter drawn over the screen or holding it.
-    @Test func ctrlBackslashRestoresTheTerminalAndExits131() throws {
+    @Test func ctrlBackslashRestoresTheTerminalAndExits131() async throws {
         let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
         let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
         let session = try TmuxSession(command: "\(run); \(after)")
-        _ = try session.waitFor { $0.contains("q quit") }
+        _ = try await session.waitFor { $0.contains("q quit") }
         let started = ContinuousClock.now
         try session.tmux(["send-keys", "-t", session.name, "C-\\"])
-        let done = try session.waitFor { $0.contains("STTY-CHECKED") }
+        let done = try await session.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("quit\nEXIT=131"), "\(done)")
         #expect(ContinuousClock.now - started < .seconds(10), "nothing held the terminal")
         #expect(!done.split(separator: "\n").contains("-icanon"), "line editing is back")
@@ -149,42 +150,42 @@ struct TerminalTests {
 
     /// Ctrl-Z then `bg`: the job runs on without the terminal and draws nothing over the shell; `fg` brings the
     /// whole screen back and the keys work again (`q` quits with the usual status).
-    @Test func aBackgroundedScreenDrawsNothingAndFgBringsTheKeysBack() throws {
+    @Test func aBackgroundedScreenDrawsNothingAndFgBringsTheKeysBack() async throws {
         let session = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
         let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 1"
         try session.tmux(["send-keys", "-t", session.name, run, "Enter"])
-        _ = try session.waitFor { $0.contains("q quit") }
+        _ = try await session.waitFor { $0.contains("q quit") }
         try session.tmux(["send-keys", "-t", session.name, "C-z"])
-        _ = try session.waitFor { $0.contains("Stopped") }
+        _ = try await session.waitFor { $0.contains("Stopped") }
         try session.tmux(["send-keys", "-t", session.name, "clear; bg; sleep 3; echo SHELL-STILL-HERE", "Enter"])
-        let background = try session.waitFor { $0.contains("SHELL-STILL-HERE\n") }
+        let background = try await session.waitFor { $0.contains("SHELL-STILL-HERE\n") }
         #expect(!background.contains("q quit") && !background.contains("╭"), "painted over the shell:\n\(background)")
         try session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
-        let resumed = try session.waitFor { $0.contains("q quit") && $0.contains("Order 1234") }
+        let resumed = try await session.waitFor { $0.contains("q quit") && $0.contains("Order 1234") }
         #expect(resumed.contains("q quit"), "fg repaints the screen:\n\(resumed)")
         try session.tmux(["send-keys", "-t", session.name, "q"])
         // The shell's prompt first (a slow build, such as ThreadSanitizer's, is still exiting): keys typed before
         // it would go to the screen, not the shell.
-        let prompt = try session.waitFor(.seconds(30)) {
+        let prompt = try await session.waitFor(.seconds(30)) {
             $0.split(separator: "\n").last.map { $0.hasPrefix("$") } == true
         }
         #expect(prompt.split(separator: "\n").last?.hasPrefix("$") == true, "q was read after fg:\n\(prompt)")
         try session.tmux(["send-keys", "-t", session.name, "echo EXIT=$?", "Enter"])
-        let after = try session.waitFor { $0.contains("EXIT=") }
+        let after = try await session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=0"), "q quits with the usual status:\n\(after)")
     }
 
-    @Test func sigtermLeavesTheTerminalCleanAndExits143() throws {
+    @Test func sigtermLeavesTheTerminalCleanAndExits143() async throws {
         let folder = try TemporaryDirectory()
         let pidFile = folder.url.appendingPathComponent("pid").path
         // `exec` keeps the pid the inner shell wrote: the signal goes to order-tracking itself.
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 9012 --watch --every 30"
         let session = try TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; echo EXIT=$?; sleep 60")
-        _ = try session.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        _ = try await session.waitFor { $0.contains("q quit") && !$0.contains("░") }
         #expect(try session.cursorVisible() == false)
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try ProcessRunner.run("kill", ["-TERM", pid])
-        let after = try session.waitFor { $0.contains("EXIT=") }
+        let after = try await session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=143"))
         #expect(after.contains("terminated\nEXIT=143"), "the goodbye, on the shell's own screen:\n\(after)")
         #expect(try session.cursorVisible())
@@ -192,18 +193,18 @@ struct TerminalTests {
 
     /// The live demo order from the first skeleton to "delivered", redrawn whole, with an "updated" line; the
     /// watch ends by itself (about a minute) and leaves the last frame on the shell's screen.
-    @Test func theLiveOrderIsFollowedUntilDelivered() throws {
+    @Test func theLiveOrderIsFollowedUntilDelivered() async throws {
         let session = try TmuxSession(command: command("4242 --watch --every 2"))
-        let first = try session.waitFor { $0.contains("q quit") && $0.contains("updated ") }
+        let first = try await session.waitFor { $0.contains("q quit") && $0.contains("updated ") }
         #expect(first.contains("updated ") && first.contains("Order 4242"))
         let all = ScreenComposition.cards(in: first).cards.count
         // The payment endpoint's outage keeps the card, marked with when it was last fresh.
-        let outage = try session.waitFor(.seconds(45)) { $0.contains("as of ") }
+        let outage = try await session.waitFor(.seconds(45)) { $0.contains("as of ") }
         #expect(ScreenComposition.cards(in: outage).cards.count == all, "no card hides during the outage")
         #expect(outage.contains("stale"))
-        let back = try session.waitFor(.seconds(30)) { !$0.contains("as of ") }
+        let back = try await session.waitFor(.seconds(30)) { !$0.contains("as of ") }
         #expect(ScreenComposition.cards(in: back).cards.count == all, "and the mark goes once it answers")
-        let done = try session.waitFor(.seconds(45)) { $0.contains("EXIT=") }
+        let done = try await session.waitFor(.seconds(45)) { $0.contains("EXIT=") }
         #expect(done.contains("EXIT=0"), "the watch ends by itself once the order is finished")
         #expect(!done.contains("updated "), "the updated line is gone once the watch ends")
         #expect(done.components(separatedBy: "Order 4242").count == 2, "one screen, redrawn in place")

@@ -128,18 +128,19 @@ func authenticator(_ container: LoginContainer, deadline: Duration = .seconds(5)
     }
 
     /// Resolving must stay internal to Login: a client module that tries it must not compile.
-    @Test func resolvingIsNotPublic() throws {
+    @Test func resolvingIsNotPublic() async throws {
         let modules = ProcessRunner.productsDirectory.appendingPathComponent("Modules").path
-        func typecheck(_ body: String) throws -> ProcessResult {
+        func typecheck(_ body: String) async throws -> ProcessResult {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "client-\(UUID().uuidString).swift")
             try Data("import Login\nlet container = LoginContainer()\n\(body)\n".utf8).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            return try ProcessRunner.run("swiftc", ["-typecheck", "-I", modules, file.path], limit: .seconds(120))
+            return try await ProcessRunner.run(
+                "swiftc", ["-typecheck", "-I", modules, file.path], limit: .seconds(120))
         }
-        let registering = try typecheck("_ = container.register(success:id:)")
+        let registering = try await typecheck("_ = container.register(success:id:)")
         #expect(registering.status == 0, "the client itself must compile: \(registering.stderr)")
-        let resolving = try typecheck("_ = container.successHooks()")
+        let resolving = try await typecheck("_ = container.successHooks()")
         #expect(resolving.status != 0)
         #expect(resolving.stderr.contains("'successHooks' is inaccessible due to 'internal' protection level"))
     }

@@ -28,8 +28,8 @@ import Testing
         #expect(cancel.contains("order_cancel_vetoed") && cancel.contains("payment_confirmed"))
     }
 
-    @Test func aFileThatCannotBeWrittenIsAUsageErrorNamingIt() throws {
-        let run = try CLI.run(["1234", "--analytics", "/nonexistent/folder/a.jsonl"])
+    @Test func aFileThatCannotBeWrittenIsAUsageErrorNamingIt() async throws {
+        let run = try await CLI.run(["1234", "--analytics", "/nonexistent/folder/a.jsonl"])
         #expect(run.status == 64 && run.stdout.isEmpty)
         #expect(
             run.stderr.hasPrefix(

@@ -34,14 +34,14 @@ import Testing
     }
 
     @Test(arguments: ["1", "2"])
-    func overHTTPAndFromAnInlineSliceAndOutAgainAsJSON(order: String) throws {
+    func overHTTPAndFromAnInlineSliceAndOutAgainAsJSON(order: String) async throws {
         let tree = try tree()
         let server = try TestServer.faults(root: tree.url)
         defer { server.stop() }
-        let run = try CLI.run([order, "--api", server.baseURL.absoluteString, "--format", "json"])
+        let run = try await CLI.run([order, "--api", server.baseURL.absoluteString, "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains(#""minor":\#(Self.big)"#), "\(run.stdout)")
-        let text = try CLI.run([order, "--api", server.baseURL.absoluteString, "--plain"]).stdout
+        let text = try await CLI.run([order, "--api", server.baseURL.absoluteString, "--plain"]).stdout
         #expect(text.contains("SAR 90,071,992,547,409.93"))
     }
 }

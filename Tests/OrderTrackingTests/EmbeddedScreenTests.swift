@@ -2,14 +2,6 @@ import CoreTesting
 import Foundation
 import Testing
 
-/// The ids the host registers, as `components` lists them: read, never hard-coded, so a squad's new module
-/// (`squad new`) keeps this suite green.
-let registeredIDs: String = {
-    let run = try? CLI.run(["components", "--format", "json"])
-    let rows = (try? JSONSerialization.jsonObject(with: Data((run?.stdout ?? "").utf8))) as? [[String: Any]] ?? []
-    return rows.compactMap { $0["id"] as? String }.joined(separator: ", ")
-}()
-
 /// Screen composition for every demo order is checked in ScreenCompositionTests against the squads' own goldens;
 /// these tests pin what the host decides: fatal errors, JSON shape, concurrency, deadlines, events, watch.
 @Suite struct EmbeddedScreenTests {
@@ -32,17 +24,17 @@ let registeredIDs: String = {
             rows.map { ($0["id"] as? String ?? "", $0["module"] as? String ?? "") }, uniquingKeysWith: { $1 })
     }
 
-    @Test func unknownOrderIsFatalWithAHint() throws {
-        let result = try CLI.run(["9999"])
+    @Test func unknownOrderIsFatalWithAHint() async throws {
+        let result = try await CLI.run(["9999"])
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.stderr == "order '9999' not found (orders/9999/screen.json: 404); try the demo order 1234\n")
     }
 
-    @Test func theDefaultOrderIsTheDemoOrder() throws {
-        let demo = try CLI.run(["1234"])
+    @Test func theDefaultOrderIsTheDemoOrder() async throws {
+        let demo = try await CLI.run(["1234"])
         #expect(demo.stdout.hasPrefix("Order 1234\n"))
-        #expect(try CLI.run([]).stdout == demo.stdout)
+        #expect(try await CLI.run([]).stdout == demo.stdout)
     }
 
     @Test func jsonShapeForACompleteAndADegradedScreen() async throws {
@@ -175,8 +167,8 @@ let registeredIDs: String = {
         (["cancel"], "cancel needs exactly one ORDER-ID"),
         (["help", "cancle"], "no help for 'cancle'; did you mean 'cancel'?"),
     ])
-    func usageErrorsExit64AndSayWhatWasWrong(arguments: [String], message: String) throws {
-        let run = try CLI.run(arguments)
+    func usageErrorsExit64AndSayWhatWasWrong(arguments: [String], message: String) async throws {
+        let run = try await CLI.run(arguments)
         #expect(run.status == 64)
         #expect(run.stderr.contains(message), "stderr was: \(run.stderr)")
         #expect(run.stdout == "")
@@ -195,13 +187,13 @@ let registeredIDs: String = {
         }
     }
 
-    @Test func helpAndVersion() throws {
-        let help = try CLI.run(["--help"])
+    @Test func helpAndVersion() async throws {
+        let help = try await CLI.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("order-tracking [ORDER-ID] [options]"))
         #expect(help.stdout.contains("64 usage error"))
-        #expect(try CLI.run(["help", "preview"]).stdout.contains("--fail notfound|http500|timeout|malformed"))
-        #expect(try CLI.run(["--version"]).stdout == "order-tracking 0.1.0\n")
+        #expect(try await CLI.run(["help", "preview"]).stdout.contains("--fail notfound|http500|timeout|malformed"))
+        #expect(try await CLI.run(["--version"]).stdout == "order-tracking 0.1.0\n")
     }
 }
 
@@ -252,8 +244,8 @@ let registeredIDs: String = {
             "the payload file, not the endpoint, was drawn")
     }
 
-    @Test func componentsListsOwnersFromCodeowners() throws {
-        let run = try ProcessRunner.run(
+    @Test func componentsListsOwnersFromCodeowners() async throws {
+        let run = try await ProcessRunner.run(
             CLI.binary, ["components", "--format", "json"], environment: CLI.environment,
             directory: CLI.fixtures.deletingLastPathComponent())
         let rows = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: String]] ?? []
@@ -340,11 +332,12 @@ let registeredIDs: String = {
         ["1234", "--watch", "--every", "1"], ["4242", "--watch", "--format", "json"],
         ["4242", "--watch", "--plain", "--every", "1"],
     ])
-    func aWatchWhoseReaderLeftEndsQuietly(arguments: [String]) throws {
+    func aWatchWhoseReaderLeftEndsQuietly(arguments: [String]) async throws {
         let command =
             "'\(CLI.binary)' \(arguments.joined(separator: " ")) | head -c 1 >/dev/null; echo \"${PIPESTATUS[0]}\""
         let started = ContinuousClock.now
-        let run = try ProcessRunner.run("bash", ["-c", command], environment: CLI.environment, limit: .seconds(60))
+        let run = try await ProcessRunner.run(
+            "bash", ["-c", command], environment: CLI.environment, limit: .seconds(60))
         #expect(run.stdout == "1\n", "the usual status for a closed pipe; stderr: \(run.stderr)")
         #expect(run.stderr.isEmpty, "quiet: \(run.stderr)")
         #expect(ContinuousClock.now - started < .seconds(15), "it ended by itself, within a round")
@@ -353,10 +346,11 @@ let registeredIDs: String = {
     @Test(arguments: [
         ["4242", "--watch"], ["4242", "--watch", "--format", "json"], ["1234", "--watch", "--every", "1"],
     ])
-    func aWatchOnAFullDiskSaysSoAndExits1(arguments: [String]) throws {
+    func aWatchOnAFullDiskSaysSoAndExits1(arguments: [String]) async throws {
         let command = "'\(CLI.binary)' \(arguments.joined(separator: " ")) > /dev/full"
         let started = ContinuousClock.now
-        let run = try ProcessRunner.run("bash", ["-c", command], environment: CLI.environment, limit: .seconds(60))
+        let run = try await ProcessRunner.run(
+            "bash", ["-c", command], environment: CLI.environment, limit: .seconds(60))
         #expect(run.status == 1)
         #expect(
             run.stderr

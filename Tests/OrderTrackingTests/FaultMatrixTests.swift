@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test(arguments: cases.indices)
-    func oneFaultyEndpointHidesOneCard(index: Int) throws {
+    func oneFaultyEndpointHidesOneCard(index: Int) async throws {
         let (card, file, faultName, fault) = Self.cases[index]
         // Renaming "name" breaks order (restaurant.name) and delivery (rider.name); for the others rename a field
         // only they have.
@@ -34,7 +34,9 @@ import Testing
         let rule = renamed.map { fault.replacingOccurrences(of: #"["name", "nom"]"#, with: $0) } ?? fault
         let server = try Self.server(rules: #"{"orders/1234/\#(file)": \#(rule)}"#)
         defer { server.stop() }
-        let run = try CLI.run(["1234", "--api", server.baseURL.absoluteString, "--format", "json", "--timeout", "1"])
+        let run = try await CLI.run([
+            "1234", "--api", server.baseURL.absoluteString, "--format", "json", "--timeout", "1",
+        ])
         #expect(run.status == 2, "\(card) × \(faultName): \(run.stderr)")
         let report = try CLI.json(run.stdout)
         let entries = report["components"] as? [[String: Any]] ?? []
@@ -47,10 +49,10 @@ import Testing
         #expect(total < 2500, "\(card) × \(faultName): the screen took \(total) ms with a 1 s deadline")
     }
 
-    @Test func aFailingLayoutEndpointIsFatal() throws {
+    @Test func aFailingLayoutEndpointIsFatal() async throws {
         let server = try Self.server(rules: #"{"orders/1234/screen.json": {"status": 503}}"#)
         defer { server.stop() }
-        let run = try CLI.run(["1234", "--api", server.baseURL.absoluteString, "--format", "json"])
+        let run = try await CLI.run(["1234", "--api", server.baseURL.absoluteString, "--format", "json"])
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(

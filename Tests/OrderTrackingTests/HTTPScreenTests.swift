@@ -4,12 +4,12 @@ import Testing
 
 /// The same screens over a real HTTP server (`python3 -m http.server`) serving the fixture tree.
 @Suite(.serialized) struct HTTPScreenTests {
-    @Test func screensOverHTTPAreIdenticalToTheEmbeddedOnes() throws {
+    @Test func screensOverHTTPAreIdenticalToTheEmbeddedOnes() async throws {
         let server = try TestServer.staticFiles(CLI.fixtures)
         defer { server.stop() }
         for order in ["1234", "5678", "9012", "4040", "7777", "3333", "9999"] {
-            let embedded = try CLI.run([order])
-            let http = try CLI.run([order, "--api", server.baseURL.absoluteString])
+            let embedded = try await CLI.run([order])
+            let http = try await CLI.run([order, "--api", server.baseURL.absoluteString])
             #expect(http.stdout == embedded.stdout, "order \(order)")
             #expect(http.status == embedded.status, "order \(order)")
             #expect(http.stderr == embedded.stderr, "order \(order)")
@@ -17,19 +17,19 @@ import Testing
     }
 
     /// The project's own HTTP demo server (Scripts/serve-fixtures) answers promo codes as the embedded backend.
-    @Test func aPromoCodeOverHTTPIsTheEmbeddedOne() throws {
+    @Test func aPromoCodeOverHTTPIsTheEmbeddedOne() async throws {
         let server = try TestServer.faults(root: CLI.fixtures)
         defer { server.stop() }
         for code in ["SAVE10", "NOPE42"] {
-            let embedded = try CLI.run(["1234", "--promo", code])
-            let http = try CLI.run(["1234", "--promo", code, "--api", server.baseURL.absoluteString])
+            let embedded = try await CLI.run(["1234", "--promo", code])
+            let http = try await CLI.run(["1234", "--promo", code, "--api", server.baseURL.absoluteString])
             #expect(http.stdout == embedded.stdout && http.status == embedded.status, "\(code)")
             #expect(embedded.stdout.contains(code == "SAVE10" ? "Promo SAVE10" : "code NOPE42 is not recognised"))
         }
     }
 
-    @Test func anUnreachableBackendIsFatal() throws {
-        let run = try CLI.run(["1234", "--api", "http://127.0.0.1:9"])
+    @Test func anUnreachableBackendIsFatal() async throws {
+        let run = try await CLI.run(["1234", "--api", "http://127.0.0.1:9"])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("cannot load the screen layout: orders/1234/screen.json:"))
         #expect(run.stderr.hasSuffix("; check --api or try again later\n"))
@@ -37,7 +37,7 @@ import Testing
 
     /// A behavioural guard, not a timing: a transport that polls burns about a core while it waits (3 s here),
     /// one that sleeps in the kernel uses a small fraction of that. courier-bench reports the real figure.
-    @Test func waitingForASlowEndpointBurnsNoCPU() throws {
+    @Test func waitingForASlowEndpointBurnsNoCPU() async throws {
         let server = try TestServer.faults(root: CLI.fixtures, rules: #"{"orders/1234/eta.json": {"delay_ms": 3000}}"#)
         defer { server.stop() }
         let measure = """
@@ -46,7 +46,7 @@ import Testing
             u=resource.getrusage(resource.RUSAGE_CHILDREN)
             print(r.returncode,u.ru_utime+u.ru_stime)
             """
-        let run = try ProcessRunner.run(
+        let run = try await ProcessRunner.run(
             "python3", ["-c", measure, CLI.binary, "1234", "--plain", "--api", server.baseURL.absoluteString],
             environment: CLI.environment)
         let fields = run.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -58,7 +58,7 @@ import Testing
     /// FoundationNetworking on Linux rounded a timeout up to whole seconds; the transport takes milliseconds.
     /// Timed against the same command failing at once (a 404 for the layout), so process start-up, slow under
     /// a sanitizer, cancels out; the best of three of each, as load only adds time.
-    @Test func aSubSecondTimeoutIsNotRoundedUpToASecond() throws {
+    @Test func aSubSecondTimeoutIsNotRoundedUpToASecond() async throws {
         let silent = try TestServer.silent()
         defer { silent.stop() }
         let empty = try TemporaryDirectory()
@@ -67,7 +67,7 @@ import Testing
         var waited = Duration.seconds(60)
         var immediate = Duration.seconds(60)
         for _ in 0..<3 {
-            let run = try CLI.run(["1234", "--plain", "--timeout", "0.3", "--api", silent.baseURL.absoluteString])
+            let run = try await CLI.run(["1234", "--plain", "--timeout", "0.3", "--api", silent.baseURL.absoluteString])
             // The component deadline and the transport's own limit are both 0.3 s; either fires, one wording.
             #expect(
                 run.status == 1
@@ -75,7 +75,9 @@ import Testing
                         == "cannot load the screen layout: orders/1234/screen.json: no answer within 0.3s; check --api or raise --timeout\n",
                 "\(run.stderr)")
             waited = min(waited, run.elapsed)
-            let fast = try CLI.run(["1234", "--plain", "--timeout", "0.3", "--api", answering.baseURL.absoluteString])
+            let fast = try await CLI.run([
+                "1234", "--plain", "--timeout", "0.3", "--api", answering.baseURL.absoluteString,
+            ])
             #expect(fast.status == 1, "\(fast.stderr)")
             immediate = min(immediate, fast.elapsed)
         }
@@ -87,7 +89,7 @@ import Testing
 
     /// A layout listing a card twice keeps the first and says so on stderr (order 7777 once drew "✓ Delivered"
     /// and then "Arriving in 0 min", because events reached only the first of two ETA cards).
-    @Test func aCardListedTwiceAppearsOnceAndTheSecondIsNamed() throws {
+    @Test func aCardListedTwiceAppearsOnceAndTheSecondIsNamed() async throws {
         let tree = try TemporaryDirectory()
         let order = tree.url.appendingPathComponent("orders/7777")
         try FileManager.default.createDirectory(
@@ -96,12 +98,12 @@ import Testing
         try tree.write(#"{"components": ["order", "eta", "eta"]}"#, to: "orders/7777/screen.json")
         let server = try TestServer.staticFiles(tree.url)
         defer { server.stop() }
-        let run = try CLI.run(["7777", "--plain", "--api", server.baseURL.absoluteString])
+        let run = try await CLI.run(["7777", "--plain", "--api", server.baseURL.absoluteString])
         #expect(run.status == 0)
         #expect(run.stderr == "skipping a second 'eta' (position 3) in orders/7777/screen.json: a card appears once\n")
         #expect(ScreenComposition.cards(in: run.stdout).cards.count == 2, "order and eta, each once")
         let json = try CLI.json(
-            try CLI.run(["7777", "--format", "json", "--api", server.baseURL.absoluteString]).stdout)
+            try await CLI.run(["7777", "--format", "json", "--api", server.baseURL.absoluteString]).stdout)
         let eta = (json["components"] as? [[String: Any]])?.first { $0["id"] as? String == "eta" }
         #expect((eta?["info"] as? [String: Any])?["delivered"] as? Bool == true, "the order's event still reached it")
     }

@@ -18,10 +18,10 @@ import Testing
             #"the key "status" is repeated in one object; keep one (byte 67)"#
         ),
     ])
-    func replayNumbersOutOfRangeAreNamedWithTheirLine(line: String, reason: String) throws {
+    func replayNumbersOutOfRangeAreNamedWithTheirLine(line: String, reason: String) async throws {
         let file = scratch.url.appendingPathComponent("replay-\(UUID().uuidString).jsonl")
         try Data(("\n" + line + "\n").utf8).write(to: file)
-        let run = try CLI.run(["1234", "--replay", file.path])
+        let run = try await CLI.run(["1234", "--replay", file.path])
         #expect(run.status == 64, "\(run.stderr)")
         #expect(
             run.stderr.hasPrefix("order-tracking: --replay '\(file.path)' line 2 is not a recorded answer: \(reason)"))
@@ -30,7 +30,7 @@ import Testing
 
     /// A recording and the analytics log in one file would interleave answers and events: refused, however the
     /// two paths are spelled (relative, absolute, through a link).
-    @Test func recordAndAnalyticsOnOneFileAreRefused() throws {
+    @Test func recordAndAnalyticsOnOneFileAreRefused() async throws {
         let file = scratch.url.appendingPathComponent("both-\(UUID().uuidString).jsonl")
         let link = scratch.url.appendingPathComponent("link-\(UUID().uuidString).jsonl")
         try Data().write(to: file)
@@ -39,39 +39,39 @@ import Testing
             (file.path, file.path), (file.path, link.path),
             (file.path, scratch.url.path + "/./" + file.lastPathComponent),
         ] {
-            let run = try CLI.run(["1234", "--record", record, "--analytics", analytics])
+            let run = try await CLI.run(["1234", "--record", record, "--analytics", analytics])
             #expect(run.status == 64, "\(run.stderr)")
             #expect(
                 run.stderr.hasPrefix("order-tracking: --record and --analytics name the same file"), "\(run.stderr)")
         }
-        #expect(try CLI.run(["1234", "--replay", file.path, "--analytics", file.path]).status == 64)
+        #expect(try await CLI.run(["1234", "--replay", file.path, "--analytics", file.path]).status == 64)
     }
 
     /// Recordings hold payment and feed data: owner-only, also when an older file was readable by others.
-    @Test func recordingsAreOwnerOnly() throws {
+    @Test func recordingsAreOwnerOnly() async throws {
         let fresh = scratch.url.appendingPathComponent("rec-\(UUID().uuidString).jsonl").path
         let old = scratch.url.appendingPathComponent("old-\(UUID().uuidString).jsonl").path
         #expect(FileManager.default.createFile(atPath: old, contents: nil, attributes: [.posixPermissions: 0o644]))
         for path in [fresh, old] {
-            #expect(try CLI.run(["1234", "--record", path]).status == 0)
+            #expect(try await CLI.run(["1234", "--record", path]).status == 0)
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(path): \(String(mode ?? 0, radix: 8))")
         }
     }
 
     @Test(arguments: ["--record", "--analytics"])
-    func aPipeNobodyReadsIsRefusedAtOnce(option: String) throws {
+    func aPipeNobodyReadsIsRefusedAtOnce(option: String) async throws {
         let fifo = scratch.url.appendingPathComponent("fifo-\(UUID().uuidString)").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let run = try CLI.run(["1234", option, fifo], limit: .seconds(10))
+        let run = try await CLI.run(["1234", option, fifo], limit: .seconds(10))
         #expect(run.status == 64)
         #expect(run.stderr.contains("\(option) '\(fifo)' cannot be written: it is a pipe nobody is reading"))
         #expect(run.stdout == "")
     }
 
-    @Test func aClosedStdoutIsSaidPlainly() throws {
+    @Test func aClosedStdoutIsSaidPlainly() async throws {
         // `>&-`: closed, not full. Through the shell, which is what closes it.
-        let run = try ProcessRunner.run(
+        let run = try await ProcessRunner.run(
             "sh", ["-c", "exec \"$0\" 1234 >&-", CLI.binary], environment: CLI.environment, limit: .seconds(20))
         #expect(run.status == 1)
         #expect(

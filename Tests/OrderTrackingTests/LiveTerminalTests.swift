@@ -6,72 +6,72 @@ import Testing
 @Suite(.serialized, .enabled(if: tmuxInstalled, "tmux is not installed (.ci/run installs it)"))
 struct LiveTerminalTests {
     /// `order-tracking ARGS` in a terminal; afterwards the shell says the status and whether line editing is back.
-    func session(_ arguments: String, before: String = "") throws -> TmuxSession {
+    func session(_ arguments: String, before: String = "") async throws -> TmuxSession {
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments)"
         let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
-        return try TmuxSession(command: "\(before)\(run); \(after)")
+        return try await TmuxSession(command: "\(before)\(run); \(after)")
     }
 
-    func send(_ session: TmuxSession, _ keys: String...) throws { try send(session, keys) }
+    func send(_ session: TmuxSession, _ keys: String...) async throws { try await send(session, keys) }
 
-    func send(_ session: TmuxSession, _ keys: [String]) throws {
-        try session.tmux(["send-keys", "-t", session.name] + keys)
+    func send(_ session: TmuxSession, _ keys: [String]) async throws {
+        try await session.tmux(["send-keys", "-t", session.name] + keys)
     }
 
     @Test func thePromoPromptAppliesACodeAndPaymentsShowsIt() async throws {
-        let live = try session("1234 --watch --every 30")
+        let live = try await session("1234 --watch --every 30")
         _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
-        try send(live, "p")
+        try await send(live, "p")
         _ = try await live.waitFor { $0.contains("Promo code:") }
-        try send(live, "-l", "save10")
+        try await send(live, "-l", "save10")
         let typed = try await live.waitFor { $0.contains("Promo code: save10") }
         #expect(typed.contains("Promo code: save10"))
-        try send(live, "Enter")
+        try await send(live, "Enter")
         let applied = try await live.waitFor { $0.contains("Promo SAVE10") && $0.contains("✓ SAVE10") }
         #expect(applied.contains("SAR 45.45"), "\(applied)")
-        try send(live, "q")
+        try await send(live, "q")
         let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0"))
         #expect(!done.split(separator: "\n").contains("-icanon"), "line editing and echo are back after q")
         #expect(done.contains("Promo SAVE10"), "the last frame stays on the shell's screen")
-        #expect(try live.cursorVisible())
+        #expect(try await live.cursorVisible())
     }
 
     /// Alt+r and the terminal's own replies (an OSC colour answer, a DCS string) are not Esc: the screen stays.
     @Test func altKeysAndTerminalRepliesDoNotQuit() async throws {
-        let live = try session("1234 --watch --every 30")
+        let live = try await session("1234 --watch --every 30")
         _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
-        try send(live, "M-r")
+        try await send(live, "M-r")
         let osc = "\u{1B}]11;rgb:0000/0000/0000\u{07}".utf8.map { String(format: "%02x", $0) }
         let dcs = "\u{1B}P1$r0m\u{1B}\\".utf8.map { String(format: "%02x", $0) }
-        try send(live, ["-H"] + osc)
-        try send(live, ["-H"] + dcs)
-        try send(live, "?")
+        try await send(live, ["-H"] + osc)
+        try await send(live, ["-H"] + dcs)
+        try await send(live, "?")
         let help = try await live.waitFor { $0.contains("these keys") }
         #expect(!help.contains("EXIT="), "still running after Alt+r and the replies:\n\(help)")
         #expect(help.contains("these keys"), "the next key is read as a key")
-        try send(live, "Escape")
-        try send(live, "q")
+        try await send(live, "Escape")
+        try await send(live, "q")
         let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0"))
     }
 
     @Test func theCancelDialogSaysEachVerdictAndEscClosesIt() async throws {
-        let live = try session("3333 --watch --every 30")
+        let live = try await session("3333 --watch --every 30")
         _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
-        try send(live, "c")
+        try await send(live, "c")
         let dialog = try await live.waitFor { $0.contains("Cancel order? (y/n)") }
         #expect(dialog.contains("Order 3333 can be cancelled."))
         #expect(dialog.contains("payment: ok: refund SAR 50.50"))
-        try send(live, "Escape")
+        try await send(live, "Escape")
         let closed = try await live.waitFor { !$0.contains("Cancel order? (y/n)") }
         #expect(!closed.contains("(y/n)"))
-        try send(live, "c")
+        try await send(live, "c")
         _ = try await live.waitFor { $0.contains("Cancel order? (y/n)") }
-        try send(live, "y")
+        try await send(live, "y")
         let confirmed = try await live.waitFor { $0.contains("Cancel requested") }
         #expect(confirmed.contains("Cancel requested for order 3333"))
-        try send(live, "Escape")
+        try await send(live, "Escape")
         #expect(
             try await live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"), "Esc with nothing open quits")
     }
@@ -79,20 +79,20 @@ struct LiveTerminalTests {
     @Test func tabsSwitchWithArrowsAndDigitsAndSignOutAsksFirst() async throws {
         let folder = try TemporaryDirectory()
         let login = "\(CLI.binary) login 1234 --data-dir \(folder.url.path) > /dev/null; "
-        let live = try session("1234 --watch --every 30 --data-dir \(folder.url.path)", before: login)
+        let live = try await session("1234 --watch --every 30 --data-dir \(folder.url.path)", before: login)
         _ = try await live.waitFor { $0.contains("q quit") && $0.contains("Feed") }
-        try send(live, "Right")
+        try await send(live, "Right")
         let profile = try await live.waitFor { $0.contains("▸ Profile") }
         #expect(!profile.contains("╭─ Order"), "the Profile tab's screen, not the cards:\n\(profile)")
-        try send(live, "1")
+        try await send(live, "1")
         _ = try await live.waitFor { $0.contains("▸ Tracking") && $0.contains("╭─ Order") }
-        try send(live, "BTab")
+        try await send(live, "BTab")
         let asked = try await live.waitFor { $0.contains("Sign out? (y/n)") }
         #expect(asked.contains("▸ Tracking"), "nothing happens before the answer")
-        try send(live, "y")
+        try await send(live, "y")
         let out = try await live.waitFor { $0.contains("Signed out user 1234") }
         #expect(!out.contains("Profile"))
-        try send(live, "q")
+        try await send(live, "q")
         _ = try await live.waitFor { $0.contains("STTY-CHECKED") }
     }
 
@@ -101,18 +101,18 @@ struct LiveTerminalTests {
     @Test func aPasteOfReloadsIsOneBurstAndQQuitsAtOnce() async throws {
         let folder = try TemporaryDirectory()
         let recording = folder.url.appendingPathComponent("answers.jsonl").path
-        let live = try session("1234 --watch --every 600 --record \(recording)")
+        let live = try await session("1234 --watch --every 600 --record \(recording)")
         _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
         let lines = { (try? String(contentsOfFile: recording, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
         let first = lines()
-        try send(live, "-l", String(repeating: "r", count: 2_000))
+        try await send(live, "-l", String(repeating: "r", count: 2_000))
         try await Task.sleep(for: .seconds(1))
         let after = lines() - first
         #expect(
             after > 0 && after <= 3 * first,
             "\(after) requests after 2,000 r (\(first) for the first load, layout included)")
         let started = ContinuousClock.now
-        try send(live, "-l", String(repeating: "r", count: 10_000) + "q")
+        try await send(live, "-l", String(repeating: "r", count: 10_000) + "q")
         let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0"))
         #expect(ContinuousClock.now - started < .seconds(5), "q was not held behind the r's")
@@ -131,13 +131,13 @@ struct LiveTerminalTests {
         let folder = try TemporaryDirectory()
         let api = "--api \(server.baseURL.absoluteString) --data-dir \(folder.url.path)"
         let login = "\(CLI.binary) login 1234 \(api) > /dev/null; "
-        let live = try session("1234 --watch --every 30 --timeout 30 \(api)", before: login)
+        let live = try await session("1234 --watch --every 30 --timeout 30 \(api)", before: login)
         _ = try await live.waitFor(.seconds(30)) { $0.contains("q quit") && $0.contains("Feed") }
-        try send(live, "3")
+        try await send(live, "3")
         let feed = try await live.waitFor(.seconds(30)) { $0.contains("Feed item number 1 ") }
         #expect(feed.contains("q quit"), "what fits, and the keys line:\n\(feed)")
         let started = ContinuousClock.now
-        try send(live, "q")
+        try await send(live, "q")
         let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0"))
         #expect(ContinuousClock.now - started < .seconds(3), "q at once")
@@ -146,25 +146,25 @@ struct LiveTerminalTests {
     /// Narrower than a card or one row high: one line says so (no garble, no blank), and it draws again when
     /// there is room.
     @Test func aTerminalTooSmallSaysSoOnOneLine() async throws {
-        let live = try session("1234 --watch --every 30")
+        let live = try await session("1234 --watch --every 30")
         _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
         for (columns, rows) in [(12, 40), (60, 1)] {
-            try live.tmux(["resize-window", "-t", live.name, "-x", "\(columns)", "-y", "\(rows)"])
+            try await live.tmux(["resize-window", "-t", live.name, "-x", "\(columns)", "-y", "\(rows)"])
             let small = try await live.waitFor { $0.hasPrefix("Too small") }
             let lines = small.split(separator: "\n", omittingEmptySubsequences: true)
             #expect(lines.count == 1 && lines[0].hasPrefix("Too small"), "\(columns)×\(rows):\n\(small)")
             #expect(!small.contains("╭") && !small.contains("│"), "no garbled card")
         }
-        try live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "60"])
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "60"])
         #expect(try await live.waitFor { $0.contains("q quit") && $0.contains("╭") }.contains("Order 1234"))
-        try send(live, "q")
+        try await send(live, "q")
         #expect(try await live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"))
     }
 
     @Test func aResizeRedrawsAtTheNewWidthWithWholeBorders() async throws {
-        let live = try session("1234 --watch --every 30")
+        let live = try await session("1234 --watch --every 30")
         _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }
-        try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "60"])
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "60"])
         let narrow = try await live.waitFor { screen in
             screen.split(separator: "\n").contains { $0.hasPrefix("╭") && $0.count == 48 }
         }
@@ -175,26 +175,26 @@ struct LiveTerminalTests {
         #expect(
             narrow.components(separatedBy: "╭").count == narrow.components(separatedBy: "╰").count,
             "no cut or doubled card:\n\(narrow)")
-        try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "16"])
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "16"])
         let short = try await live.waitFor { $0.split(separator: "\n").count <= 16 && $0.contains("q quit") }
         #expect(short.contains("q quit"), "the keys line stays on a short terminal:\n\(short)")
         #expect(short.components(separatedBy: "╭").count == short.components(separatedBy: "╰").count, "\(short)")
-        try live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "60"])
-        try send(live, "?")
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "48", "-y", "60"])
+        try await send(live, "?")
         #expect(try await live.waitFor { $0.contains("reload every card") }.contains("enter a promo code"))
-        try send(live, "q")
-        try send(live, "q")
+        try await send(live, "q")
+        try await send(live, "q")
         let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=0") && !done.split(separator: "\n").contains("-icanon"))
     }
 
     @Test func aDumbTerminalGetsTimedFramesAndNoKeysAsBefore() async throws {
-        let live = try TmuxSession(
+        let live = try await TmuxSession(
             command: "env TERM=dumb \(CLI.binary) 1234 --watch --every 30; echo EXIT=$?; sleep 60")
         let frames = try await live.waitFor { $0.contains("╰") && $0.hasPrefix("── ") }
         #expect(!frames.contains("q quit") && !frames.contains("\u{1B}"), "\(frames)")
-        try send(live, "q")
-        try send(live, "C-c")
+        try await send(live, "q")
+        try await send(live, "C-c")
         #expect(try await live.waitFor { $0.contains("EXIT=") }.contains("EXIT=130"), "q is not a key here; Ctrl-C is")
     }
 
@@ -205,14 +205,14 @@ struct LiveTerminalTests {
         let pidFile = folder.url.appendingPathComponent("pid").path
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
         let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
-        let live = try TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; \(after)")
+        let live = try await TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; \(after)")
         _ = try await live.waitFor { $0.contains("q quit") }
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        _ = try ProcessRunner.run("kill", ["-ABRT", pid])
+        _ = try await ProcessRunner.run("kill", ["-ABRT", pid])
         let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("EXIT=134"), "\(done)")
         #expect(!done.split(separator: "\n").contains("-icanon"), "line editing is back after the crash")
         #expect(!done.contains("q quit"), "the main screen is back")
-        #expect(try live.cursorVisible())
+        #expect(try await live.cursorVisible())
     }
 }

@@ -84,13 +84,13 @@ import Testing
             for index in 0..<20 {
                 group.addTask {
                     let command = index % 5 == 4 ? ["logout"] : ["login", "1234"]
-                    return try CLI.run(command + ["--data-dir", directory.path], limit: .seconds(60)).status
+                    return try await CLI.run(command + ["--data-dir", directory.path], limit: .seconds(60)).status
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 0, count: 20))
-        let last = try CLI.run(["login", "1234", "--data-dir", directory.path])
+        let last = try await CLI.run(["login", "1234", "--data-dir", directory.path])
         #expect(last.status == 0)
         let record = try JSONSerialization.jsonObject(
             with: Data(contentsOf: directory.appendingPathComponent("user.json")))
@@ -99,7 +99,7 @@ import Testing
     }
 
     /// SIGKILL at random moments during login (and so during the Storage write) must never leave a torn record.
-    @Test func killingTheWriterNeverLeavesATornFile() throws {
+    @Test func killingTheWriterNeverLeavesATornFile() async throws {
         let directory = dataDirectory()
         let record = directory.appendingPathComponent("user.json")
         var killed = 0
@@ -111,7 +111,7 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: Double(round % 25) / 1000)
+            try await Task.sleep(for: .milliseconds(round % 25))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 killed += 1
@@ -141,8 +141,8 @@ import Testing
     ])
     func anUnusableDataFolderIsOneLineOnStderrAndNothingIsWritten(
         flags: [String], environment: [String: String], status: Int32, message: String
-    ) throws {
-        let run = try CLI.run(["login", "1234"] + flags, extra: environment)
+    ) async throws {
+        let run = try await CLI.run(["login", "1234"] + flags, extra: environment)
         #expect(run.status == status)
         #expect(run.stderr == message)
         #expect(!run.stdout.contains("Error Domain"))

@@ -121,7 +121,7 @@ enum ScreenComposition {
         }
         for order in ScreenComposition.demoOrders {
             for arguments in [[order], [order, "--format", "json"], ["cancel", order]] {
-                let binary = try CLI.run(arguments)
+                let binary = try await CLI.run(arguments)
                 let inProcess = await InProcess.run(arguments)
                 #expect(inProcess.status == binary.status, "\(arguments)")
                 #expect(timeless(inProcess.stdout) == timeless(binary.stdout), "\(arguments)")

@@ -24,10 +24,10 @@ enum CLI {
 
     static var binary: String { ProcessRunner.productsDirectory.appendingPathComponent("order-tracking").path }
 
-    static func run(_ arguments: [String], extra: [String: String] = [:], limit: Duration = .seconds(30)) throws
-        -> ProcessResult
+    static func run(_ arguments: [String], extra: [String: String] = [:], limit: Duration = .seconds(30))
+        async throws -> ProcessResult
     {
-        try ProcessRunner.run(binary, arguments, environment: environment.merging(extra) { $1 }, limit: limit)
+        try await ProcessRunner.run(binary, arguments, environment: environment.merging(extra) { $1 }, limit: limit)
     }
 
     /// The fixture tree in the source checkout, for serving over real HTTP.

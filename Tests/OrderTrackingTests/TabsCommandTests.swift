@@ -19,7 +19,7 @@ import Testing
 
     /// Outside a terminal each change is one line headed by its time: signed out, then signed in (the Feed badge
     /// arrives after its content loads), then signed out again; SIGTERM ends it with 143.
-    @Test func watchFollowsBadgesAndSignInAndOut() throws {
+    @Test func watchFollowsBadgesAndSignInAndOut() async throws {
         let directory = try TemporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
@@ -38,24 +38,26 @@ import Testing
             }
         }
         reader.start()
-        func waitFor(_ text: String) -> Bool {
+        func waitFor(_ text: String) async -> Bool {
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline {
                 if seen.withLock({ $0.contains(text) }) { return true }
-                Thread.sleep(forTimeInterval: 0.05)
+                try? await Task.sleep(for: .milliseconds(50))
             }
             return false
         }
-        #expect(waitFor("  ▸ Tracking\n"))
-        _ = try CLI.run(["login", "1234", "--data-dir", directory.url.path])
-        #expect(waitFor("▸ Tracking   Profile   Feed (3)   Sign out\n"))
-        _ = try CLI.run(["logout", "--data-dir", directory.url.path])
-        #expect(waitFor("Sign out\n") && waitFor("  ▸ Tracking\n"))
+        #expect(await waitFor("  ▸ Tracking\n"))
+        _ = try await CLI.run(["login", "1234", "--data-dir", directory.url.path])
+        #expect(await waitFor("▸ Tracking   Profile   Feed (3)   Sign out\n"))
+        _ = try await CLI.run(["logout", "--data-dir", directory.url.path])
+        let signedOut = await waitFor("Sign out\n")
+        let trackingAlone = await waitFor("  ▸ Tracking\n")
+        #expect(signedOut && trackingAlone)
         let deadline = ContinuousClock.now + .seconds(20)
         while seen.withLock({ $0.components(separatedBy: "  ▸ Tracking\n").count }) < 3
             && ContinuousClock.now < deadline
         {
-            Thread.sleep(forTimeInterval: 0.05)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()

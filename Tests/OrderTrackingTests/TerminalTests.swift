@@ -7,29 +7,30 @@ final class TmuxSession {
     let socket = "courier-\(UUID().uuidString.prefix(8))"
     let name = "t"
 
-    init(command: String) throws {
-        let started = try tmux(["new-session", "-d", "-s", name, "-x", "80", "-y", "60", command])
+    init(command: String) async throws {
+        let started = try await tmux(["new-session", "-d", "-s", name, "-x", "80", "-y", "60", command])
         guard started.status == 0 else { throw TmuxUnavailable(reason: started.stderr) }
     }
 
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> ProcessResult {
+    func tmux(_ arguments: [String]) async throws -> ProcessResult {
         // Through python's subprocess (close_fds): the tmux server must not inherit Foundation's process-monitoring
         // descriptor, or the client would never look finished. The signal mask is cleared first: the test process
         // blocks most signals, and a shell that inherits that mask ignores kill-server's SIGHUP and outlives the test.
         let relay =
             "import signal,subprocess,sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
             + "sys.exit(subprocess.run(sys.argv[1:]).returncode)"
-        return try ProcessRunner.run("python3", ["-c", relay, "tmux", "-L", socket] + arguments, limit: .seconds(10))
+        return try await ProcessRunner.run(
+            "python3", ["-c", relay, "tmux", "-L", socket] + arguments, limit: .seconds(10))
     }
 
-    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]).stdout }
+    func screen() async throws -> String { try await tmux(["capture-pane", "-p", "-t", name]).stdout }
 
     /// The screen with everything scrolled off above it.
-    func history() throws -> String { try tmux(["capture-pane", "-p", "-S", "-", "-t", name]).stdout }
+    func history() async throws -> String { try await tmux(["capture-pane", "-p", "-S", "-", "-t", name]).stdout }
 
-    func cursorVisible() throws -> Bool {
-        try tmux(["display-message", "-p", "-t", name, "#{cursor_flag}"]).stdout.hasPrefix("1")
+    func cursorVisible() async throws -> Bool {
+        try await tmux(["display-message", "-p", "-t", name, "#{cursor_flag}"]).stdout.hasPrefix("1")
     }
 
     /// Polls the screen until `condition` holds or `limit` passes; returns the last screen. It sleeps as a task,
@@ -38,22 +39,25 @@ final class TmuxSession {
         _ limit: Duration = .seconds(15), scrollback: Bool = false, _ condition: (String) -> Bool
     ) async throws -> String {
         let deadline = ContinuousClock.now + limit
-        var text = try scrollback ? history() : screen()
+        var text = try await scrollback ? history() : screen()
         while !condition(text) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
-            text = try scrollback ? history() : screen()
+            text = try await scrollback ? history() : screen()
         }
         return text
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    deinit {
+        _ = try? ProcessRunner.runBlocking("tmux", ["-L", socket, "kill-server"], limit: .seconds(10))
+    }
 }
 
 struct TmuxUnavailable: Error {
     let reason: String
 }
 
-var tmuxInstalled: Bool { (try? ProcessRunner.run("tmux", ["-V"]).status) == 0 }
+/// Whether the suites that need a real terminal can run.
+let tmuxInstalled = (try? ProcessRunner.runBlocking("tmux", ["-V"]).status) == 0
 
 @Suite(.serialized, .enabled(if: tmuxInstalled, "tmux is not installed (.ci/run installs it)"))
 struct TerminalTests {
@@ -62,14 +66,14 @@ struct TerminalTests {
     }
 
     /// How many cards a demo order shows when done, from the host's own JSON report (no squad's text pinned).
-    func visibleCards(_ order: String) throws -> Int {
-        let report = try CLI.json(try CLI.run([order, "--format", "json"]).stdout)
+    func visibleCards(_ order: String) async throws -> Int {
+        let report = try CLI.json(try await CLI.run([order, "--format", "json"]).stdout)
         return (report["components"] as? [[String: Any]] ?? []).filter { $0["hidden"] as? Bool == false }.count
     }
 
     @Test func skeletonsFirstThenCardsFillInInPlace() async throws {
-        let cards = try visibleCards("9012")
-        let session = try TmuxSession(command: command("9012"))
+        let cards = try await visibleCards("9012")
+        let session = try await TmuxSession(command: command("9012"))
         let early = try await session.waitFor {
             let drawn = ScreenComposition.cards(in: $0).cards
             return drawn.count == cards && drawn.filter { $0.joined().contains("░") }.count == 1
@@ -84,19 +88,19 @@ struct TerminalTests {
         #expect(!done.contains("░"))
         #expect(ScreenComposition.cards(in: done).cards.count == cards, "each card drawn once (redrawn in place)")
         #expect(!done.contains("[?25") && !done.contains("\u{1B}"), "no escape codes left as text")
-        #expect(try session.cursorVisible())
+        #expect(try await session.cursorVisible())
     }
 
     @Test func ctrlCRestoresTheTerminalAndExits130() async throws {
-        let session = try TmuxSession(command: command("9012 --watch --every 30"))
+        let session = try await TmuxSession(command: command("9012 --watch --every 30"))
         _ = try await session.waitFor { $0.contains("q quit") }
-        #expect(try session.cursorVisible() == false, "cursor hidden while drawing")
-        try session.tmux(["send-keys", "-t", session.name, "C-c"])
+        #expect(try await session.cursorVisible() == false, "cursor hidden while drawing")
+        try await session.tmux(["send-keys", "-t", session.name, "C-c"])
         let after = try await session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=130"))
         #expect(
             after.contains("interrupted\n"), "the goodbye is the last thing written, not overwritten by a late paint")
-        #expect(try session.cursorVisible())
+        #expect(try await session.cursorVisible())
         let tops = after.components(separatedBy: "╭─").count
         let bottoms = after.components(separatedBy: "╰─").count
         #expect(tops == bottoms, "no half-drawn card left behind:\n\(after)")
@@ -104,30 +108,30 @@ struct TerminalTests {
 
     @Test func ctrlZGivesTheTerminalBackAndFgRepaintsTheWholeScreen() async throws {
         // An interactive shell with job control, as a person has: Ctrl-Z stops the job, `fg` brings it back.
-        let session = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
+        let session = try await TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
         let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
-        try session.tmux(["send-keys", "-t", session.name, run, "Enter"])
+        try await session.tmux(["send-keys", "-t", session.name, run, "Enter"])
         _ = try await session.waitFor { $0.contains("q quit") }
-        #expect(try session.cursorVisible() == false)
-        try session.tmux(["send-keys", "-t", session.name, "C-z"])
+        #expect(try await session.cursorVisible() == false)
+        try await session.tmux(["send-keys", "-t", session.name, "C-z"])
         let stopped = try await session.waitFor { $0.contains("Stopped") }
         #expect(
             stopped.contains("Stopped") && !stopped.contains("q quit"), "the shell's own screen is back:\n\(stopped)")
-        #expect(try session.cursorVisible(), "the cursor is given back while the job is stopped")
-        try session.tmux([
+        #expect(try await session.cursorVisible(), "the cursor is given back while the job is stopped")
+        try await session.tmux([
             "send-keys", "-t", session.name, "stty -a | grep -o -- '-icanon' | head -1; echo STTY", "Enter",
         ])
         let stty = try await session.waitFor { $0.contains("STTY\n") }.split(separator: "\n")
         #expect(!stty.contains("-icanon"), "line editing is back while the job is stopped")
-        try session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
+        try await session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
         let resumed = try await session.waitFor { $0.contains("q quit") && $0.contains("Order 1234") }
         let cards = ScreenComposition.cards(in: resumed).cards
         #expect(!cards.isEmpty && cards.allSatisfy { $0.last?.hasPrefix("╰") == true }, "whole again:\n\(resumed)")
-        #expect(try session.cursorVisible() == false)
-        try session.tmux(["send-keys", "-t", session.name, "C-c"])
+        #expect(try await session.cursorVisible() == false)
+        try await session.tmux(["send-keys", "-t", session.name, "C-c"])
         let after = try await session.waitFor { $0.contains("interrupted") }
         #expect(after.contains("interrupted"))
-        #expect(try session.cursorVisible())
+        #expect(try await session.cursorVisible())
     }
 
     /// Ctrl-\\ (SIGQUIT) is an ending signal like the others: the terminal back (main screen, cursor, line
@@ -135,42 +139,42 @@ struct TerminalTests {
     @Test func ctrlBackslashRestoresTheTerminalAndExits131() async throws {
         let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
         let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
-        let session = try TmuxSession(command: "\(run); \(after)")
+        let session = try await TmuxSession(command: "\(run); \(after)")
         _ = try await session.waitFor { $0.contains("q quit") }
         let started = ContinuousClock.now
-        try session.tmux(["send-keys", "-t", session.name, "C-\\"])
+        try await session.tmux(["send-keys", "-t", session.name, "C-\\"])
         let done = try await session.waitFor { $0.contains("STTY-CHECKED") }
         #expect(done.contains("quit\nEXIT=131"), "\(done)")
         #expect(ContinuousClock.now - started < .seconds(10), "nothing held the terminal")
         #expect(!done.split(separator: "\n").contains("-icanon"), "line editing is back")
         #expect(
             !done.contains("q quit") && !done.lowercased().contains("crash"), "the main screen, no reporter:\n\(done)")
-        #expect(try session.cursorVisible())
+        #expect(try await session.cursorVisible())
     }
 
     /// Ctrl-Z then `bg`: the job runs on without the terminal and draws nothing over the shell; `fg` brings the
     /// whole screen back and the keys work again (`q` quits with the usual status).
     @Test func aBackgroundedScreenDrawsNothingAndFgBringsTheKeysBack() async throws {
-        let session = try TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
+        let session = try await TmuxSession(command: "env PS1='$ ' bash --norc --noprofile -i")
         let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 1"
-        try session.tmux(["send-keys", "-t", session.name, run, "Enter"])
+        try await session.tmux(["send-keys", "-t", session.name, run, "Enter"])
         _ = try await session.waitFor { $0.contains("q quit") }
-        try session.tmux(["send-keys", "-t", session.name, "C-z"])
+        try await session.tmux(["send-keys", "-t", session.name, "C-z"])
         _ = try await session.waitFor { $0.contains("Stopped") }
-        try session.tmux(["send-keys", "-t", session.name, "clear; bg; sleep 3; echo SHELL-STILL-HERE", "Enter"])
+        try await session.tmux(["send-keys", "-t", session.name, "clear; bg; sleep 3; echo SHELL-STILL-HERE", "Enter"])
         let background = try await session.waitFor { $0.contains("SHELL-STILL-HERE\n") }
         #expect(!background.contains("q quit") && !background.contains("╭"), "painted over the shell:\n\(background)")
-        try session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
+        try await session.tmux(["send-keys", "-t", session.name, "fg", "Enter"])
         let resumed = try await session.waitFor { $0.contains("q quit") && $0.contains("Order 1234") }
         #expect(resumed.contains("q quit"), "fg repaints the screen:\n\(resumed)")
-        try session.tmux(["send-keys", "-t", session.name, "q"])
+        try await session.tmux(["send-keys", "-t", session.name, "q"])
         // The shell's prompt first (a slow build, such as ThreadSanitizer's, is still exiting): keys typed before
         // it would go to the screen, not the shell.
         let prompt = try await session.waitFor(.seconds(30)) {
             $0.split(separator: "\n").last.map { $0.hasPrefix("$") } == true
         }
         #expect(prompt.split(separator: "\n").last?.hasPrefix("$") == true, "q was read after fg:\n\(prompt)")
-        try session.tmux(["send-keys", "-t", session.name, "echo EXIT=$?", "Enter"])
+        try await session.tmux(["send-keys", "-t", session.name, "echo EXIT=$?", "Enter"])
         let after = try await session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=0"), "q quits with the usual status:\n\(after)")
     }
@@ -180,21 +184,29 @@ struct TerminalTests {
         let pidFile = folder.url.appendingPathComponent("pid").path
         // `exec` keeps the pid the inner shell wrote: the signal goes to order-tracking itself.
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 9012 --watch --every 30"
-        let session = try TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; echo EXIT=$?; sleep 60")
+        let session = try await TmuxSession(
+            command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; echo EXIT=$?; sleep 60")
         _ = try await session.waitFor { $0.contains("q quit") && !$0.contains("░") }
-        #expect(try session.cursorVisible() == false)
+        #expect(try await session.cursorVisible() == false)
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        _ = try ProcessRunner.run("kill", ["-TERM", pid])
+        _ = try await ProcessRunner.run("kill", ["-TERM", pid])
         let after = try await session.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=143"))
         #expect(after.contains("terminated\nEXIT=143"), "the goodbye, on the shell's own screen:\n\(after)")
-        #expect(try session.cursorVisible())
+        #expect(try await session.cursorVisible())
     }
+}
+
+/// The live demo order takes a minute of real time: a suite of its own, so it runs beside the other terminal
+/// suites instead of after them.
+@Suite(.enabled(if: tmuxInstalled, "tmux is not installed (.ci/run installs it)"))
+struct LiveOrderTerminalTests {
+    func command(_ arguments: String) -> String { TerminalTests().command(arguments) }
 
     /// The live demo order from the first skeleton to "delivered", redrawn whole, with an "updated" line; the
     /// watch ends by itself (about a minute) and leaves the last frame on the shell's screen.
     @Test func theLiveOrderIsFollowedUntilDelivered() async throws {
-        let session = try TmuxSession(command: command("4242 --watch --every 2"))
+        let session = try await TmuxSession(command: command("4242 --watch --every 2"))
         let first = try await session.waitFor { $0.contains("q quit") && $0.contains("updated ") }
         #expect(first.contains("updated ") && first.contains("Order 4242"))
         let all = ScreenComposition.cards(in: first).cards.count
@@ -208,6 +220,6 @@ struct TerminalTests {
         #expect(done.contains("EXIT=0"), "the watch ends by itself once the order is finished")
         #expect(!done.contains("updated "), "the updated line is gone once the watch ends")
         #expect(done.components(separatedBy: "Order 4242").count == 2, "one screen, redrawn in place")
-        #expect(try session.cursorVisible())
+        #expect(try await session.cursorVisible())
     }
 }

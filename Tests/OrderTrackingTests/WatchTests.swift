@@ -44,8 +44,8 @@ import Testing
         #expect(run.stdout.hasPrefix("── 08:00:0"), "a plain watched frame is headed by its time")
     }
 
-    @Test func everyWithoutWatchIsAUsageError() throws {
-        let run = try CLI.run(["1234", "--every", "3"])
+    @Test func everyWithoutWatchIsAUsageError() async throws {
+        let run = try await CLI.run(["1234", "--every", "3"])
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("order-tracking: --every only applies with --watch; add --watch\n"))
     }
@@ -56,8 +56,8 @@ import Testing
         (["--watch", "--stale-limit", "soon"], "--stale-limit 'soon' must be a number of seconds from 0 to 86400"),
         (["--stale-limit", "5"], "--stale-limit only applies with --watch; add --watch"),
     ])
-    func aBadStaleLimitIsAUsageError(arguments: [String], message: String) throws {
-        let run = try CLI.run(["1234"] + arguments)
+    func aBadStaleLimitIsAUsageError(arguments: [String], message: String) async throws {
+        let run = try await CLI.run(["1234"] + arguments)
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("order-tracking: \(message)\n"), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
@@ -65,10 +65,10 @@ import Testing
 
     /// The live order over real HTTP, as NDJSON: every line a complete screen with a rising `seq`; the status moves
     /// on, the payment card fails and comes back, and the watch ends by itself when the order is delivered.
-    @Test func theLiveOrderOverHTTPAsNDJSON() throws {
+    @Test func theLiveOrderOverHTTPAsNDJSON() async throws {
         let server = try TestServer.faults(root: CLI.fixtures)
         defer { server.stop() }
-        let run = try CLI.run(
+        let run = try await CLI.run(
             ["4242", "--watch", "--every", "2", "--format", "json", "--api", server.baseURL.absoluteString],
             limit: .seconds(100))
         #expect(run.status == 0, "\(run.stderr)")

@@ -42,18 +42,18 @@ import Testing
     }
 
     /// A real repository on branch `pr`, whose base commit on `main` holds a manifest of `targets` and `files`.
-    func packageRepository(targets: String, files: [String: String]) throws -> GitRepository {
-        let repo = try GitRepository()
+    func packageRepository(targets: String, files: [String: String]) async throws -> GitRepository {
+        let repo = try await GitRepository()
         let header = "// swift-tools-version: 6.0\nimport PackageDescription\n"
         try repo.write("Package.swift", header + "let package = Package(name: \"P\", targets: [\(targets)])\n")
         for (path, text) in files { try repo.write(path, text) }
-        try repo.commit("base")
-        try repo.git("checkout", "-q", "-b", "pr")
+        try await repo.commit("base")
+        try await repo.git("checkout", "-q", "-b", "pr")
         return repo
     }
 
-    @Test func againstARealRepositoryAndTheRealManifest() throws {
-        let repo = try packageRepository(
+    @Test func againstARealRepositoryAndTheRealManifest() async throws {
+        let repo = try await packageRepository(
             targets:
                 #".target(name: "A", path: "Modules/A"), .target(name: "B", dependencies: ["A"], path: "Modules/B"), .testTarget(name: "BTests", dependencies: ["B"], path: "Tests/BTests")"#,
             files: [
@@ -61,38 +61,38 @@ import Testing
                 "Tests/BTests/T.swift": "",
             ])
         try repo.write("Modules/A/A.swift", "public let a = 2\n")
-        try repo.commit("change A")
-        let result = repo.squad(["affected", "--base", "main", "--format", "json"])
+        try await repo.commit("change A")
+        let result = await repo.squad(["affected", "--base", "main", "--format", "json"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(
             result.output
                 == #"{"affected":["A","B","BTests"],"changed":["A"],"command":"swift test --filter '^(BTests)\\.'","everything":null,"tests":["BTests"],"why":{"A":"Modules/A/A.swift changed","B":"depends on A","BTests":"depends on B, which is affected"}}"#
                 + "\n")
-        let text = repo.squad(["affected", "--base", "main"])
+        let text = await repo.squad(["affected", "--base", "main"])
         #expect(text.output.contains("  BTests: depends on B, which is affected\n"))
         #expect(text.output.hasSuffix("run: swift test --filter '^(BTests)\\.'\n"))
         // A manifest change affects everything, and says so once.
-        let all = repo.squad(["affected", "--base", "main", "--files", "-"], stdin: "Package.swift\n")
+        let all = await repo.squad(["affected", "--base", "main", "--files", "-"], stdin: "Package.swift\n")
         #expect(all.output.contains("why: Package.swift changed, which affects every target\n"), "\(all.output)")
         #expect(all.output.components(separatedBy: "which affects every target").count == 2, "said once")
     }
 
     /// The manifest renamed away (or broken) in the change: the answer comes from the revisions compared (the
     /// base's manifest knows the targets), every target is affected, and SwiftPM's error never shows.
-    @Test func aMovedManifestAffectsEverythingFromTheRevisions() throws {
-        let repo = try packageRepository(
+    @Test func aMovedManifestAffectsEverythingFromTheRevisions() async throws {
+        let repo = try await packageRepository(
             targets:
                 #".target(name: "A", path: "Modules/A"), .testTarget(name: "ATests", dependencies: ["A"], path: "Tests/ATests")"#,
             files: ["Modules/A/A.swift": "public let a = 1\n", "Tests/ATests/T.swift": ""])
-        try repo.git("mv", "Package.swift", "Package2.swift")
-        try repo.commit("rename the manifest")
-        let result = repo.squad(["affected", "--base", "main"])
+        try await repo.git("mv", "Package.swift", "Package2.swift")
+        try await repo.commit("rename the manifest")
+        let result = await repo.squad(["affected", "--base", "main"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.errors.isEmpty && !result.output.contains("error:"), "no SwiftPM error: \(result.errors)")
         #expect(result.output.contains("test targets: ATests\n"))
         #expect(result.output.contains("why: Package.swift changed, which affects every target\n"))
         try repo.write("Package.swift", "this is not swift")
-        let dirty = repo.squad(["affected", "--base", "main", "--format", "json"])
+        let dirty = await repo.squad(["affected", "--base", "main", "--format", "json"])
         #expect(dirty.status == 0 && dirty.output.contains(#""tests":["ATests"]"#), "the working tree is not asked")
     }
 }
@@ -213,8 +213,8 @@ import Testing
 @Suite struct CheckCommandTests {
     /// `squad check` runs .ci/checks' fast lines (one verdict each) and names the CI-only ones; a failing check
     /// fails the command, as it would fail CI.
-    @Test func checksFromTheSharedListOneLineEach() throws {
-        let repo = try GitRepository()
+    @Test func checksFromTheSharedListOneLineEach() async throws {
+        let repo = try await GitRepository()
         try repo.write(
             "Package.swift",
             "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\")])\n"
@@ -222,15 +222,15 @@ import Testing
         try repo.write("Modules/A/A.swift", "public let a = 1\n")
         try repo.write("CODEOWNERS", "* @org/all\n")
         try repo.write(".ci/checks", "# name\tscope\tcommand\nquick\tfast\ttrue\nslow\tci\tfalse\n")
-        try repo.commit("base")
+        try await repo.commit("base")
         try repo.write("Modules/A/A.swift", "public let a = 2\n")
-        let passing = repo.squad(["check"])
+        let passing = await repo.squad(["check"])
         #expect(passing.status == 0, "\(passing.output)\(passing.errors)")
         #expect(passing.output.contains("quick     ok (as CI runs it"))
         #expect(passing.output.contains("slow      left to CI (false)"))
         #expect(passing.output.contains("check: CI's fast checks pass for 1 changed file(s)"))
         try repo.write(".ci/checks", "broken\tfast\techo boom >&2; exit 3\n")
-        let failing = repo.squad(["check"])
+        let failing = await repo.squad(["check"])
         #expect(failing.status == 1)
         #expect(failing.output.contains("broken    FAILED (as CI runs it, exit 3): run echo boom >&2; exit 3"))
         #expect(failing.errors.contains("boom"))
@@ -239,8 +239,8 @@ import Testing
 
     /// A deliberately failing squad test: check names it and its first failure line, for Swift Testing (which
     /// reports on stdout) and XCTest alike, with a real `swift test` of a real package.
-    @Test func aFailingTestIsNamedWithItsFirstFailure() throws {
-        let repo = try GitRepository()
+    @Test func aFailingTestIsNamedWithItsFirstFailure() async throws {
+        let repo = try await GitRepository()
         try repo.write(
             "Package.swift",
             """
@@ -268,15 +268,15 @@ import Testing
             }
 
             final class OldAnswers: XCTestCase {
-                func testTheAnswer() { XCTAssertEqual(answer, 42, "old style") }
+                func testTheAnswer() async { XCTAssertEqual(answer, 42, "old style") }
             }
 
             """)
         try repo.write("CODEOWNERS", "* @org/all\n")
         try repo.write(".ci/checks", "unit\tfast\tswift test\nfuzz\tci\t\(String(repeating: "x", count: 90))\n")
-        try repo.commit("base")
+        try await repo.commit("base")
         try repo.write("Modules/A/A.swift", "public let answer = 40\n")
-        let check = repo.squad(["check"])
+        let check = await repo.squad(["check"])
         #expect(check.status == 1)
         #expect(check.output.contains("unit      FAILED (as CI runs it, exit 1): run swift test\n"), "\(check.output)")
         #expect(

@@ -9,13 +9,13 @@ import Testing
     @Test(arguments: [
         "owners -", "gate --base HEAD --reviews -", "gate --base HEAD --files -", "affected --base HEAD --files -",
     ])
-    func aFloodOnStandardInputIsRefusedWithOneLine(command: String) throws {
-        let repo = try GitRepository()
+    func aFloodOnStandardInputIsRefusedWithOneLine(command: String) async throws {
+        let repo = try await GitRepository()
         try repo.write("CODEOWNERS", "* @courier/platform\n")
-        try repo.commit("base")
+        try await repo.commit("base")
         let squad = ProcessRunner.productsDirectory.appendingPathComponent("squad").path
         let flood = "head -c \(BoundedInput.limit + (1 << 20)) /dev/zero 2>/dev/null | '\(squad)' \(command)"
-        let run = try ProcessRunner.run("bash", ["-c", flood], directory: repo.root, limit: .seconds(120))
+        let run = try await ProcessRunner.run("bash", ["-c", flood], directory: repo.root, limit: .seconds(120))
         #expect(run.status == 2, "\(run.stderr)")
         #expect(
             run.stderr == "squad: standard input is larger than 256 MB, the most squad reads; give a smaller input\n")

@@ -4,8 +4,8 @@ import Testing
 /// `squad lint` over a real repository: every consumed or refreshing event must be one a module publishes, named
 /// through its publisher's declaration.
 @Suite struct EventLintTests {
-    func repository(etaConsumes: String, paymentRefreshesOn: String) throws -> GitRepository {
-        let repo = try GitRepository()
+    func repository(etaConsumes: String, paymentRefreshesOn: String) async throws -> GitRepository {
+        let repo = try await GitRepository()
         try repo.write("CODEOWNERS", "* @courier/platform\n")
         try repo.write(
             "Modules/Faces/Events/OrderEvents.swift",
@@ -20,20 +20,20 @@ import Testing
             "Modules/Payments/PaymentComponent.swift",
             "struct PaymentComponent {\n    static let refreshingEvents: Set<EventName> = [\n        \(paymentRefreshesOn),\n    ]\n}\n"
         )
-        try repo.commit("events")
+        try await repo.commit("events")
         return repo
     }
 
-    @Test func eventsNamedThroughTheirPublishersDeclarationLintClean() throws {
-        let repo = try repository(etaConsumes: ".orderStatus", paymentRefreshesOn: "EventName.orderStatus")
-        let run = repo.squad(["lint"])
+    @Test func eventsNamedThroughTheirPublishersDeclarationLintClean() async throws {
+        let repo = try await repository(etaConsumes: ".orderStatus", paymentRefreshesOn: "EventName.orderStatus")
+        let run = await repo.squad(["lint"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.split(separator: "\n").last?.hasPrefix("lint: clean") == true, "\(run.output)")
     }
 
-    @Test func aTypoOrAnUndeclaredEventIsAFindingNamingTheFileAndTheEvent() throws {
-        let repo = try repository(etaConsumes: #""order.stauts""#, paymentRefreshesOn: ".orderStatsu")
-        let run = repo.squad(["lint"])
+    @Test func aTypoOrAnUndeclaredEventIsAFindingNamingTheFileAndTheEvent() async throws {
+        let repo = try await repository(etaConsumes: #""order.stauts""#, paymentRefreshesOn: ".orderStatsu")
+        let run = await repo.squad(["lint"])
         #expect(run.status == 1)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(

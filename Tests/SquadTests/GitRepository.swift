@@ -6,19 +6,19 @@ import SquadKit
 final class GitRepository: @unchecked Sendable {
     let root: URL
 
-    init() throws {
+    init() async throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("squad-repo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try git("init", "-q", "-b", "main")
-        try git("config", "user.email", "test@example.com")
-        try git("config", "user.name", "Test")
+        try await git("init", "-q", "-b", "main")
+        try await git("config", "user.email", "test@example.com")
+        try await git("config", "user.name", "Test")
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
     @discardableResult
-    func git(_ arguments: String...) throws -> String {
-        let result = try ProcessRunner.run("git", Array(arguments), directory: root, limit: .seconds(30))
+    func git(_ arguments: String...) async throws -> String {
+        let result = try await ProcessRunner.run("git", Array(arguments), directory: root, limit: .seconds(30))
         guard result.status == 0 else { throw ShellError(message: "git \(arguments): \(result.stderr)") }
         return result.stdout
     }
@@ -29,18 +29,22 @@ final class GitRepository: @unchecked Sendable {
         try Data(text.utf8).write(to: url)
     }
 
-    func commit(_ message: String) throws {
-        try git("add", "-A")
-        try git("commit", "-q", "-m", message)
+    func commit(_ message: String) async throws {
+        try await git("add", "-A")
+        try await git("commit", "-q", "-m", message)
     }
 
-    func squad(_ arguments: [String], stdin: String = "", in folder: String? = nil) -> (
+    /// Runs squad in-process on a thread of its own: its git calls block, and the test pool has two threads.
+    func squad(_ arguments: [String], stdin: String = "", in folder: String? = nil) async -> (
         status: Int32, output: String, errors: String
     ) {
-        var output = ""
-        var errors = ""
         let directory = folder.map { root.appendingPathComponent($0) } ?? root
-        let status = SquadApp.run(arguments, directory: directory, stdin: { stdin }, output: &output, errors: &errors)
-        return (status, output, errors)
+        return await OwnThread.run {
+            var output = ""
+            var errors = ""
+            let status = SquadApp.run(
+                arguments, directory: directory, stdin: { stdin }, output: &output, errors: &errors)
+            return (status, output, errors)
+        }
     }
 }

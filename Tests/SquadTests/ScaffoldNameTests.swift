@@ -116,7 +116,7 @@ import Testing
 
 /// `squad new` writes files the repository's formatter and linter accept, for the longest name it allows.
 @Suite struct ScaffoldFormatTests {
-    @Test func theLongestNameScaffoldsLintCleanSwift() throws {
+    @Test func theLongestNameScaffoldsLintCleanSwift() async throws {
         let root = ScaffoldNameTests.root
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -140,7 +140,7 @@ import Testing
         #expect(
             output.contains("swift test --filter \(name)Tests && swift run order-tracking preview \(name.lowercased())")
         )
-        let lint = try ProcessRunner.run(
+        let lint = try await ProcessRunner.run(
             "swift",
             [
                 "format", "lint", "--strict", "Modules/\(name)/\(name)Component.swift",

@@ -93,10 +93,10 @@ import Testing
 @Suite struct AffectedMatrixTests {
     static let script = TestServer.repositoryRoot.appendingPathComponent("Scripts/affected-matrix").path
 
-    @Test func affectedTargetsBecomeCappedGroupsWithTheirFilters() throws {
+    @Test func affectedTargetsBecomeCappedGroupsWithTheirFilters() async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["MAX_JOBS"] = "2"
-        let run = try ProcessRunner.run(
+        let run = try await ProcessRunner.run(
             Self.script, [], environment: environment,
             stdin: #"{"affected": [], "tests": ["PaymentsTests", "OrderTests", "PromoTests"]}"#)
         #expect(run.status == 0, "\(run.stderr)")
@@ -104,14 +104,14 @@ import Testing
             run.stdout
                 == #"[{"name": "PaymentsTests PromoTests", "filter": "^(PaymentsTests|PromoTests)\\."}, {"name": "OrderTests", "filter": "^(OrderTests)\\."}]"#
                 + "\n")
-        let none = try ProcessRunner.run(Self.script, [], stdin: #"{"tests": []}"#)
+        let none = try await ProcessRunner.run(Self.script, [], stdin: #"{"tests": []}"#)
         #expect(none.stdout == "[]\n", "no affected test target: no test job")
     }
 
     /// Anything but squad affected's JSON fails the workflow, never an empty matrix that tests nothing.
     @Test(arguments: ["", "not json", #"{"tests": "CoreTests"}"#, #"{"tests": ["A|B"]}"#, "{}"])
-    func malformedInputFailsClosed(input: String) throws {
-        let run = try ProcessRunner.run(Self.script, [], stdin: input)
+    func malformedInputFailsClosed(input: String) async throws {
+        let run = try await ProcessRunner.run(Self.script, [], stdin: input)
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("affected-matrix: cannot read squad affected's JSON"))

@@ -56,7 +56,7 @@ enum HTTPBenchmarks {
         try tree.write(urls.map { "url = \"\($0)\"\noutput = \"/dev/null\"\n" }.joined(), to: "curl.config")
         let before = cpuSeconds(ofChildren: true)
         guard
-            let run = try? ProcessRunner.run(
+            let run = try? ProcessRunner.runBlocking(
                 "curl", ["-s", "--parallel", "--parallel-max", "200", "--config", tree.url.path + "/curl.config"]),
             run.status == 0
         else { return nil }
@@ -68,7 +68,7 @@ enum HTTPBenchmarks {
     static func watchCPUPerSecond(orderTracking: URL, window: Duration) throws -> Double {
         let environment = ["COLUMNS": "60", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         let before = cpuSeconds(ofChildren: true)
-        _ = try ProcessRunner.run(orderTracking.path, ["1234", "--format", "json"], environment: environment)
+        _ = try ProcessRunner.runBlocking(orderTracking.path, ["1234", "--format", "json"], environment: environment)
         let oneShot = cpuSeconds(ofChildren: true) - before
         let process = Process()
         process.executableURL = orderTracking

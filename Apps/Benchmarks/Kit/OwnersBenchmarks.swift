@@ -95,8 +95,9 @@ enum OwnersBenchmarks {
         var best = Double.infinity
         var agreed = 0
         for _ in 0..<3 {
-            let one = try ProcessRunner.run(squad.path, arguments, directory: folder, stdin: shape.paths[0] + "\n")
-            let every = try ProcessRunner.run(
+            let one = try ProcessRunner.runBlocking(
+                squad.path, arguments, directory: folder, stdin: shape.paths[0] + "\n")
+            let every = try ProcessRunner.runBlocking(
                 squad.path, arguments, directory: folder, stdin: all, limit: .seconds(120))
             guard every.status == 0, one.status == 0 else {
                 throw BenchmarkError(message: "squad owners failed: \(every.stderr.prefix(200))")
@@ -122,7 +123,7 @@ enum OwnersBenchmarks {
         try workload.codeowners.write(
             to: repository.appendingPathComponent("CODEOWNERS"), atomically: true, encoding: .utf8)
         let git = { (arguments: [String], stdin: String?) throws -> String in
-            let run = try ProcessRunner.run("git", arguments, directory: repository, stdin: stdin)
+            let run = try ProcessRunner.runBlocking("git", arguments, directory: repository, stdin: stdin)
             guard run.status == 0 else { throw BenchmarkError(message: "git \(arguments[0]): \(run.stderr)") }
             return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -133,7 +134,7 @@ enum OwnersBenchmarks {
         _ = try git(["add", "CODEOWNERS"], nil)
         var best = Double.infinity
         for _ in 0..<3 {
-            let run = try ProcessRunner.run(squad.path, ["lint"], directory: repository, limit: .seconds(120))
+            let run = try ProcessRunner.runBlocking(squad.path, ["lint"], directory: repository, limit: .seconds(120))
             guard run.stdout.contains("lint:") else {
                 throw BenchmarkError(message: "squad lint printed no summary: \(run.stderr)")
             }
@@ -194,10 +195,10 @@ enum PythonPeer {
     static func install() throws -> String {
         let venv = URL(fileURLWithPath: ".build/bench-venv").standardizedFileURL
         let python = venv.appendingPathComponent("bin/python").path
-        if (try? ProcessRunner.run(python, ["-c", "import codeowners"]).status) == 0 { return python }
-        let create = try ProcessRunner.run("python3", ["-m", "venv", venv.path], limit: .seconds(120))
+        if (try? ProcessRunner.runBlocking(python, ["-c", "import codeowners"]).status) == 0 { return python }
+        let create = try ProcessRunner.runBlocking("python3", ["-m", "venv", venv.path], limit: .seconds(120))
         guard create.status == 0 else { throw BenchmarkError(message: "python3 -m venv failed: \(create.stderr)") }
-        let pip = try ProcessRunner.run(
+        let pip = try ProcessRunner.runBlocking(
             venv.appendingPathComponent("bin/pip").path, ["install", "-q", "codeowners"], limit: .seconds(300))
         guard pip.status == 0 else {
             throw BenchmarkError(message: "pip install codeowners failed (offline?): \(pip.stderr.prefix(200))")
@@ -220,7 +221,7 @@ enum PythonPeer {
                 out.write("\\n".join(" ".join(name for _, name in answer) for answer in answers))
             print(elapsed / len(paths) * 1e6)
             """
-        let run = try ProcessRunner.run(python, ["-c", script, folder.path], limit: .seconds(600))
+        let run = try ProcessRunner.runBlocking(python, ["-c", script, folder.path], limit: .seconds(600))
         guard run.status == 0, let perPath = Double(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw BenchmarkError(message: "the Python peer failed: \(run.stderr.prefix(300))")
         }

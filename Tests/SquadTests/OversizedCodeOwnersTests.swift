@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// GitHub ignores a CODEOWNERS file of 3 MB or more: squad must not enforce rules GitHub does not read. Lint says
-/// so, and owners and the gate fail closed to the platform team with the reason on stderr, quickly at any size.
+/// so, and owners and the gate fail closed to the platform team with the reason on stderr (the size is asked of
+/// git before the file is read; how long that takes is the benchmark's business, not a wall-clock test's).
 @Suite struct OversizedCodeOwnersTests {
     func repository() async throws -> GitRepository {
         let repo = try await GitRepository()
@@ -22,7 +23,6 @@ import Testing
 
     @Test func lintOwnersAndTheGateFailClosed() async throws {
         let repo = try await repository()
-        let started = ContinuousClock.now
         let lint = await repo.squad(["lint"])
         #expect(lint.status == 1)
         #expect(lint.output.contains("GitHub ignores a CODEOWNERS file of 3 MB or more"), "\(lint.output.prefix(400))")
@@ -38,6 +38,5 @@ import Testing
                 "GitHub ignores a CODEOWNERS file of 3 MB or more, so none of its rules apply; every file needs @courier/platform"
             )
         )
-        #expect(ContinuousClock.now - started < .seconds(30), "never parsed, so never slow")
     }
 }

@@ -81,10 +81,9 @@ import Testing
             #expect(fast.status == 1, "\(fast.stderr)")
             immediate = min(immediate, fast.elapsed)
         }
-        let timeout = waited - immediate
-        #expect(
-            timeout > .milliseconds(250) && timeout < .milliseconds(700),
-            "waited \(waited), failing at once \(immediate)")
+        // Load only adds time, so the lower bound is the wait itself; a rounded-up second shows in the difference.
+        #expect(waited >= .milliseconds(300), "it did not wait for the timeout: \(waited)")
+        #expect(waited - immediate < .milliseconds(700), "waited \(waited), failing at once \(immediate)")
     }
 
     /// A layout listing a card twice keeps the first and says so on stderr (order 7777 once drew "✓ Delivered"

@@ -54,6 +54,9 @@ public final class VirtualClock: CourierClock {
         }
     }
 
+    /// Changes whenever a task starts or stops sleeping.
+    private var signature: [Int] { state.withLock { [$0.sleepers.count, $0.nextID] } }
+
     /// When the earliest sleeper is due, if any sleeps.
     public var nextWake: Date? {
         let next = state.withLock { $0.sleepers.map(\.deadline).min() }
@@ -92,12 +95,14 @@ public final class VirtualClock: CourierClock {
         let end = now().addingTimeInterval(limit.seconds)
         let wallLimit = ContinuousClock.now + .seconds(120)
         while answer.withLock({ $0 == nil }) {
-            // Quiet: the same sleepers for five looks in a row, each after the other tasks had a turn.
-            var (quiet, last) = (0, -1)
-            while quiet < 5, answer.withLock({ $0 == nil }) {
+            // Quiet: nobody started or stopped sleeping for five looks in a row, each after the other tasks had a
+            // turn, and for 10 ms of wall time (a busy machine can hold a task off the pool for a few looks).
+            var (quiet, last, since) = (0, signature, ContinuousClock.now)
+            while quiet < 5 || ContinuousClock.now - since < .milliseconds(10), answer.withLock({ $0 == nil }) {
                 for _ in 0..<20 { await Task.yield() }
                 try? await Task.sleep(for: .milliseconds(1))
-                (quiet, last) = (sleeperCount == last ? quiet + 1 : 0, sleeperCount)
+                let now = signature
+                if now == last { quiet += 1 } else { (quiet, last, since) = (0, now, ContinuousClock.now) }
             }
             guard answer.withLock({ $0 == nil }) else { break }
             // Nobody sleeping: the work is busy (or starved of threads), so give it time rather than jump.

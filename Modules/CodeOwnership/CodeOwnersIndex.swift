@@ -9,6 +9,8 @@
 /// - the literal start of a wildcard segment at a fixed depth (`/Apps/App3*/` → depth 1 "App3");
 /// - a literal segment at any depth (`**/Docs/`, `docs/`, `README.md`, `**/v1/**/*.sh` → "v1");
 /// - the extension a segment's literal end forces (`*.md` → "md");
+/// - a literal run inside a wildcard segment (`*tok*` → "tok", `name_*` at any depth → "name_"), found in all
+///   of a path's segments at once by a `LiteralScanner`;
 /// - nothing (`*`, `/*/x`): tried on every path.
 /// A pattern with several such parts goes to the bucket holding the fewest patterns so far, so no bucket grows
 /// with the file: the work per path follows its segments, not the number of rules. A pattern written twice
@@ -24,6 +26,7 @@ struct CodeOwnersIndex: Sendable {
         case key(UInt64)
         case name(Int)
         case fileExtension(Int)
+        case infix([UInt8])
     }
     /// Every literal the buckets are keyed by (tree folders, names, extensions, literal starts).
     private var names = ByteNames()
@@ -32,6 +35,11 @@ struct CodeOwnersIndex: Sendable {
     /// Bucket by name number, for names at any depth and extensions (-1: none).
     private var nameBuckets: [Int32] = []
     private var extensionBuckets: [Int32] = []
+    /// Buckets by the literal run inside a wildcard segment that keys them (while building), then the scanner.
+    private var infixBuckets: [[UInt8]: Int] = [:]
+    private var infixBytes = Set<UInt8>()
+    private var infixLength = 0
+    private var scanner = LiteralScanner([])
     /// The lengths of literal starts keyed at each depth.
     private var prefixLengths: [[Int]] = []
     /// Rule indices by bucket while building; then `flat`, bucket `b` being `flat[starts[b]..<starts[b + 1]]`.
@@ -50,6 +58,10 @@ struct CodeOwnersIndex: Sendable {
     private static let widest = 1 << 27
     /// The longest literal start of a wildcard segment used as a key.
     private static let longestPrefix = 8
+    /// The shortest literal run inside a wildcard segment used as a key (one byte would key half the paths).
+    private static let shortestInfix = 2
+    /// The most entries the scanner's table may have (16 MB); past it, patterns take their other keys.
+    private static let scannerBudget = 1 << 22
 
     init(_ patterns: [CodeOwnersPattern]) {
         self.patterns = patterns
@@ -69,6 +81,8 @@ struct CodeOwnersIndex: Sendable {
         }
         starts.append(Int32(flat.count))
         building = []
+        scanner = LiteralScanner(infixBuckets.map { ($0.key, Int32($0.value)) })
+        infixBuckets = [:]
     }
 
     /// The newest rule that matches `path`: the buckets the path hits are merged newest rule first, so the
@@ -80,6 +94,9 @@ struct CodeOwnersIndex: Sendable {
         // extension and one literal start per length keyed at its depth.
         var capacity = 2 + 4 * path.count
         for depth in 0..<min(path.count, prefixLengths.count) { capacity += prefixLengths[depth].count }
+        if scanner.longestChain > 0 {
+            for depth in 0..<path.count { capacity += scanner.longestChain * path[depth].count }
+        }
         // Two 32-bit numbers a bucket keep the buffer on the stack for paths some twenty folders deep.
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) { cursors in
             // Per bucket hit: one past its newest rule not yet tried, in `flat`, then where the bucket starts.
@@ -167,6 +184,7 @@ struct CodeOwnersIndex: Sendable {
             {
                 visit(Int(extensionBuckets[name]))
             }
+            scanner.scan(segment) { visit(Int($0)) }
         }
     }
 
@@ -244,6 +262,7 @@ struct CodeOwnersIndex: Sendable {
                 if let dot = suffix.lastIndex(of: PathBytes.dot) {
                     anywhere.append(.fileExtension(nameNumber(Array(suffix[(dot + 1)...]))))
                 }
+                anywhere += CodeOwnersIndex.literalRuns(tokens).filter(fitsScanner).map(Place.infix)
             }
             depth = depth.map { $0 + 1 }
         }
@@ -267,6 +286,15 @@ struct CodeOwnersIndex: Sendable {
         case .fileExtension(let name):
             if extensionBuckets[name] < 0 { extensionBuckets[name] = Int32(newBucket()) }
             bucket = Int(extensionBuckets[name])
+        case .infix(let literal):
+            if let existing = infixBuckets[literal] {
+                bucket = existing
+            } else {
+                bucket = newBucket()
+                infixBuckets[literal] = bucket
+                infixLength += literal.count
+                infixBytes.formUnion(literal)
+            }
         }
         building[bucket].append(index)
     }
@@ -279,8 +307,29 @@ struct CodeOwnersIndex: Sendable {
         case .key(let key): bucket = table[key]
         case .name(let name): bucket = nameBuckets[name] >= 0 ? Int(nameBuckets[name]) : nil
         case .fileExtension(let name): bucket = extensionBuckets[name] >= 0 ? Int(extensionBuckets[name]) : nil
+        case .infix(let literal): bucket = infixBuckets[literal]
         }
         return bucket.map { building[$0].count } ?? 0
+    }
+
+    /// Whether keying by `literal` keeps the scanner's table within its budget.
+    private func fitsScanner(_ literal: [UInt8]) -> Bool {
+        if infixBuckets[literal] != nil { return true }
+        let bytes = infixBytes.union(literal).count
+        return (infixLength + literal.count + 1) * (bytes + 1) <= CodeOwnersIndex.scannerBudget
+    }
+
+    /// The literal runs between a wildcard segment's `*` and `?`, long enough to key by.
+    private static func literalRuns(_ tokens: [CodeOwnersPattern.Token]) -> [[UInt8]] {
+        var runs: [[UInt8]] = [[]]
+        for token in tokens {
+            if case .literal(let byte) = token {
+                runs[runs.count - 1].append(byte)
+            } else if !runs[runs.count - 1].isEmpty {
+                runs.append([])
+            }
+        }
+        return runs.filter { $0.count >= shortestInfix }
     }
 
     /// The segment's bytes when it has no wildcard (it then matches only a path segment spelled exactly so).

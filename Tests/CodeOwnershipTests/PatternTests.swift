@@ -166,10 +166,13 @@ import Testing
             // Shapes the index sorts by a fixed-depth name, a wildcard segment's start, a name after `**`.
             "/a/*/c/*.md", "/*/b/", "/a/b*/", "/a/x?/c", "/b/*/d*", "**/c/**/*.md", "/a/**/d/**/*.d.md", "/x*",
             "/a/*/*/r.md", "/a/r?md", "d*/", "/c/d/**/*.", "/a/*/c/*.md",
+            // Shapes the index keys by a literal inside a wildcard segment, found by the scanner.
+            "*ab*", "xa*", "**/x*d*/", "*.d*", "/a/**/*b1*", "*d.m*", "?a*", "*e\u{301}*", "ab*/", "/b/*xab*.md",
+            "*abab*", "*ba?a*",
         ]
         let names = [
             "a", "b", "c", "d", "x", "r.md", "x.d.md", "x.", "e\u{301}.md", "e\u{E9}.md", "y.\u{301}md", "b1", "xa",
-            "d.md", "x1",
+            "d.md", "x1", "xab", "abab", "xabd.md", "ab", "babab", "xd", "e\u{301}x",
         ]
         var seed: UInt64 = 7
         func next(_ bound: Int) -> Int {

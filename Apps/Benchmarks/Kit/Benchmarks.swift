@@ -97,6 +97,15 @@ public enum Benchmarks {
                             + (owners.worst.ratio.map { String(format: " (%.1f× the peer)", $0) } ?? " (peer skipped)"),
                         "≥ 30×, all agree"
                     ),
+                    (
+                        "owners, worst against hmarr/codeowners (Go)",
+                        owners.worstAgainstGo.map {
+                            String(format: "%.1f× (%@)", $0.goRatio!, $0.name)
+                        } ?? "skipped: \(owners.goSkipped ?? "")", "≥ 20×"
+                    ),
+                    (
+                        "owners, slowest shape ÷ fastest (µs/path)", String(format: "%.2f", owners.spread), "≤ 3"
+                    ),
                 ] + ownerRows + [
                     (
                         "squad lint, \(owners.lintFiles) files (s)",
@@ -134,8 +143,13 @@ public enum Benchmarks {
                 var figure = String(format: "%.3f µs", shape.microsecondsPerPath)
                 if let peer = shape.peer, let ratio = shape.ratio {
                     figure += String(
-                        format: " ÷ %.2f = %.1f×; %d/%d agree", peer.microsecondsPerPath, ratio, peer.agreed,
-                        shape.paths)
+                        format: "; Python %.2f = %.1f×, %d/%d agree", peer.microsecondsPerPath, ratio, peer.agreed,
+                        peer.paths)
+                }
+                if let peer = shape.goPeer, let ratio = shape.goRatio {
+                    figure += String(
+                        format: "; Go %.2f = %.1f×, %d/%d agree", peer.microsecondsPerPath, ratio, peer.agreed,
+                        peer.paths)
                 }
                 if let cli = shape.cliSeconds { figure += String(format: "; CLI %.3f s", cli) }
                 if let agreed = shape.cliAgreed, agreed != shape.paths {
@@ -147,30 +161,40 @@ public enum Benchmarks {
 
         private func ownersJSON(_ number: (Double, Double) -> JSONValue) -> [String: JSONValue] {
             let worst = owners.worst
-            return [
+            let shapes: [JSONValue] = owners.shapes.map { shapeJSON($0, number) }
+            var object: [String: JSONValue] = [
                 "rules": .number(Double(worst.rules)),
                 "worst_shape": .string(worst.name),
                 "us_per_path": number(worst.microsecondsPerPath, 10000),
                 "paths_per_s": .number((1e6 / worst.microsecondsPerPath).rounded()),
-                "peer_us_per_path": worst.peer.map { number($0.microsecondsPerPath, 100) } ?? .null,
-                "speedup_vs_peer": worst.ratio.map { number($0, 10) } ?? .null,
-                "peer_skipped": owners.peerSkipped.map(JSONValue.string) ?? .null,
-                "shapes": .array(
-                    owners.shapes.map { shape in
-                        .object([
-                            "name": .string(shape.name), "rules": .number(Double(shape.rules)),
-                            "paths": .number(Double(shape.paths)),
-                            "us_per_path": number(shape.microsecondsPerPath, 10000),
-                            "peer_us_per_path": shape.peer.map { number($0.microsecondsPerPath, 100) } ?? .null,
-                            "speedup_vs_peer": shape.ratio.map { number($0, 10) } ?? .null,
-                            "peer_agreed": shape.peer.map { .number(Double($0.agreed)) } ?? .null,
-                            "cli_s": shape.cliSeconds.map { number($0, 1000) } ?? .null,
-                            "cli_agreed": shape.cliAgreed.map { .number(Double($0)) } ?? .null,
-                        ])
-                    }),
-                "lint_s": owners.lintSeconds.map { number($0, 1000) } ?? .null,
+                "slowest_over_fastest": number(owners.spread, 100),
+                "shapes": .array(shapes),
                 "lint_files": .number(Double(owners.lintFiles)),
             ]
+            object["peer_us_per_path"] = worst.peer.map { number($0.microsecondsPerPath, 100) } ?? .null
+            object["speedup_vs_peer"] = worst.ratio.map { number($0, 10) } ?? .null
+            object["peer_skipped"] = owners.peerSkipped.map(JSONValue.string) ?? .null
+            object["go_skipped"] = owners.goSkipped.map(JSONValue.string) ?? .null
+            object["worst_speedup_vs_go"] = owners.worstAgainstGo?.goRatio.map { number($0, 10) } ?? .null
+            object["lint_s"] = owners.lintSeconds.map { number($0, 1000) } ?? .null
+            return object
+        }
+
+        private func shapeJSON(_ shape: OwnersBenchmarks.Shape, _ number: (Double, Double) -> JSONValue) -> JSONValue {
+            var object: [String: JSONValue] = [
+                "name": .string(shape.name), "rules": .number(Double(shape.rules)),
+                "paths": .number(Double(shape.paths)), "us_per_path": number(shape.microsecondsPerPath, 10000),
+            ]
+            object["peer_us_per_path"] = shape.peer.map { number($0.microsecondsPerPath, 100) } ?? .null
+            object["speedup_vs_peer"] = shape.ratio.map { number($0, 10) } ?? .null
+            object["peer_agreed"] = shape.peer.map { .number(Double($0.agreed)) } ?? .null
+            object["peer_paths"] = shape.peer.map { .number(Double($0.paths)) } ?? .null
+            object["go_us_per_path"] = shape.goPeer.map { number($0.microsecondsPerPath, 100) } ?? .null
+            object["speedup_vs_go"] = shape.goRatio.map { number($0, 10) } ?? .null
+            object["go_agreed"] = shape.goPeer.map { .number(Double($0.agreed)) } ?? .null
+            object["cli_s"] = shape.cliSeconds.map { number($0, 1000) } ?? .null
+            object["cli_agreed"] = shape.cliAgreed.map { .number(Double($0)) } ?? .null
+            return .object(object)
         }
 
         private func format(_ sample: Sample) -> String {
@@ -191,10 +215,13 @@ public enum Benchmarks {
 
     /// `courier-bench owners`: only the CODEOWNERS figures, every shape beside the peer, in process and through
     /// the CLI, and `squad lint`; the table (or `json`) ends with the worst shape, the figure the README quotes.
-    public static func owners(quick: Bool, squad: URL?, json: Bool, peer: Bool = true) throws -> String {
+    public static func owners(
+        quick: Bool, squad: URL?, json: Bool, peer: Bool = true, goCheckout: URL? = nil, shapes: URL? = nil
+    ) throws -> String {
         let figures = try OwnersBenchmarks.measure(
             rules: quick ? 100 : 1000, paths: quick ? 5000 : 100_000, squad: squad,
-            peer: peer && (!quick || FileManager.default.fileExists(atPath: ".build/bench-venv/bin/python")))
+            peer: peer && (!quick || FileManager.default.fileExists(atPath: ".build/bench-venv/bin/python")),
+            goCheckout: goCheckout, shapes: try shapes.map(OwnersShape.load))
         let report = Report(
             concurrency: (Sample([0]), Sample([0]), Sample([0])), firstPaint: nil, scale: (0, 0, Sample([0]), 0),
             repaint: 0, resolvesPerSecond: 0, owners: figures, http: nil, watchCPUms: nil)

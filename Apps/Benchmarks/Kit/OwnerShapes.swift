@@ -1,3 +1,5 @@
+import Foundation
+
 /// CODEOWNERS files of different shapes, each with paths that exercise it: the owners figure is the worst of
 /// them, so a speed-up that holds only for one corpus cannot pass for a result. Generated, deterministic.
 struct OwnersShape {
@@ -12,7 +14,27 @@ struct OwnersShape {
             wildcards(rules: rules, paths: paths),
             unanchored(rules: rules, paths: paths),
             deep(rules: rules, paths: paths),
+            prefixGlobs(rules: rules * 5, paths: paths),
+            substringGlobs(rules: rules * 5, paths: paths),
+            extensionsOnly(rules: rules, paths: paths),
         ]
+    }
+
+    /// The shapes `--dump` wrote (or anyone wrote in that form): `<name>-CODEOWNERS` beside `<name>-paths.txt`.
+    static func load(from folder: URL) throws -> [OwnersShape] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix("-CODEOWNERS") }.sorted()
+        guard !names.isEmpty else {
+            throw BenchmarkError(message: "\(folder.path) holds no NAME-CODEOWNERS file (write shapes with --dump)")
+        }
+        return try names.map { file in
+            let name = String(file.dropLast("-CODEOWNERS".count))
+            let paths = try String(contentsOf: folder.appendingPathComponent("\(name)-paths.txt"), encoding: .utf8)
+            return OwnersShape(
+                name: name,
+                codeowners: try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8),
+                paths: paths.split(separator: "\n").map(String.init))
+        }
     }
 
     init(name: String, codeowners: String, paths: [String]) {
@@ -136,5 +158,86 @@ struct OwnersShape {
         }
         return OwnersShape(
             name: "deep paths, ** inside", codeowners: lines.joined(separator: "\n") + "\n", paths: paths)
+    }
+
+    /// Made-up words (3 to 8 lowercase letters) that rules and paths share, so some paths hit and most miss.
+    static func words(_ count: Int, _ random: inout SplitMix) -> [String] {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        return (0..<count).map { _ in
+            String((0..<(3 + Int(random.next() % 6))).map { _ in letters[Int(random.next() % 26)] })
+        }
+    }
+
+    /// Mostly unanchored globs that start with a name (`name_*`, `Dockerfile12*`, `word-*.yml`): no folder or
+    /// extension narrows them, and a path's every segment may start with any of them.
+    static func prefixGlobs(rules: Int, paths count: Int) -> OwnersShape {
+        var random = SplitMix(seed: 19)
+        func pick(_ bound: Int) -> Int { Int(random.next() % UInt64(max(bound, 1))) }
+        let vocabulary = words(rules / 2, &random)
+        var lines = ["* @org/all"]
+        while lines.count < rules {
+            let word = vocabulary[pick(vocabulary.count)]
+            switch lines.count % 4 {
+            case 0: lines.append("\(word)_* @org/p\(pick(50))")
+            case 1: lines.append("Dockerfile\(pick(rules))* @org/build")
+            case 2: lines.append("\(word)-*.yml @org/ops\(pick(9))")
+            default: lines.append("/\(word)*/ @org/top\(pick(30))")
+            }
+        }
+        let paths = (0..<count).map { number -> String in
+            let folders = (0..<(1 + pick(5))).map { _ in
+                pick(3) == 0 ? vocabulary[pick(vocabulary.count)] + "_\(pick(9))" : "src\(pick(40))"
+            }
+            let file: String
+            switch pick(4) {
+            case 0: file = "Dockerfile\(pick(rules * 2))"
+            case 1: file = "\(vocabulary[pick(vocabulary.count)])-\(number).yml"
+            default: file = "f\(number).\(["c", "py", "yml"][pick(3)])"
+            }
+            return (folders + [file]).joined(separator: "/")
+        }
+        return OwnersShape(name: "prefix globs", codeowners: lines.joined(separator: "\n") + "\n", paths: paths)
+    }
+
+    /// Globs keyed by a word in the middle of a name (`*tok*`, `/src/**/*tok*.ts`, `**/*tok*/`): no fixed part
+    /// of the path holds them.
+    static func substringGlobs(rules: Int, paths count: Int) -> OwnersShape {
+        var random = SplitMix(seed: 23)
+        func pick(_ bound: Int) -> Int { Int(random.next() % UInt64(max(bound, 1))) }
+        let vocabulary = words(rules, &random)
+        var lines = ["* @org/all", "*.ts @org/web"]
+        while lines.count < rules {
+            let word = vocabulary[pick(vocabulary.count)]
+            switch lines.count % 3 {
+            case 0: lines.append("*\(word)* @org/s\(pick(40))")
+            case 1: lines.append("/src/**/*\(word)*.ts @org/web\(pick(12))")
+            default: lines.append("**/*_\(word)/ @org/f\(pick(20))")
+            }
+        }
+        let paths = (0..<count).map { number -> String in
+            let folders = (0..<(1 + pick(6))).map { _ in
+                pick(4) == 0 ? "x_\(vocabulary[pick(vocabulary.count)])" : "m\(pick(60))"
+            }
+            let stem = pick(2) == 0 ? vocabulary[pick(vocabulary.count)] : "file"
+            let file = "\(["use", "get", "the"][pick(3)])\(stem)\(number).\(["ts", "js", "css"][pick(3)])"
+            return ((pick(2) == 0 ? ["src"] : ["lib"]) + folders + [file]).joined(separator: "/")
+        }
+        return OwnersShape(name: "substring globs", codeowners: lines.joined(separator: "\n") + "\n", paths: paths)
+    }
+
+    /// Nothing but extensions (`*.e123`, `*.tar.gz`): one segment of every path decides.
+    static func extensionsOnly(rules: Int, paths count: Int) -> OwnersShape {
+        var random = SplitMix(seed: 29)
+        func pick(_ bound: Int) -> Int { Int(random.next() % UInt64(max(bound, 1))) }
+        var lines = ["* @org/all"]
+        while lines.count < rules {
+            lines.append(lines.count % 5 == 0 ? "*.x\(pick(rules)).gz @org/z" : "*.e\(pick(rules)) @org/e\(pick(40))")
+        }
+        let paths = (0..<count).map { number -> String in
+            let folders = (0..<pick(5)).map { _ in "d\(pick(100))" }
+            let file = pick(5) == 0 ? "f\(number).x\(pick(rules)).gz" : "f\(number).e\(pick(rules * 2))"
+            return (folders + [file]).joined(separator: "/")
+        }
+        return OwnersShape(name: "extensions only", codeowners: lines.joined(separator: "\n") + "\n", paths: paths)
     }
 }

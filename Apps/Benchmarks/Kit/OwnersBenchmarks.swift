@@ -3,7 +3,8 @@ import CoreTesting
 import Foundation
 
 /// `squad owners` and `squad lint` on a big monorepo's CODEOWNERS, beside the Python `codeowners` package (a
-/// port of hmarr/codeowners) answering the same paths in the same run.
+/// port of hmarr/codeowners) and, when pointed at a checkout and Go is installed, hmarr/codeowners itself,
+/// answering the same paths in the same run.
 enum OwnersBenchmarks {
     /// One CODEOWNERS shape's figures.
     struct Shape: Sendable {
@@ -12,20 +13,32 @@ enum OwnersBenchmarks {
         var paths: Int
         /// Microseconds per path through `CodeOwners.ownership(of:)`, best of three.
         var microsecondsPerPath: Double
-        /// The same through Python's `codeowners`, with how many answers agreed.
-        var peer: (microsecondsPerPath: Double, agreed: Int)?
+        /// The same through Python's `codeowners` on the first `PythonPeer.sample` paths, with how many agreed.
+        var peer: Peer?
+        /// The same through hmarr/codeowners (Go).
+        var goPeer: Peer?
         /// `squad owners --format json -` on every path minus the same on one path, best of three (seconds).
         var cliSeconds: Double?
         /// How many of the CLI's JSON answers (path and owners, in order) agreed with the in-process ones.
         var cliAgreed: Int?
 
         var ratio: Double? { peer.map { $0.microsecondsPerPath / microsecondsPerPath } }
+        var goRatio: Double? { goPeer.map { $0.microsecondsPerPath / microsecondsPerPath } }
+    }
+
+    /// A peer's figure on one shape: its cost per path, and how many of the paths it answered agree with ours.
+    struct Peer: Sendable {
+        var microsecondsPerPath: Double
+        var agreed: Int
+        var paths: Int
     }
 
     struct Figures: Sendable {
         var shapes: [Shape]
         /// Why the peer was skipped, if it was.
         var peerSkipped: String?
+        /// Why the Go peer was skipped, if it was.
+        var goSkipped: String?
         /// Wall seconds of the release `squad lint` over a repository of `lintFiles` tracked files.
         var lintSeconds: Double?
         var lintFiles: Int
@@ -34,9 +47,23 @@ enum OwnersBenchmarks {
         var worst: Shape {
             shapes.min { ($0.ratio ?? -$0.microsecondsPerPath) < ($1.ratio ?? -$1.microsecondsPerPath) }!
         }
+
+        /// The slowest shape's cost per path over the fastest's: how much a file's shape can cost.
+        var spread: Double {
+            let costs = shapes.map(\.microsecondsPerPath)
+            return (costs.max() ?? 0) / max(costs.min() ?? 1, 1e-9)
+        }
+
+        /// The shape with the lowest speed-up over the Go peer, when it ran.
+        var worstAgainstGo: Shape? {
+            shapes.filter { $0.goRatio != nil }.min { $0.goRatio! < $1.goRatio! }
+        }
     }
 
-    static func measure(rules: Int, paths: Int, squad: URL?, peer: Bool) throws -> Figures {
+    /// Measures `shapes` (the generated ones unless given: `--shapes DIR` brings a reviewer's own).
+    static func measure(
+        rules: Int, paths: Int, squad: URL?, peer: Bool, goCheckout: URL? = nil, shapes: [OwnersShape]? = nil
+    ) throws -> Figures {
         var figures = Figures(shapes: [], lintFiles: paths)
         var python: String?
         if peer {
@@ -44,7 +71,16 @@ enum OwnersBenchmarks {
         } else {
             figures.peerSkipped = "--quick does not install the peer"
         }
-        for shape in OwnersShape.all(rules: rules, paths: paths) {
+        let goFolder = try TemporaryDirectory()
+        var go: URL?
+        if let goCheckout {
+            do { go = try GoPeer.build(checkout: goCheckout, in: goFolder.url) } catch {
+                figures.goSkipped = "\(error)"
+            }
+        } else {
+            figures.goSkipped = "not pointed at a checkout (--go-peer DIR)"
+        }
+        for shape in shapes ?? OwnersShape.all(rules: rules, paths: paths) {
             let owners = CodeOwners(text: shape.codeowners)
             var answers: [CodeOwners.Ownership] = []
             var best = Double.infinity
@@ -56,15 +92,22 @@ enum OwnersBenchmarks {
             }
             let folder = try TemporaryDirectory()
             try folder.write(shape.codeowners, to: "CODEOWNERS")
-            try folder.write(shape.paths.joined(separator: "\n"), to: "paths.txt")
+            let sample = Array(shape.paths.prefix(PythonPeer.sample))
+            try folder.write(sample.joined(separator: "\n"), to: "paths.txt")
             var figure = Shape(
-                name: shape.name, rules: owners.rules.count, paths: paths,
-                microsecondsPerPath: best / Double(paths) * 1e6)
+                name: shape.name, rules: owners.rules.count, paths: shape.paths.count,
+                microsecondsPerPath: best / Double(max(shape.paths.count, 1)) * 1e6)
+            let ours = answers.prefix(sample.count).map { $0.owners.joined(separator: " ") }
+            let agreement = { (theirs: [String]) in
+                theirs.count == ours.count ? zip(ours, theirs).filter { $0 == $1 }.count : 0
+            }
             if let python {
                 let (perPath, theirs) = try PythonPeer.owners(python: python, folder: folder.url)
-                let ours = answers.map { $0.owners.joined(separator: " ") }
-                let agreed = zip(ours, theirs).filter { $0 == $1 }.count
-                figure.peer = (perPath, theirs.count == ours.count ? agreed : 0)
+                figure.peer = Peer(microsecondsPerPath: perPath, agreed: agreement(theirs), paths: sample.count)
+            }
+            if let go {
+                let (perPath, theirs) = try GoPeer.owners(binary: go, folder: folder.url)
+                figure.goPeer = Peer(microsecondsPerPath: perPath, agreed: agreement(theirs), paths: sample.count)
             }
             if let squad {
                 let expected = zip(shape.paths, answers).map { CLIAnswer(path: $0, owners: $1.owners) }
@@ -192,6 +235,10 @@ struct MonorepoWorkload {
 /// The Python `codeowners` package in the benchmark's own virtual environment (`.build/bench-venv`), installed
 /// from PyPI on first use.
 enum PythonPeer {
+    /// How many of a shape's paths the peers answer: enough for a steady cost per path, few enough that a
+    /// peer trying 5,000 rules per path finishes in a minute.
+    static let sample = 20_000
+
     static func install() throws -> String {
         let venv = URL(fileURLWithPath: ".build/bench-venv").standardizedFileURL
         let python = venv.appendingPathComponent("bin/python").path
@@ -226,6 +273,91 @@ enum PythonPeer {
             throw BenchmarkError(message: "the Python peer failed: \(run.stderr.prefix(300))")
         }
         let answers = try String(contentsOf: folder.appendingPathComponent("peer.txt"), encoding: .utf8)
+        return (perPath, answers.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+}
+
+/// hmarr/codeowners (Go), built from a source checkout the benchmark is pointed at, offline, with the Go
+/// toolchain on PATH: a tiny program that times `Ruleset.Match` on every path, as the Python peer does.
+enum GoPeer {
+    static func build(checkout: URL, in folder: URL) throws -> URL {
+        guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("match.go").path) else {
+            throw BenchmarkError(message: "\(checkout.path) is not a hmarr/codeowners checkout (no match.go)")
+        }
+        let version = try? ProcessRunner.runBlocking("go", ["version"])
+        guard version?.status == 0 else { throw BenchmarkError(message: "no Go toolchain on PATH") }
+        let module = """
+            module courierpeer
+
+            go 1.18
+
+            require github.com/hmarr/codeowners v1.0.0
+
+            replace github.com/hmarr/codeowners => \(checkout.standardizedFileURL.path)
+            """
+        let program = """
+            package main
+
+            import (
+            \t"fmt"
+            \t"os"
+            \t"strings"
+            \t"time"
+
+            \t"github.com/hmarr/codeowners"
+            )
+
+            func main() {
+            \tfile, err := os.Open(os.Args[1] + "/CODEOWNERS")
+            \tif err != nil {
+            \t\tpanic(err)
+            \t}
+            \trules, err := codeowners.ParseFile(file)
+            \tif err != nil {
+            \t\tpanic(err)
+            \t}
+            \tdata, _ := os.ReadFile(os.Args[1] + "/paths.txt")
+            \tpaths := strings.Split(string(data), "\\n")
+            \tanswers := make([]string, len(paths))
+            \tstart := time.Now()
+            \tfor i, path := range paths {
+            \t\trule, err := rules.Match(path)
+            \t\tif err != nil || rule == nil {
+            \t\t\tcontinue
+            \t\t}
+            \t\tnames := make([]string, len(rule.Owners))
+            \t\tfor j, owner := range rule.Owners {
+            \t\t\tnames[j] = owner.String()
+            \t\t}
+            \t\tanswers[i] = strings.Join(names, " ")
+            \t}
+            \telapsed := time.Since(start)
+            \tos.WriteFile(os.Args[1]+"/go-peer.txt", []byte(strings.Join(answers, "\\n")), 0o644)
+            \tfmt.Println(float64(elapsed.Nanoseconds()) / 1000 / float64(len(paths)))
+            }
+            """
+        try module.write(to: folder.appendingPathComponent("go.mod"), atomically: true, encoding: .utf8)
+        try program.write(to: folder.appendingPathComponent("main.go"), atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["GOFLAGS"] = "-mod=mod"
+        environment["GOPROXY"] = "off"
+        environment["GOTOOLCHAIN"] = "local"
+        let binary = folder.appendingPathComponent("peer")
+        let build = try ProcessRunner.runBlocking(
+            "go", ["build", "-o", binary.path, "."], environment: environment, directory: folder, limit: .seconds(300))
+        guard build.status == 0 else {
+            throw BenchmarkError(message: "building the Go peer failed: \(build.stderr.prefix(300))")
+        }
+        return binary
+    }
+
+    /// Microseconds per path (parsing excluded) and each path's owners.
+    static func owners(binary: URL, folder: URL) throws -> (Double, [String]) {
+        let run = try ProcessRunner.runBlocking(binary.path, [folder.path], limit: .seconds(600))
+        guard run.status == 0, let perPath = Double(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw BenchmarkError(message: "the Go peer failed: \(run.stderr.prefix(300))")
+        }
+        let answers = try String(contentsOf: folder.appendingPathComponent("go-peer.txt"), encoding: .utf8)
         return (perPath, answers.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
     }
 }

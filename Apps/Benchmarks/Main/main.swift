@@ -5,13 +5,13 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let ownersOnly = arguments.first == "owners"
 if ownersOnly { arguments.removeFirst() }
 let unknown = arguments.enumerated().filter { index, argument in
-    !["--json", "--quick", "--help", "--dump", "--no-peer"].contains(argument)
-        && !(index > 0 && arguments[index - 1] == "--dump")
+    !["--json", "--quick", "--help", "--dump", "--no-peer", "--go-peer", "--shapes"].contains(argument)
+        && !(index > 0 && ["--dump", "--go-peer", "--shapes"].contains(arguments[index - 1]))
 }.map(\.element)
 if arguments.contains("--help") || !unknown.isEmpty {
     let message =
-        "usage: courier-bench [owners [--dump DIR] [--no-peer]] [--json] [--quick]\n  prints every performance figure as a ratio or a rate; "
-        + "owners: only the CODEOWNERS shapes beside the Python peer\n"
+        "usage: courier-bench [owners [--dump DIR] [--shapes DIR] [--no-peer] [--go-peer DIR]] [--json] [--quick]\n  prints every performance figure as a ratio or a rate; "
+        + "owners: only the CODEOWNERS shapes beside the Python peer and, given a hmarr/codeowners checkout and Go, the Go one; --shapes measures DIR's NAME-CODEOWNERS and NAME-paths.txt pairs instead of the generated shapes\n"
     FileHandle.standardError.write(Data(((unknown.isEmpty ? "" : "unknown argument '\(unknown[0])'\n") + message).utf8))
     exit(unknown.isEmpty ? 0 : 64)
 }
@@ -59,6 +59,11 @@ func squadBinary() -> URL? {
     return build(command, binary: folder.appendingPathComponent("squad"), for: "squad lint")
 }
 
+/// The folder named after `flag`, if given.
+@MainActor func folderArgument(after flag: String) -> URL? {
+    arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? URL(fileURLWithPath: arguments[$0 + 1]) : nil }
+}
+
 if ownersOnly, let flag = arguments.firstIndex(of: "--dump"), flag + 1 < arguments.count {
     do { try Benchmarks.dumpOwnerShapes(to: URL(fileURLWithPath: arguments[flag + 1])) } catch {
         FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
@@ -71,7 +76,8 @@ if ownersOnly {
         print(
             try Benchmarks.owners(
                 quick: arguments.contains("--quick"), squad: squadBinary(), json: arguments.contains("--json"),
-                peer: !arguments.contains("--no-peer")))
+                peer: !arguments.contains("--no-peer"),
+                goCheckout: folderArgument(after: "--go-peer"), shapes: folderArgument(after: "--shapes")))
     } catch {
         FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
         exit(1)

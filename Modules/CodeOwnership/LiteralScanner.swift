@@ -1,0 +1,92 @@
+/// Finds every literal of a set that occurs inside a path segment in one pass over the segment's bytes
+/// (Aho–Corasick, compiled to a table over byte classes): a rule keyed by a literal inside a wildcard segment
+/// (`*tok*`, `name_*` at any depth, `Dockerfile1*`) costs the path's length to find, not one try per rule.
+struct LiteralScanner: Sendable {
+    /// Byte → its class; class 0 is every byte no literal uses, which leads back to the start.
+    private var classes = [UInt16](repeating: 0, count: 256)
+    private var classCount = 1
+    /// `step[state * classCount + class]`: the state after reading a byte of that class.
+    private var step: [Int32] = []
+    /// The value of the literal ending at a state (-1: none), and the nearest shorter suffix with a value.
+    private var value: [Int32] = []
+    private var output: [Int32] = []
+    /// The most values one byte can end (a literal and the literals it ends with).
+    private(set) var longestChain = 0
+
+    /// Compiles `literals` (distinct, none empty, none holding "/"), each reporting its value when found.
+    init(_ literals: [(bytes: [UInt8], value: Int32)]) {
+        for (bytes, _) in literals {
+            for byte in bytes where classes[Int(byte)] == 0 {
+                classes[Int(byte)] = UInt16(classCount)
+                classCount += 1
+            }
+        }
+        // The trie, with its edges in a dictionary while it is built.
+        var edges: [Int: Int32] = [:]
+        value = [-1]
+        for (bytes, literalValue) in literals {
+            var state = 0
+            for byte in bytes {
+                let key = state * classCount + Int(classes[Int(byte)])
+                if let next = edges[key] {
+                    state = Int(next)
+                } else {
+                    edges[key] = Int32(value.count)
+                    state = value.count
+                    value.append(-1)
+                }
+            }
+            value[state] = literalValue
+        }
+        // Breadth first, so a state's fallback (its longest proper suffix in the trie) is complete before it.
+        let states = value.count
+        step = [Int32](repeating: 0, count: states * classCount)
+        output = [Int32](repeating: -1, count: states)
+        var fallback = [Int32](repeating: 0, count: states)
+        var chain = [Int](repeating: 0, count: states)
+        var queue: [Int] = [0]
+        var head = 0
+        while head < queue.count {
+            let state = queue[head]
+            head += 1
+            let back = Int(fallback[state])
+            if state != 0 {
+                output[state] = value[back] >= 0 ? Int32(back) : output[back]
+                chain[state] = (value[state] >= 0 ? 1 : 0) + chain[back]
+                longestChain = max(longestChain, chain[state])
+            }
+            for byteClass in 1..<classCount {
+                if let child = edges[state * classCount + byteClass] {
+                    step[state * classCount + byteClass] = child
+                    fallback[Int(child)] = state == 0 ? 0 : step[back * classCount + byteClass]
+                    queue.append(Int(child))
+                } else {
+                    step[state * classCount + byteClass] = state == 0 ? 0 : step[back * classCount + byteClass]
+                }
+            }
+        }
+    }
+
+    /// Calls `found` with the value of every literal occurrence in `segment` (a value may come more than once).
+    @inline(__always)
+    func scan(_ segment: UnsafeBufferPointer<UInt8>, _ found: (Int32) -> Void) {
+        guard classCount > 1 else { return }
+        classes.withUnsafeBufferPointer { classes in
+            step.withUnsafeBufferPointer { step in
+                value.withUnsafeBufferPointer { value in
+                    output.withUnsafeBufferPointer { output in
+                        var state = 0
+                        for byte in segment {
+                            state = Int(step[state &* classCount &+ Int(classes[Int(byte)])])
+                            var ending = value[state] >= 0 ? state : Int(output[state])
+                            while ending > 0 {
+                                found(value[ending])
+                                ending = Int(output[ending])
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

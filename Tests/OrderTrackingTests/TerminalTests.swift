@@ -24,13 +24,19 @@ final class TmuxSession {
             "python3", ["-c", relay, "tmux", "-L", socket] + arguments, limit: .seconds(10))
     }
 
-    func screen() async throws -> String { try await tmux(["capture-pane", "-p", "-t", name]).stdout }
+    /// A question that changes nothing, asked again once if tmux does not answer within its limit (one
+    /// capture-pane in a CI run on a loaded machine never came back).
+    func query(_ arguments: [String]) async throws -> ProcessResult {
+        do { return try await tmux(arguments) } catch is ProcessTimedOut { return try await tmux(arguments) }
+    }
+
+    func screen() async throws -> String { try await query(["capture-pane", "-p", "-t", name]).stdout }
 
     /// The screen with everything scrolled off above it.
-    func history() async throws -> String { try await tmux(["capture-pane", "-p", "-S", "-", "-t", name]).stdout }
+    func history() async throws -> String { try await query(["capture-pane", "-p", "-S", "-", "-t", name]).stdout }
 
     func cursorVisible() async throws -> Bool {
-        try await tmux(["display-message", "-p", "-t", name, "#{cursor_flag}"]).stdout.hasPrefix("1")
+        try await query(["display-message", "-p", "-t", name, "#{cursor_flag}"]).stdout.hasPrefix("1")
     }
 
     /// Polls the screen until `condition` holds or `limit` passes; returns the last screen. It sleeps as a task,

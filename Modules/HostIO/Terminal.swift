@@ -31,6 +31,8 @@ public final class Terminal: Sendable {
     private let resumeHandler = Locked<(@Sendable () -> Void)?>(nil)
     /// The job runs in the background (`bg`, or SIGTTOU said so): nothing is drawn until `fg` brings it back.
     private let background = Locked(false)
+    /// Whether a thread is already looking for the job to be the foreground job again.
+    private let looking = Locked(false)
 
     /// Looks at stdout and the environment once; every later decision reads these answers.
     public init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
@@ -92,16 +94,18 @@ public final class Terminal: Sendable {
     /// Stops drawing and, once, starts looking (ten times a second) for the job to be the foreground job again:
     /// `fg` does not always send SIGCONT to a job that is already running, so the terminal's owner is asked.
     private func heldInBackground() {
-        let first = background.withLock { held in
-            defer { held = true }
-            return !held
+        background.withLock { $0 = true }
+        let first = looking.withLock { looking in
+            defer { looking = true }
+            return !looking
         }
         guard first else { return }
         let thread = Thread { [self] in
             while !ownsTerminal() {
                 usleep(100_000)
-                guard background.withLock({ $0 }) else { return }
+                guard background.withLock({ $0 }) else { return looking.withLock { $0 = false } }
             }
+            looking.withLock { $0 = false }
             resume()
         }
         thread.name = "courier-foreground"
@@ -163,6 +167,9 @@ public final class Terminal: Sendable {
         } else if cursorHidden.withLock({ $0 }) {
             streams.out("\u{1B}[?25h\n")
         }
+        // Held from here: after `bg` the other threads run on before SIGCONT's handler can ask who owns the
+        // terminal, and a frame drawn then would land on the shell's screen.
+        background.withLock { $0 = true }
         kill(getpid(), SIGSTOP)
     }
 

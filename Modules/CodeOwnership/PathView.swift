@@ -30,26 +30,46 @@ struct PathView {
     }
 
     /// Writes each segment's bounds into `bounds` and returns how many there are, or nil when they do not fit.
+    /// Eight bytes at a time: a path is mostly bytes that are no "/", and a word with none is one test.
     @inline(__always)
     private static func split(_ bytes: UnsafeBufferPointer<UInt8>, into bounds: UnsafeMutableBufferPointer<Int>)
         -> Int?
     {
         var count = 0
         var start = 0
-        var index = 0
-        while index <= bytes.count {
-            if index == bytes.count || bytes[index] == PathBytes.slash {
-                let length = index &- start
-                if length > 0 && !(length == 1 && bytes[start] == PathBytes.dot) {
-                    guard 2 &* count &+ 1 < bounds.count else { return nil }
-                    bounds[2 &* count] = start
-                    bounds[2 &* count &+ 1] = index
-                    count &+= 1
-                }
-                start = index &+ 1
+        /// Ends the segment `start..<end` at a "/" (or the path's end), dropping it when empty or ".".
+        func close(_ end: Int) -> Bool {
+            let length = end &- start
+            if length > 0 && !(length == 1 && bytes[start] == PathBytes.dot) {
+                guard 2 &* count &+ 1 < bounds.count else { return false }
+                bounds[2 &* count] = start
+                bounds[2 &* count &+ 1] = end
+                count &+= 1
             }
+            start = end &+ 1
+            return true
+        }
+        var index = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index &+ 8 <= bytes.count {
+                // The top bit of each byte that is "/": exact, with no borrow from one byte into the next.
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let other = word ^ 0x2F2F_2F2F_2F2F_2F2F
+                var slashes =
+                    ~(((other & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | other | 0x7F7F_7F7F_7F7F_7F7F)
+                while slashes != 0 {
+                    guard close(index &+ slashes.trailingZeroBitCount >> 3) else { return nil }
+                    slashes &= slashes &- 1
+                }
+                index &+= 8
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] == PathBytes.slash, !close(index) { return nil }
             index &+= 1
         }
+        guard close(bytes.count) else { return nil }
         return count
     }
 

@@ -2,6 +2,7 @@ import BenchmarksKit
 import Core
 import CoreTesting
 import Foundation
+import JSON
 import Testing
 
 /// The benchmark must not rot: its quick mode runs in CI and must print every figure. No time is asserted.
@@ -32,5 +33,40 @@ import Testing
             }
         }
         #expect(report.table.contains("concurrency N=4"))
+    }
+
+    /// `--shapes DIR` measures a reviewer's own pairs (every one, by name), and `--go-peer` pointed at a folder
+    /// that is no hmarr/codeowners checkout says so instead of a figure (no Go toolchain needed for either).
+    @Test func reviewersShapesAreMeasuredAndABadGoCheckoutIsNamed() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("* @all\n/docs/ @docs\n*tok*.ts @tok\n", to: "held-out-CODEOWNERS")
+        try folder.write("docs/a.md\nsrc/mytoken.ts\nREADME\n", to: "held-out-paths.txt")
+        try folder.write("*.md @docs\n", to: "second-CODEOWNERS")
+        try folder.write("a.md\n", to: "second-paths.txt")
+        let json = try Benchmarks.owners(
+            quick: true, squad: nil, json: true, peer: false, goCheckout: folder.url, shapes: folder.url)
+        guard case .object(let owners) = try JSONValue(parsing: Data(json.utf8)),
+            case .array(let shapes)? = owners["shapes"]
+        else {
+            Issue.record("not the owners object: \(json.prefix(300))")
+            return
+        }
+        let names = shapes.compactMap { shape -> String? in
+            guard case .object(let object) = shape, case .string(let name)? = object["name"] else { return nil }
+            return name
+        }
+        #expect(names == ["held-out", "second"])
+        guard case .string(let skipped)? = owners["go_skipped"] else {
+            Issue.record("no go_skipped: \(json.prefix(300))")
+            return
+        }
+        #expect(skipped.contains("is not a hmarr/codeowners checkout (no match.go)"), "\(skipped)")
+    }
+
+    @Test func aShapesFolderWithoutPairsSaysHowToWriteThem() throws {
+        let folder = try TemporaryDirectory()
+        #expect {
+            _ = try Benchmarks.owners(quick: true, squad: nil, json: true, peer: false, shapes: folder.url)
+        } throws: { "\($0)".contains("holds no NAME-CODEOWNERS file (write shapes with --dump)") }
     }
 }

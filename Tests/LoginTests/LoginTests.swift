@@ -50,11 +50,16 @@ struct Channels {
     let warned = Journal()
 }
 
-func authenticator(_ container: LoginContainer, deadline: Duration = .seconds(5)) -> (Authenticator, Channels) {
+/// An authenticator on the canned accounts. Its deadlines run on a virtual clock nobody advances unless a test
+/// passes another clock: a starved run (a sanitizer, a busy machine) once missed a real 5 s deadline on a
+/// fetch that answers at once.
+func authenticator(
+    _ container: LoginContainer, deadline: Duration = .seconds(5), clock: any CourierClock = VirtualClock()
+) -> (Authenticator, Channels) {
     let channels = Channels()
     let backend = CannedBackend(accounts, clock: VirtualClock())
     let authenticator = Authenticator(
-        backend: backend, container: container, hookDeadline: deadline, say: { channels.said.add($0) },
+        backend: backend, container: container, clock: clock, hookDeadline: deadline, say: { channels.said.add($0) },
         note: { channels.noted.add($0) }, warn: { channels.warned.add($0) })
     return (authenticator, channels)
 }
@@ -85,7 +90,8 @@ func authenticator(_ container: LoginContainer, deadline: Duration = .seconds(5)
         try container.register(success: RecordingHook(name: "A", behaviour: .throwError, journal: journal), id: "A")
         try container.register(success: RecordingHook(name: "B", behaviour: .hang, journal: journal), id: "B")
         try container.register(success: RecordingHook(name: "C", behaviour: .succeed, journal: journal), id: "C")
-        let (auth, output) = authenticator(container, deadline: .milliseconds(200))
+        // The hanging hook's deadline must pass: real time, 200 ms.
+        let (auth, output) = authenticator(container, deadline: .milliseconds(200), clock: SystemClock())
         let outcome = await auth.logIn(userID: "1234", password: nil)
         #expect(journal.all == ["A ran", "B ran", "C ran"])
         #expect(outcome.hookProblems == ["Hook 'A' failed: A exploded", "Hook 'B' did not finish within 0.2s"])

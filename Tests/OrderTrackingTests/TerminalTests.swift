@@ -77,9 +77,15 @@ struct TerminalTests {
         return (report["components"] as? [[String: Any]] ?? []).filter { $0["hidden"] as? Bool == false }.count
     }
 
+    /// The slow card answers after 8 s (a fault server, not the demo's 1.5 s): long enough for a capture to see
+    /// it still loading on a loaded machine, where one capture-pane can take more than a second.
     @Test func skeletonsFirstThenCardsFillInInPlace() async throws {
         let cards = try await visibleCards("9012")
-        let session = try await TmuxSession(command: command("9012"))
+        let server = try TestServer.faults(
+            root: CLI.fixtures, rules: #"{"orders/9012/delivery.json": {"delay_ms": 8000}}"#)
+        defer { server.stop() }
+        let session = try await TmuxSession(
+            command: command("9012 --timeout 30 --api \(server.baseURL.absoluteString)"))
         let early = try await session.waitFor {
             let drawn = ScreenComposition.cards(in: $0).cards
             return drawn.count == cards && drawn.filter { $0.joined().contains("░") }.count == 1
@@ -89,7 +95,7 @@ struct TerminalTests {
         #expect(
             drawn.filter { $0.joined().contains("░") }.count == 1,
             "only the slow card shows its skeleton: the fast cards did not wait")
-        let done = try await session.waitFor { $0.contains("EXIT=") }
+        let done = try await session.waitFor(.seconds(40)) { $0.contains("EXIT=") }
         #expect(done.contains("EXIT=0"))
         #expect(!done.contains("░"))
         #expect(ScreenComposition.cards(in: done).cards.count == cards, "each card drawn once (redrawn in place)")

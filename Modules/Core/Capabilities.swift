@@ -1,18 +1,28 @@
-/// What a component type opted into (the opt-in protocols beside ``Component``), found once per type, at
-/// registration, so the container calls plain closures and the squad contract stays three members.
-struct Capabilities<C: Component>: Sendable {
-    var consumed: Set<String> = []
-    var refreshing: Set<String> = []
-    var consume: (@Sendable (C, DomainEvent, C.Info) -> C.Info)?
-    var events: (@Sendable (C, C.Info) -> [DomainEvent])?
-    var validate: (@Sendable (C, UserAction, C.Info) -> Verdict)?
-    var refreshInterval: (@Sendable (C, C.Info) -> Duration?)?
-    var isFinished: (@Sendable (C, C.Info) -> Bool)?
-    var analytics: (@Sendable (C, Moment<C.Info>) -> [AnalyticsEvent])?
+/// What a component type opted into (the opt-in protocols beside ``Component``), found once per type, so a host
+/// calls plain closures and the squad contract stays three members. Public for hosts that run components their
+/// own way (the screen runtime's kernel).
+public struct Capabilities<C: Component>: Sendable {
+    /// Events it consumes into its info (``EventConsuming``).
+    public private(set) var consumed: Set<String> = []
+    /// Events after which it asks to be reloaded (``RefreshingOnEvents``).
+    public private(set) var refreshing: Set<String> = []
+    /// ``EventConsuming/consume(_:into:)``, when it opted in.
+    public private(set) var consume: (@Sendable (C, DomainEvent, C.Info) -> C.Info)?
+    /// ``EventPublishing/events(for:)``, when it opted in.
+    public private(set) var events: (@Sendable (C, C.Info) -> [DomainEvent])?
+    /// ``Validatable/validate(_:info:)``, when it opted in.
+    public private(set) var validate: (@Sendable (C, UserAction, C.Info) -> Verdict)?
+    /// ``SelfRefreshing/refreshInterval(for:)``, when it opted in.
+    public private(set) var refreshInterval: (@Sendable (C, C.Info) -> Duration?)?
+    /// ``Finishing/isFinished(_:)``, when it opted in.
+    public private(set) var isFinished: (@Sendable (C, C.Info) -> Bool)?
+    /// ``Tracking/analytics(for:)``, when it opted in.
+    public private(set) var analytics: (@Sendable (C, Moment<C.Info>) -> [AnalyticsEvent])?
 
     // One cast per protocol here; each closure then opens the component as that protocol (its `Info` is `C.Info`,
     // so the `as?` inside the erased helpers below always succeeds).
-    init() {
+    /// Finds what `C` opted into.
+    public init() {
         if let type = C.self as? any EventConsuming.Type {
             consumed = Set(type.consumedEvents.map(\.rawValue))
             consume = { ($0 as? any EventConsuming)?.consume(erased: $1, into: $2) as? C.Info ?? $2 }

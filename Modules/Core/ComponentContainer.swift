@@ -22,9 +22,6 @@ public protocol LoadableComponent: Sendable {
     var validates: Bool { get }
     /// The component's verdict on `action`, or nil if it does not validate or has no info yet.
     func validate(_ action: UserAction) -> Verdict?
-    /// Tells the squad's ``Tracking`` that the host keeps this card's last info on screen, marked stale since
-    /// `since` (the host decides staleness; the component only hears of it).
-    func markStale(since: Date)
     /// The current state; `includingInfo` encodes the info as JSON, which only JSON output needs (the encoder's
     /// first use is a large share of a text screen's start-up).
     func snapshot(includingInfo: Bool) -> ComponentSnapshot
@@ -113,9 +110,6 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
             return state.loading
         }?.cancel()
     }
-
-    /// Tells the squad's `Tracking` the host shows this card stale.
-    public func markStale(since: Date) { commit { $0.outbox.append(.track(.stale(since: since))) } }
 
     /// Applies a routed event now if info is shown, and remembers it for info that arrives later.
     public func receive(_ event: DomainEvent) -> [DomainEvent] {

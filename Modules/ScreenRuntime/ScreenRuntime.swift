@@ -1,28 +1,37 @@
 import Core
 import Foundation
 
-/// One screen of squads' components, run in-process on an injected clock: a slot per layout entry the registry
-/// knows, every skeleton at once, all loads concurrently, events routed between components, refresh requests
-/// and `every` rounds under `watch`, stale cards kept while the backend blips. It hands out frames (plain
-/// values) and never writes anywhere, reads the wall clock or touches process state, so every behaviour can be
-/// tested on a virtual clock without a process.
+/// One screen of squads' components, run in-process on an injected clock. The screen's state is one value,
+/// ``ScreenState``, changed only by ``ScreenState/reduce(_:at:)``; this executor runs the effects it asks for
+/// (loads through each card's ``CardKernel``, wake-ups, deliveries, frames, analytics) one action at a time, in
+/// order, and feeds their results back as actions. It never writes anywhere, reads the wall clock or touches
+/// process state, so every behaviour can be tested on a virtual clock without a process.
 public final class ScreenRuntime: Sendable {
-    /// The cards, in layout order: who registered each and the running component in its slot.
-    public let cards: [(registration: ComponentRegistration, component: any LoadableComponent)]
+    /// The cards, in layout order: who registered each.
+    public let registrations: [ComponentRegistration]
+    private let kernels: [CardKernel]
     private let settings: ScreenSettings
     private let clock: any CourierClock
     private let report: RuntimeReport
-    private let updates: AsyncStream<Message>
+    private let inbox: AsyncStream<Message>
     private let sink: AsyncStream<Message>.Continuation
-    private let book: Locked<ScreenBook>
-    private let alarm: Alarm
-    private let reloadRequested = Locked(false)
-    private let consumer = Locked(Task<Void, Never>?.none)
+    private let world: Locked<World>
+    private let loop = Locked(Task<Void, Never>?.none)
 
     private enum Message: Sendable {
-        case update(Int, SlotUpdate)
-        case barrier(CheckedContinuation<Int, Never>)
-        case settle
+        case action(ScreenAction)
+        case answer(card: Int, generation: Int, Result<AnyInfo, Failure>)
+        case waiter(CheckedContinuation<Void, Never>)
+    }
+
+    /// The state and what runs its effects: touched by the loop, read (never changed) by the frame and verdict
+    /// look-ups.
+    private struct World: Sendable {
+        var state: ScreenState
+        var frames: (@Sendable (ScreenFrame, FrameMoment) -> Void)?
+        var loads: [Int: Task<Void, Never>] = [:]
+        var timer: ScheduledTimer?
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// Builds the slots for `entries`. An id the registry does not know, or a second entry for an id, is
@@ -32,9 +41,9 @@ public final class ScreenRuntime: Sendable {
         settings: ScreenSettings, report: RuntimeReport, source: String = "the layout"
     ) {
         (self.settings, self.clock, self.report) = (settings, clock, report)
-        (updates, sink) = AsyncStream<Message>.makeStream()
-        alarm = Alarm(clock: clock)
-        var cards: [(registration: ComponentRegistration, component: any LoadableComponent)] = []
+        (inbox, sink) = AsyncStream<Message>.makeStream()
+        var registrations: [ComponentRegistration] = []
+        var kernels: [CardKernel] = []
         var seen: Set<String> = []
         var skipped: [(id: String, line: String, why: String)] = []
         for (position, entry) in entries.enumerated() {
@@ -46,13 +55,11 @@ public final class ScreenRuntime: Sendable {
             }
             do {
                 let registration = try registry.registration(for: entry.id)
-                let index = cards.count
-                let sink = sink
-                let slot = Slot(id: entry.id) { sink.yield(.update(index, $0)) }
                 let context = ComponentContext(
                     ids: settings.ids, backend: backend, clock: clock, presentation: settings.presentation,
                     timeout: settings.timeout, payload: entry.payload)
-                cards.append((registration, registration.instantiate(in: slot, context: context)))
+                registrations.append(registration)
+                kernels.append(registration.kernel(context: context))
             } catch .unknown(_, let known) {
                 let why = "unknown component; known: \(known.map(\.rawValue).joined(separator: ", "))"
                 skipped.append((Self.shown(entry.id), "skipping '\(Self.shown(entry.id))' from \(source): \(why)", why))
@@ -62,11 +69,13 @@ public final class ScreenRuntime: Sendable {
             }
         }
         Self.reportSkipped(skipped, from: source, to: report)
-        self.cards = cards
-        book = Locked(
-            ScreenBook(
-                cards: cards.map { CardFrame(id: $0.registration.id, module: $0.registration.module) },
-                started: clock.now(), staleLimit: settings.staleLimit))
+        (self.registrations, self.kernels) = (registrations, kernels)
+        let cards = zip(registrations, kernels).map { registration, kernel in
+            CardState(
+                id: registration.id, module: registration.module, consumes: kernel.consumes,
+                refreshesOn: kernel.refreshesOn, skeleton: kernel.card(for: .loading))
+        }
+        world = Locked(World(state: ScreenState(cards: cards, started: clock.now(), settings: settings)))
     }
 
     /// One line per skipped entry, or for a long list (a broken or hostile layout) one summary line: a layout of
@@ -99,64 +108,50 @@ public final class ScreenRuntime: Sendable {
     }
 
     /// Runs the screen to its end (after the first loads, or under `watch` once the screen is finished or the
-    /// task is cancelled) and returns the last frame. `frames` is called one frame at a time, in order.
+    /// task is cancelled) and returns the last frame. `frames` is called one frame at a time, in order. Nothing
+    /// the run started outlives it: cancelling the task stops the loads and the wake-up timer.
     public func run(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void) async -> ScreenFrame {
-        start(frames)
-        if settings.load { await loadAll() }
-        if settings.watch { await watch() }
-        return await stop()
-    }
-
-    /// Shows every skeleton (the `.first` frame) and starts handing out frames: the first step of ``run(_:)``,
-    /// public for a host that acts on the screen itself (``deliver(_:)``) before ``stop()``. Every `start` needs
-    /// its `stop`: until then the frame consumer keeps the runtime, its cards and their payloads alive.
-    public func start(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void) {
-        for (index, card) in cards.enumerated() {
-            card.component.present()
-            let block = card.component.snapshot(includingInfo: false).block
-            book.withLock { _ = $0.apply(.drew(block), from: index, at: clock.now()) }
+        await withTaskCancellationHandler {
+            await open(frames, loading: settings.load ? Array(registrations.indices) : [])
+            if settings.watch { await loop.withLock { $0 }?.value }
+            return await stop()
+        } onCancel: {
+            sink.yield(.action(.stop))
         }
-        frames(book.withLock { $0.frame(clock.now()) }, .first)
-        consumer.withLock { $0 = Task { await consume(frames) } }
     }
 
-    /// Loads every card concurrently and waits until the screen has settled.
-    public func loadAll() async {
-        await concurrently(cards.map(\.component)) { await $0.load() }
-        await settle()
+    /// Shows every skeleton (the `.first` frame), loads the cards at `loading` and waits until the screen has
+    /// settled: the first step of a host that acts on the screen itself (``deliver(_:)``, ``reload(_:)``)
+    /// before ``stop()``.
+    public func open(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void = { _, _ in }, loading: [Int])
+        async
+    {
+        world.withLock { $0.frames = frames }
+        let task = Task { await drive() }
+        loop.withLock { $0 = task }
+        sink.yield(.action(.start(loading: loading)))
+        await settled()
     }
 
-    /// Ends the run: every report handled, and the last frame.
+    /// Ends the run: the loads under way are cancelled and the last frame is returned.
     public func stop() async -> ScreenFrame {
-        sink.finish()
-        await consumer.withLock { $0 }?.value
+        sink.yield(.action(.stop))
+        await loop.withLock { $0 }?.value
         return currentFrame(includingInfo: settings.includeInfo)
     }
 
     /// Delivers `event` to the cards that consume it, as if a squad had published it (routed on, cycles
-    /// refused), reloads the cards that ask for a look because of it (now, or under `watch` when they asked),
-    /// and says how each card reacted.
-    /// Between ``start(_:)`` and ``stop()``: `preview --event`, and a person's input on a live screen.
+    /// refused), reloads the cards that ask for a look because of it, and says how each card reacted.
+    /// Between ``open(_:loading:)`` and ``stop()``: `preview --event`.
     public func deliver(_ event: DomainEvent) async -> [ComponentID: EventReaction] {
-        let components = cards.map(\.component)
-        let (before, asksBefore) = (
-            components.map { $0.snapshot(includingInfo: false).block }, book.withLock(\.refreshAsks)
-        )
-        let router = EventRouter(consumers: components.map { ($0.id, $0.consumedEvents) })
-        let result = await router.route(event, from: "input") { target, event in
-            components.first { $0.id == target }?.receive(event) ?? []
-        }
-        for hop in result.hops { trace("event \(hop.event): \(hop.from) → \(hop.to)") }
-        for cycle in result.cycles { report.diagnostic(cycle.description) }
-        await settle()
-        let asks = book.withLock(\.refreshAsks)
-        let reloaded = components.indices.filter { asks[$0] != asksBefore[$0] }
-        // Under watch the loop reloads them (the request rang its alarm); otherwise this does.
-        await reloadAsked()
+        let before = world.withLock { $0.state.cards }
+        sink.yield(.action(.input(event)))
+        await settled()
+        let after = world.withLock { $0.state.cards }
         var reactions: [ComponentID: EventReaction] = [:]
-        for (index, component) in components.enumerated() {
-            let changed = component.snapshot(includingInfo: false).block != before[index]
-            reactions[component.id] = reloaded.contains(index) ? .reloaded : changed ? .updated : .unchanged
+        for (old, new) in zip(before, after) {
+            reactions[new.id] =
+                new.generation != old.generation ? .reloaded : new.block != old.block ? .updated : .unchanged
         }
         return reactions
     }
@@ -164,218 +159,153 @@ public final class ScreenRuntime: Sendable {
     /// Loads the cards that validate and asks each about `action`, in layout order (verdict nil: it could not
     /// load, so it could not check). Analytics and diagnostics are reported as on a screen; nothing is drawn.
     public func verdicts(on action: UserAction) async -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
-        consumer.withLock { $0 = Task { await consume { _, _ in } } }
-        await concurrently(cards.map(\.component).filter(\.validates)) { await $0.load() }
+        await open(loading: kernels.indices.filter { kernels[$0].validates })
         let verdicts = currentVerdicts(on: action)
-        await settle()
         _ = await stop()
         return verdicts
     }
 
     /// Reloads card `id` now (retrying it if it failed) and waits until the screen has settled; a card that
-    /// asks for a look because of what it said is reloaded too (under `watch` by the watch loop). Between
-    /// ``start(_:)`` and ``stop()``: a person's input to that card (a promo code) takes effect this way.
+    /// asks for a look because of what it said is reloaded too (under `watch` by the watch loop). A person's
+    /// input to that card (a promo code) takes effect this way.
     public func reload(_ id: ComponentID) async {
-        guard let card = cards.first(where: { $0.registration.id == id })?.component else { return }
-        switch card.snapshot(includingInfo: false).phase {
-        case .failed: await card.retry()
-        case .info: await card.refresh()
-        case .loading:
-            // A load is under way (a watch round, an `r`): its answer predates the person's input, so it is
-            // dropped and the card loads again now, never refreshed from `loading` (an illegal transition).
-            card.cancel()
-            await card.load()
-        }
-        await settle()
-        await reloadAsked()
+        guard let index = registrations.firstIndex(where: { $0.id == id }) else { return }
+        sink.yield(.action(.reload(card: index)))
+        await settled()
     }
 
-    /// Without `watch` nobody else reloads the cards that asked for a look now: this does, and settles.
-    private func reloadAsked() async {
-        guard !settings.watch else { return }
-        let due = book.withLock { $0.takeDue(at: clock.now()).due }
-        await concurrently(due.map { cards[$0].component }) { await Self.freshen($0) }
-        await settle()
-    }
-
-    /// Loads a card again by the legal way for its phase: retry after a failure, refresh shown info, and nothing
-    /// while a load is under way (its answer is the fresh one).
-    private static func freshen(_ component: any LoadableComponent) async {
-        switch component.snapshot(includingInfo: false).phase {
-        case .failed: await component.retry()
-        case .info: await component.refresh()
-        case .loading: break
-        }
-    }
+    /// Asks for every card to be reloaded now (under `watch`; a run that does not watch ends after its loads).
+    public func reloadNow() { sink.yield(.action(.reload(card: nil))) }
 
     /// The verdicts of the cards already loaded, without loading anything (the live screen's cancel dialog):
     /// a validating card without info has no verdict, which counts as a veto.
     public func currentVerdicts(on action: UserAction) -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
-        cards.map(\.component).filter(\.validates).map {
-            ($0.id, $0.validate(action), $0.snapshot(includingInfo: false).reason)
+        let cards = world.withLock { $0.state.cards }
+        return kernels.indices.filter { kernels[$0].validates }.map { index in
+            let card = cards[index]
+            let verdict = card.phase == .info ? card.info.flatMap { kernels[index].validate(action, info: $0) } : nil
+            if let verdict { record(kernels[index].analytics(for: .verdict(action, verdict)), from: index) }
+            return (card.id, verdict, card.reason)
         }
     }
 
-    /// Asks for every card to be reloaded now (under `watch`; a run that does not watch ends after its loads).
-    public func reloadNow() {
-        reloadRequested.withLock { $0 = true }
-        alarm.ring()
+    /// The screen now (each card's info as JSON when the settings keep it).
+    public func currentFrame(includingInfo: Bool = true) -> ScreenFrame {
+        let (frame, cards) = world.withLock { ($0.state.frame(at: clock.now()), $0.state.cards) }
+        var answer = frame
+        for index in answer.cards.indices {
+            let card = cards[index]
+            let shown = card.phase == .info || card.staleSince != nil
+            answer.cards[index].info = includingInfo && shown ? card.json ?? card.info?.json() : nil
+        }
+        return answer
     }
 
-    /// The screen now, with each card's info when asked (a stale card's is the info it still shows).
-    public func currentFrame(includingInfo: Bool) -> ScreenFrame {
-        let infos = includingInfo ? cards.map { $0.component.snapshot(includingInfo: true).info } : []
-        return book.withLock { book in
-            if includingInfo { book.note(infos) }
-            return book.frame(clock.now())
+    /// Until everything under way has answered (or the run is over).
+    private func settled() async {
+        await withCheckedContinuation { continuation in
+            if case .terminated = sink.yield(.waiter(continuation)) { continuation.resume() }
         }
     }
 
-    private func trace(_ message: String) {
-        guard let trace = report.trace else { return }
-        let stamp = String(book.withLock { $0.elapsedMs(clock.now()) })
-        trace("[" + String(repeating: " ", count: max(0, 6 - stamp.count)) + stamp + "ms] " + message)
-    }
-
-    /// Handles the components' reports in order: the book first, then routing and the host's callbacks, with
-    /// no lock held while any of them runs; a frame after each change.
-    private func consume(_ frames: @Sendable (ScreenFrame, FrameMoment) -> Void) async {
-        let components = cards.map(\.component)
-        let router = EventRouter(consumers: components.map { ($0.id, $0.consumedEvents) })
-        var handled = 0
-        for await message in updates {
+    /// The loop: one message at a time, each action reduced and its effects run before the next.
+    private func drive() async {
+        for await message in inbox {
             switch message {
-            case .barrier(let continuation):
-                continuation.resume(returning: handled)
-                continue
-            case .settle:
-                frames(currentFrame(includingInfo: settings.includeInfo), .settled)
-                continue
-            case .update(let index, let update):
-                handled += 1
-                let id = components[index].id
-                let now = clock.now()
-                let (said, staleSince) = book.withLock { book in
-                    let wasStale = book.cards[index].staleSince != nil
-                    let said = book.apply(update, from: index, at: now)
-                    return (said, wasStale ? nil : book.cards[index].staleSince)
-                }
-                if let said { trace(said) }
-                // The squad's Tracking hears of it when its card turns stale.
-                if let staleSince { components[index].markStale(since: staleSince) }
-                switch update {
-                case .event(.domain(let event)):
-                    let result = await router.route(event, from: id) { target, event in
-                        components.first { $0.id == target }?.receive(event) ?? []
-                    }
-                    for hop in result.hops { trace("event \(hop.event): \(hop.from) → \(hop.to)") }
-                    for cycle in result.cycles { report.diagnostic(cycle.description) }
-                case .event(.analytics(let event)):
-                    trace("\(id): analytics \(event.name)")
-                    report.analytics?(event, id)
-                case .event(.refresh): alarm.ring()
-                case .diagnostic(let message): report.diagnostic(message)
-                default: break
-                }
-                frames(book.withLock { $0.frame(now) }, .changed)
+            case .action(let action): handle(action)
+            case .answer(let index, let generation, .success(let info)):
+                let received = world.withLock { $0.state.cards[index].received }
+                let answer = kernels[index].answer(for: info, consuming: received, json: settings.includeInfo)
+                handle(.loaded(card: index, generation: generation, answer))
+            case .answer(let index, let generation, .failure(let failure)):
+                let drawn = kernels[index].card(for: .failed(failure))
+                handle(.failed(card: index, generation: generation, failure, drawn: drawn))
+            case .waiter(let continuation):
+                world.withLock { $0.waiters.append(continuation) }
             }
+            let (done, waiters) = world.withLock { world in
+                let done = world.state.stopped
+                guard done || world.state.quiet else { return (done, [CheckedContinuation<Void, Never>]()) }
+                defer { world.waiters = [] }
+                return (done, world.waiters)
+            }
+            for waiter in waiters { waiter.resume() }
+            if done { break }
         }
+        sink.finish()
+        let (loads, timer) = world.withLock { ($0.loads.values, $0.timer) }
+        timer?.cancel()
+        for load in loads { load.cancel() }
+        for load in loads { await load.value }
+        for waiter in world.withLock({ $0.waiters }) { waiter.resume() }
+        world.withLock { $0.waiters = [] }
     }
 
-    /// Until a component says the screen is finished: sleep until the earliest card asked to be looked at again,
-    /// a stale card is due to be hidden, or the `every` round; reload those cards (retrying failed ones).
-    private func watch() async {
-        var nextRound = clock.now().addingTimeInterval(settings.every.seconds)
-        var finishing = false
-        while !finishing && !Task.isCancelled {
-            // Once finished, cards that asked for a look right now (the payment after "delivered") get that last
-            // look, and the watch ends.
-            finishing = book.withLock { $0.finished }
+    /// Reduces `action` and runs its effects; deliveries answer at once, so a chain of events is followed to
+    /// its end before anything else happens.
+    private func handle(_ action: ScreenAction) {
+        var queue = [action]
+        while !queue.isEmpty {
+            let action = queue.removeFirst()
             let now = clock.now()
-            let expired = book.withLock { $0.expireStale(at: now) }
-            for id in expired { trace("\(id): hide (stale for longer than \(settings.staleLimit.seconds)s)") }
-            if !expired.isEmpty { await settle() }
-            var (chosen, next) = book.withLock { $0.takeDue(at: now) }
-            let everyone = reloadRequested.withLock { requested in
-                defer { requested = false }
-                return requested
-            }
-            if everyone || (now >= nextRound && !finishing) {
-                chosen = Array(cards.indices)
-                nextRound = now.addingTimeInterval(settings.every.seconds)
-            }
-            if chosen.isEmpty {
-                if !finishing {
-                    let wake = [next, nextRound, book.withLock { $0.nextStaleExpiry }].compactMap { $0 }.min()!
-                    await alarm.wait(until: wake)
-                }
-                continue
-            }
-            await concurrently(chosen.map { cards[$0].component }) { await Self.freshen($0) }
-            await settle()
+            let effects = world.withLock { $0.state.reduce(action, at: now) }
+            for effect in effects { run(effect, now, &queue) }
         }
     }
 
-    private func concurrently(
-        _ components: [any LoadableComponent], _ body: @escaping @Sendable (any LoadableComponent) async -> Void
-    ) async {
-        await withTaskGroup(of: Void.self) { group in
-            for component in components { group.addTask { await body(component) } }
-        }
-    }
-
-    /// Waits until every update posted so far has been handled, including what handling them posted in turn
-    /// (an event that makes another card ask for a refresh), then hands out a settled frame.
-    private func settle() async {
-        var last = -1
-        while true {
-            let handled = await withCheckedContinuation { continuation in
-                if case .terminated = sink.yield(.barrier(continuation)) { continuation.resume(returning: last) }
+    private func run(_ effect: ScreenEffect, _ now: Date, _ queue: inout [ScreenAction]) {
+        switch effect {
+        case .load(let index, let generation, let limit):
+            let (kernel, sink, clock) = (kernels[index], sink, clock)
+            let task = Task {
+                let result = await kernel.load(within: limit, on: clock)
+                sink.yield(.answer(card: index, generation: generation, result))
             }
-            if handled == last { break }
-            last = handled
-        }
-        sink.yield(.settle)
-    }
-}
-
-/// A wake-up for the watch loop: ``wait(until:)`` returns at the deadline (on the runtime's clock), on
-/// ``ring()`` or on cancellation, whichever comes first.
-final class Alarm: Sendable {
-    private let clock: any CourierClock
-    private let state = Locked((waiter: CheckedContinuation<Void, Never>?.none, rung: false))
-
-    init(clock: any CourierClock) { self.clock = clock }
-
-    func ring() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            defer { state.waiter = nil }
-            if state.waiter == nil { state.rung = true }
-            return state.waiter
-        }
-        waiter?.resume()
-    }
-
-    func wait(until deadline: Date) async {
-        let delay = deadline.timeIntervalSince(clock.now())
-        guard delay > 0 else { return }
-        let timer = clock.schedule(after: .milliseconds(Int64((delay * 1000).rounded(.up)))) { [self] in ring() }
-        defer { timer.cancel() }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.rung {
-                        state.rung = false
-                        return true
-                    }
-                    state.waiter = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
+            world.withLock { $0.loads[index] = task }
+        case .cancel(let index, _):
+            world.withLock { $0.loads[index] }?.cancel()
+        case .wake(let date):
+            let delay = max(0, date.timeIntervalSince(now))
+            let sink = sink
+            let timer = clock.schedule(after: .milliseconds(Int64((delay * 1000).rounded(.up)))) {
+                sink.yield(.action(.tick))
             }
-        } onCancel: {
-            ring()
+            world.withLock { world in
+                world.timer?.cancel()
+                world.timer = timer
+            }
+        case .deliver(let event, let index, let path):
+            let card = world.withLock { $0.state.cards[index] }
+            guard let info = card.info else { return queue.append(.consumed(card: index, nil, path: path)) }
+            _ = event
+            let answer = kernels[index].answer(for: info, consuming: card.received, json: settings.includeInfo)
+            queue.append(.consumed(card: index, answer.info == info ? nil : answer, path: path))
+        case .track(let index, let moment):
+            let info = world.withLock { $0.state.cards[index].info }
+            switch moment {
+            case .shown: if let info { record(kernels[index].analytics(for: .shown(info)), from: index) }
+            case .hidden(let failure): record(kernels[index].analytics(for: .hidden(failure)), from: index)
+            case .stale(let since): record(kernels[index].analytics(for: .stale(since: since)), from: index)
+            }
+        case .draw(let moment):
+            let (frame, frames) = world.withLock { ($0.state.frame(at: now), $0.frames) }
+            frames?(frame, moment)
+        case .trace(let line): trace(line, now)
+        case .diagnostic(let line): report.diagnostic(line)
+        case .finish: break
         }
-        state.withLock { $0.rung = false }
+    }
+
+    private func record(_ events: [AnalyticsEvent], from index: Int) {
+        for event in events {
+            trace("\(registrations[index].id): analytics \(event.name)", clock.now())
+            report.analytics?(event, registrations[index].id)
+        }
+    }
+
+    private func trace(_ message: String, _ now: Date) {
+        guard let trace = report.trace else { return }
+        let stamp = String(world.withLock { $0.state.milliseconds(now) })
+        trace("[" + String(repeating: " ", count: max(0, 6 - stamp.count)) + stamp + "ms] " + message)
     }
 }

@@ -55,8 +55,7 @@ import Testing
                 await host.runtime(
                     order: order, settings: ScreenSettings(ids: ["order": order]), analytics: nil, adding: ["promo"])
             } ?? nil)
-        runtime.start { _, _ in }
-        _ = await clock.drive { await runtime.loadAll() }
+        _ = await clock.drive { await runtime.open(loading: Array(runtime.registrations.indices)) }
         let console = LiveConsole(
             order: order, runtime: runtime, terminal: terminal, clock: clock, tabs: host.consoleTabs(),
             promo: { [promo = host.promo] in promo.submit($0) }, skipping: ["tabs"])

@@ -32,8 +32,7 @@ struct PreviewCommand {
             entries: [ScreenEntry(id: id, payload: fault == nil ? payload : nil)], registry: host.registry,
             backend: fault.map { FaultInjectingBackend(fault: $0, clock: host.clock) } ?? host.backend,
             clock: host.clock, settings: settings, report: RuntimeReport(diagnostic: { host.terminal.err($0) }))
-        runtime.start { _, _ in }
-        if settings.load { await runtime.loadAll() }
+        await runtime.open(loading: settings.load ? [0] : [])
         var reactions: [String] = []
         for event in events {
             switch await runtime.deliver(event)[id] {

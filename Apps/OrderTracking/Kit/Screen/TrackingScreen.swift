@@ -28,7 +28,7 @@ struct TrackingScreen: Sendable {
         else { return .fatal }
         let output = {
             ScreenOutput(
-                order: options.order, cards: runtime.cards.map(\.registration.id), json: options.json,
+                order: options.order, cards: runtime.registrations.map(\.id), json: options.json,
                 plain: options.plain || interactive, watch: options.watch && !interactive, terminal: host.terminal,
                 clock: host.clock)
         }

@@ -1,0 +1,297 @@
+import Core
+import Foundation
+
+/// Everything that can happen to a screen; the runtime stamps each with the time it happened.
+public enum ScreenAction: Sendable, Equatable {
+    /// The screen is shown: every skeleton, then the first load of the cards at `loading` (all of them on a
+    /// screen; none for a skeleton preview; the validating ones for a verdict).
+    case start(loading: [Int])
+    /// Card `card`'s load number `generation` brought info; the answer is what the component says about it.
+    case loaded(card: Int, generation: Int, CardAnswer)
+    /// Card `card`'s load number `generation` failed; `drawn` is the card the component draws for the failure.
+    case failed(card: Int, generation: Int, Failure, drawn: Block?)
+    /// Card `card` was handed an event along `path` (the cards it came through, it last): its new answer, or
+    /// nil when its info did not change.
+    case consumed(card: Int, CardAnswer?, path: [ComponentID])
+    /// A person's input, delivered as another squad's event would be (`preview --event`).
+    case input(DomainEvent)
+    /// The clock reached the wake-up the runtime asked for.
+    case tick
+    /// A person asked for card `card` (or, with nil, every card) to be loaded again.
+    case reload(card: Int?)
+    /// The run ends (the person quit, or the scope running the screen was cancelled).
+    case stop
+}
+
+/// What a squad's ``Tracking`` hears of its card.
+public enum CardMoment: Sendable, Equatable {
+    /// The card appeared (first info, or info after a failure).
+    case shown
+    /// A load failed.
+    case hidden(Failure)
+    /// The card stays on screen, stale, with info that was fresh at `since`.
+    case stale(since: Date)
+}
+
+/// What the runtime asks the world to do after an action; the executor runs it and feeds the result back.
+public enum ScreenEffect: Sendable, Equatable {
+    /// Load card `card` as load number `generation`, giving up after `within`.
+    case load(card: Int, generation: Int, within: Duration)
+    /// Stop load number `generation` of card `card`; its answer, if any, is dropped.
+    case cancel(card: Int, generation: Int)
+    /// Send ``ScreenAction/tick`` at this time on the runtime's clock (replaces the previous wake-up).
+    case wake(at: Date)
+    /// Hand `event` to card `card` (answer with ``ScreenAction/consumed(card:_:path:)``).
+    case deliver(DomainEvent, to: Int, path: [ComponentID])
+    /// Tell card `card`'s squad about a moment of its card (analytics).
+    case track(card: Int, CardMoment)
+    /// Hand the outputs the screen's frame for this moment.
+    case draw(FrameMoment)
+    /// A line for `--trace`.
+    case trace(String)
+    /// A line a person should see on stderr (a refused event cycle).
+    case diagnostic(String)
+    /// The run is over.
+    case finish
+}
+
+extension ScreenState {
+    /// The one function that changes a screen: applies `action`, which happened at `now`, and returns what the
+    /// world must do about it, in order.
+    public mutating func reduce(_ action: ScreenAction, at now: Date) -> [ScreenEffect] {
+        guard !stopped else { return [] }
+        var effects: [ScreenEffect] = []
+        switch action {
+        case .start(let loading):
+            effects = cards.map { .trace("\($0.id): start → loading") } + [.draw(.first)]
+            for index in loading where cards.indices.contains(index) { begin(index, &effects) }
+            settleIfQuiet(now, &effects)
+        case .loaded(let index, let generation, let answer):
+            guard current(index, generation, &effects) else { return effects }
+            receive(answer, index, now, path: [cards[index].id], fromLoad: true, &effects)
+            effects.append(.draw(.changed))
+            settleIfQuiet(now, &effects)
+        case .failed(let index, let generation, let failure, let drawn):
+            guard current(index, generation, &effects) else { return effects }
+            fail(failure, drawn: drawn, index, now, &effects)
+            effects.append(.draw(.changed))
+            settleIfQuiet(now, &effects)
+        case .consumed(let index, let answer, let path):
+            delivering -= 1
+            if let answer, cards.indices.contains(index), cards[index].phase == .info {
+                receive(answer, index, now, path: path, fromLoad: false, &effects)
+                effects.append(.draw(.changed))
+            }
+            settleIfQuiet(now, &effects)
+        case .input(let event):
+            followUp = !watch
+            route(event, path: ["input"], now, &effects)
+            settleIfQuiet(now, &effects)
+        case .tick:
+            wakeAt = nil
+            if watch && quiet { look(now, &effects) }
+        case .reload(nil):
+            reloadAll = true
+            if watch && quiet { look(now, &effects) }
+        case .reload(let index?):
+            guard cards.indices.contains(index) else { return effects }
+            followUp = !watch
+            if cards[index].loading {
+                // A load is under way (a watch round, an `r`): its answer predates the person's input, so it is
+                // dropped and the card loads again now.
+                effects.append(.cancel(card: index, generation: cards[index].generation))
+                cards[index].loading = false
+            }
+            begin(index, &effects)
+        case .stop:
+            stop(&effects)
+        }
+        return effects
+    }
+
+    /// Whether load `generation` of card `index` is the one that counts; a late answer is dropped.
+    private mutating func current(_ index: Int, _ generation: Int, _ effects: inout [ScreenEffect]) -> Bool {
+        guard cards.indices.contains(index), cards[index].generation == generation, cards[index].loading else {
+            let id = cards.indices.contains(index) ? cards[index].id.rawValue : "card #\(index)"
+            effects.append(.trace("\(id): dropped a stale answer (load #\(generation))"))
+            return false
+        }
+        cards[index].loading = false
+        return true
+    }
+
+    /// Starts a load by the legal way for the card's phase: the first load, a refresh of shown info (the card
+    /// stays on screen until the answer), or a retry after a failure (the skeleton again).
+    private mutating func begin(_ index: Int, _ effects: inout [ScreenEffect]) {
+        guard !cards[index].loading else { return }
+        let phase = cards[index].phase
+        if phase != .loading {
+            effects.append(.trace("\(cards[index].id): \(phase.rawValue) → loading"))
+            cards[index].phase = .loading
+            if phase == .failed { draw(cards[index].skeleton, index) }
+        }
+        cards[index].generation += 1
+        cards[index].loading = true
+        effects.append(.load(card: index, generation: cards[index].generation, within: timeout))
+    }
+
+    private mutating func draw(_ block: Block?, _ index: Int) {
+        cards[index].drawn = block
+        if cards[index].phase == .info { cards[index].lastInfoBlock = block }
+        if cards[index].staleSince == nil { cards[index].block = block }
+    }
+
+    private mutating func receive(
+        _ answer: CardAnswer, _ index: Int, _ now: Date, path: [ComponentID], fromLoad: Bool,
+        _ effects: inout [ScreenEffect]
+    ) {
+        let id = cards[index].id
+        effects.append(.trace("\(id): \(cards[index].phase.rawValue) → info"))
+        cards[index].phase = .info
+        (cards[index].info, cards[index].json, cards[index].reason) = (answer.info, answer.json, nil)
+        (cards[index].freshAt, cards[index].settledAt) = (now, now)
+        draw(answer.block, index)
+        if fromLoad && (!cards[index].shownOnce || cards[index].hidden) { effects.append(.track(card: index, .shown)) }
+        cards[index].shownOnce = cards[index].shownOnce || fromLoad
+        if cards[index].hidden {
+            cards[index].hidden = false
+            (cards[index].visible, cards[index].staleSince, cards[index].failingSince) = (true, nil, nil)
+            cards[index].block = cards[index].drawn
+            effects.append(.trace("\(id): show"))
+        }
+        if answer.finished && !finished {
+            finished = true
+            effects.append(.trace("\(id): finished"))
+        }
+        if let after = answer.refreshAfter { ask(index, after: after, now, &effects) }
+        let new = answer.events.filter { !cards[index].published.contains($0) }
+        cards[index].published += new
+        for event in new { route(event, path: path, now, &effects) }
+    }
+
+    private mutating func ask(_ index: Int, after: Duration, _ now: Date, _ effects: inout [ScreenEffect]) {
+        let when = now.addingTimeInterval(after.seconds)
+        cards[index].due = min(cards[index].due ?? when, when)
+        effects.append(.trace("\(cards[index].id): asks for a refresh in \(after.seconds)s"))
+    }
+
+    /// Hands `event`, published by the last card on `path`, to every card that hears it, in screen order; a card
+    /// already on the path would close a loop, so it is refused.
+    private mutating func route(_ event: DomainEvent, path: [ComponentID], _ now: Date, _ effects: inout [ScreenEffect])
+    {
+        for target in cards.indices where cards[target].hears.contains(event.name) && cards[target].id != path.last {
+            let id = cards[target].id
+            guard !path.contains(id) else {
+                effects.append(.diagnostic(EventCycle(loop: path + [id], event: event).description))
+                continue
+            }
+            effects.append(.trace("event \(event): \(path.last.map(\.rawValue) ?? "input") → \(id)"))
+            if cards[target].refreshesOn.contains(event.name) { ask(target, after: .zero, now, &effects) }
+            guard cards[target].consumes.contains(event.name) else { continue }
+            cards[target].received.removeAll { $0.name == event.name }
+            cards[target].received.append(event)
+            if cards[target].phase == .info {
+                delivering += 1
+                effects.append(.deliver(event, to: target, path: path + [id]))
+            }
+        }
+    }
+
+    private mutating func fail(
+        _ failure: Failure, drawn: Block?, _ index: Int, _ now: Date, _ effects: inout [ScreenEffect]
+    ) {
+        let id = cards[index].id
+        effects.append(.trace("\(id): \(cards[index].phase.rawValue) → failed"))
+        cards[index].phase = .failed
+        (cards[index].reason, cards[index].settledAt, cards[index].hidden) = (failure.reason, now, true)
+        draw(drawn, index)
+        if cards[index].lastInfoBlock != nil, failure.transient, staleLimit > .zero {
+            let since = cards[index].failingSince ?? now
+            cards[index].failingSince = since
+            if now.timeIntervalSince(since) <= staleLimit.seconds {
+                let wasStale = cards[index].staleSince != nil
+                cards[index].staleSince = cards[index].freshAt
+                (cards[index].block, cards[index].visible) = (cards[index].lastInfoBlock, true)
+                let fresh = cards[index].freshAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?"
+                effects.append(.trace("\(id): stale, keeping the card from \(fresh) (\(failure.reason))"))
+                effects.append(.track(card: index, .hidden(failure)))
+                if !wasStale, let since = cards[index].staleSince {
+                    effects.append(.track(card: index, .stale(since: since)))
+                }
+                return
+            }
+        }
+        hide(index)
+        effects.append(.trace("\(id): hide (\(failure.reason))"))
+        effects.append(.track(card: index, .hidden(failure)))
+    }
+
+    private mutating func hide(_ index: Int) {
+        (cards[index].visible, cards[index].staleSince) = (false, nil)
+        cards[index].block = cards[index].drawn
+    }
+
+    /// Once no load or delivery is under way: the screen has settled. Under watch it looks at what is due next
+    /// (or ends, after the last look); without watch, a person's input gets the looks the cards asked for.
+    private mutating func settleIfQuiet(_ now: Date, _ effects: inout [ScreenEffect]) {
+        guard quiet else { return }
+        effects.append(.draw(.settled))
+        if watch {
+            if nextRound == nil { nextRound = now.addingTimeInterval(every.seconds) }
+            if lastLook { return stop(&effects) }
+            look(now, &effects)
+        } else if followUp {
+            followUp = false
+            for index in cards.indices where cards[index].due.map({ $0 <= now }) ?? false {
+                cards[index].due = nil
+                begin(index, &effects)
+            }
+        }
+    }
+
+    /// Under watch, with nothing under way: hides stale cards past their limit, then loads the cards that asked
+    /// for a look by now (every card on an `every` round or a person's `r`), or sleeps until the next such time.
+    /// Once the screen is finished, the cards due now get one last look and the run ends.
+    private mutating func look(_ now: Date, _ effects: inout [ScreenEffect]) {
+        let finishing = finished
+        var expired = false
+        for index in cards.indices where cards[index].staleSince != nil {
+            guard let since = cards[index].failingSince, now.timeIntervalSince(since) > staleLimit.seconds else {
+                continue
+            }
+            hide(index)
+            effects.append(.trace("\(cards[index].id): hide (stale for longer than \(staleLimit.seconds)s)"))
+            expired = true
+        }
+        if expired { effects.append(.draw(.settled)) }
+        var chosen = cards.indices.filter { cards[$0].due.map { $0 <= now } ?? false }
+        for index in chosen { cards[index].due = nil }
+        if reloadAll || (!finishing && nextRound.map { now >= $0 } ?? false) {
+            chosen = Array(cards.indices)
+            nextRound = now.addingTimeInterval(every.seconds)
+        }
+        reloadAll = false
+        guard chosen.isEmpty else {
+            lastLook = finishing
+            for index in chosen { begin(index, &effects) }
+            return
+        }
+        if finishing { return stop(&effects) }
+        var times = cards.compactMap(\.due) + (nextRound.map { [$0] } ?? [])
+        times += cards.compactMap { card in
+            card.staleSince == nil ? nil : card.failingSince?.addingTimeInterval(staleLimit.seconds + 0.001)
+        }
+        guard let next = times.min(), next != wakeAt else { return }
+        wakeAt = next
+        effects.append(.wake(at: next))
+    }
+
+    private mutating func stop(_ effects: inout [ScreenEffect]) {
+        for index in cards.indices where cards[index].loading {
+            effects.append(.cancel(card: index, generation: cards[index].generation))
+            cards[index].loading = false
+        }
+        stopped = true
+        effects.append(.finish)
+    }
+}

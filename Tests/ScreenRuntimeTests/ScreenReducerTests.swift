@@ -1,0 +1,366 @@
+import Core
+import CoreTesting
+import Foundation
+import Testing
+
+@testable import ScreenRuntime
+
+/// One test per runtime rule, on the test store: every state change and every effect asserted, time moved only
+/// by the test.
+@Suite struct ScreenReducerTests {
+    static let start = Date(timeIntervalSince1970: 1_700_000_000)
+    static let skeleton = Block(title: "…", rows: [Row("", style: .skeleton)])
+    typealias Store = TestStore<ScreenState, ScreenAction, ScreenEffect>
+
+    static func store(_ cards: [CardState]? = nil, watch: Bool = false) -> Store {
+        var settings = ScreenSettings(ids: [:])
+        (settings.timeout, settings.watch, settings.every, settings.staleLimit) =
+            (.seconds(5), watch, .seconds(10), .seconds(60))
+        let cards = cards ?? [card("order"), card("payment")]
+        return TestStore(ScreenState(cards: cards, started: start, settings: settings), at: start) {
+            $0.reduce($1, at: $2)
+        }
+    }
+
+    static func card(_ id: ComponentID, consumes: Set<String> = [], refreshesOn: Set<String> = []) -> CardState {
+        CardState(id: id, module: "M", consumes: consumes, refreshesOn: refreshesOn, skeleton: skeleton)
+    }
+    static func block(_ title: String) -> Block { Block(title: title, rows: [Row(title)]) }
+    static func answer(_ title: String) -> CardAnswer { CardAnswer(info: AnyInfo(title), block: block(title)) }
+    static func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+    static let firstLoads: [ScreenEffect] = [
+        .trace("order: start → loading"), .trace("payment: start → loading"), .draw(.first),
+        .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
+    ]
+
+    /// What an answer with `title` does to card `index` at `now` (its first info).
+    static func shows(_ title: String, _ index: Int, at now: Date) -> (inout ScreenState) -> Void {
+        { screen in
+            screen.cards[index].loading = false
+            screen.cards[index].phase = .info
+            screen.cards[index].info = AnyInfo(title)
+            (screen.cards[index].block, screen.cards[index].drawn) = (block(title), block(title))
+            screen.cards[index].lastInfoBlock = block(title)
+            (screen.cards[index].freshAt, screen.cards[index].settledAt) = (now, now)
+            screen.cards[index].shownOnce = true
+        }
+    }
+
+    /// Starts the two-card screen and answers both first loads at 0.1 s.
+    static func loaded(watch: Bool = false) -> Store {
+        let store = store(watch: watch)
+        store.send(.start(loading: [0, 1]), effects: firstLoads) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        store.advance(by: .milliseconds(100))
+        store.send(
+            .loaded(card: 0, generation: 1, answer("order")),
+            effects: [.trace("order: loading → info"), .track(card: 0, .shown), .draw(.changed)],
+            shows("order", 0, at: at(0.1)))
+        let settled: [ScreenEffect] = watch ? [.draw(.settled), .wake(at: at(10.1))] : [.draw(.settled)]
+        store.send(
+            .loaded(card: 1, generation: 1, answer("payment")),
+            effects: [.trace("payment: loading → info"), .track(card: 1, .shown), .draw(.changed)] + settled
+        ) { screen in
+            shows("payment", 1, at: at(0.1))(&screen)
+            if watch { (screen.nextRound, screen.wakeAt) = (at(10.1), at(10.1)) }
+        }
+        return store
+    }
+
+    @Test func theFirstFrameIsEverySkeletonThenEveryCardLoadsAtOnceWithItsDeadline() {
+        let store = Self.store()
+        store.send(.start(loading: [0, 1]), effects: Self.firstLoads) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        #expect(store.state.frame(at: Self.start).cards.allSatisfy { $0.block == Self.skeleton && $0.visible })
+    }
+
+    @Test func aSkeletonPreviewLoadsNothingAndSettlesAtOnce() {
+        let store = Self.store()
+        store.send(
+            .start(loading: []),
+            effects: [
+                .trace("order: start → loading"), .trace("payment: start → loading"), .draw(.first), .draw(.settled),
+            ])
+    }
+
+    @Test func answersFillTheScreenAndItSettlesOnceEveryLoadHasAnswered() {
+        let store = Self.loaded()
+        let frame = store.state.frame(at: Self.at(0.1))
+        #expect(frame.cards.map(\.block) == [Self.block("order"), Self.block("payment")])
+        #expect(frame.cards.map(\.settledMs) == [100, 100])
+        store.send(.stop, effects: [.finish]) { $0.stopped = true }
+        store.send(.reload(card: nil), effects: [])  // nothing happens after the end
+    }
+
+    @Test func aLateAnswerIsDroppedByItsGeneration() {
+        let store = Self.store()
+        store.send(.start(loading: [0, 1]), effects: Self.firstLoads) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        // A person reloads the order card while its first load is under way: load #1's answer is late.
+        store.send(
+            .reload(card: 0),
+            effects: [.cancel(card: 0, generation: 1), .load(card: 0, generation: 2, within: .seconds(5))]
+        ) { screen in
+            screen.cards[0].generation = 2
+            screen.followUp = true
+        }
+        store.send(
+            .loaded(card: 0, generation: 1, Self.answer("old")),
+            effects: [.trace("order: dropped a stale answer (load #1)")])
+    }
+
+    @Test func aFailedLoadHidesItsCardWithTheReason() {
+        let store = Self.store()
+        store.send(.start(loading: [0, 1]), effects: Self.firstLoads) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        store.advance(by: .seconds(5))
+        let late = Failure("no answer within 5s", transient: true)
+        store.send(
+            .failed(card: 1, generation: 1, late, drawn: nil),
+            effects: [
+                .trace("payment: loading → failed"), .trace("payment: hide (no answer within 5s)"),
+                .track(card: 1, .hidden(late)), .draw(.changed),
+            ]
+        ) { screen in
+            (screen.cards[1].loading, screen.cards[1].phase, screen.cards[1].hidden) = (false, .failed, true)
+            (screen.cards[1].reason, screen.cards[1].settledAt) = ("no answer within 5s", Self.at(5))
+            (screen.cards[1].visible, screen.cards[1].block, screen.cards[1].drawn) = (false, nil, nil)
+        }
+        #expect(store.state.frame(at: Self.at(5)).degraded)
+    }
+
+    @Test func aRefreshAskedForIsTakenWhenItFallsDueUnderWatch() {
+        let store = Self.loaded(watch: true)
+        store.advance(by: .seconds(1))
+        var soon = Self.answer("order")
+        soon.refreshAfter = .seconds(3)
+        // The order card consumes nothing; an answer with an interval (a consumed event's) asks for a look.
+        store.send(
+            .reload(card: 0),
+            effects: [.trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5))]
+        ) {
+            screen in
+            (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 2, true)
+        }
+        store.send(
+            .loaded(card: 0, generation: 2, soon),
+            effects: [
+                .trace("order: loading → info"), .trace("order: asks for a refresh in 3.0s"), .draw(.changed),
+                .draw(.settled), .wake(at: Self.at(4.1)),
+            ]
+        ) { screen in
+            Self.shows("order", 0, at: Self.at(1.1))(&screen)
+            (screen.cards[0].due, screen.wakeAt) = (Self.at(4.1), Self.at(4.1))
+        }
+        store.advance(by: .seconds(3))
+        store.send(
+            .tick, effects: [.trace("order: info → loading"), .load(card: 0, generation: 3, within: .seconds(5))]
+        ) {
+            screen in
+            (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 3, true)
+            (screen.cards[0].due, screen.wakeAt) = (nil, nil)
+        }
+    }
+
+    @Test func anEventGoesToItsConsumersAndACycleIsRefused() {
+        let cards = [
+            Self.card("order", consumes: ["delivery.handed"]), Self.card("delivery", consumes: ["order.status"]),
+            Self.card("payment", refreshesOn: ["order.status"]),
+        ]
+        let store = Self.store(cards)
+        store.send(
+            .start(loading: [0, 1]),
+            effects: [
+                .trace("order: start → loading"), .trace("delivery: start → loading"),
+                .trace("payment: start → loading"),
+                .draw(.first), .load(card: 0, generation: 1, within: .seconds(5)),
+                .load(card: 1, generation: 1, within: .seconds(5)),
+            ]
+        ) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        store.send(
+            .loaded(card: 0, generation: 1, Self.answer("order")),
+            effects: [.trace("order: loading → info"), .track(card: 0, .shown), .draw(.changed)],
+            Self.shows("order", 0, at: Self.start))
+        store.send(
+            .loaded(card: 1, generation: 1, Self.answer("delivery")),
+            effects: [.trace("delivery: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled)],
+            Self.shows("delivery", 1, at: Self.start))
+        // A person's input: delivery consumes it (it shows info), payment asks for a look.
+        let status = DomainEvent("order.status", "delivered")
+        store.send(
+            .input(status),
+            effects: [
+                .trace("event order.status=delivered: input → delivery"),
+                .deliver(status, to: 1, path: ["input", "delivery"]),
+                .trace("event order.status=delivered: input → payment"),
+                .trace("payment: asks for a refresh in 0.0s"),
+            ]
+        ) { screen in
+            (screen.followUp, screen.delivering) = (true, 1)
+            screen.cards[1].received = [status]
+            screen.cards[2].due = Self.start
+        }
+        // Delivery's reaction goes on to the order, whose reaction would come back to delivery: refused.
+        let handed = DomainEvent("delivery.handed", "yes")
+        var handedOver = Self.answer("handed")
+        handedOver.events = [handed]
+        store.send(
+            .consumed(card: 1, handedOver, path: ["input", "delivery"]),
+            effects: [
+                .trace("delivery: info → info"), .trace("event delivery.handed=yes: delivery → order"),
+                .deliver(handed, to: 0, path: ["input", "delivery", "order"]), .draw(.changed),
+            ]
+        ) { screen in
+            Self.shows("handed", 1, at: Self.start)(&screen)
+            screen.cards[1].published = [handed]
+            screen.cards[0].received = [handed]
+        }
+        let back = DomainEvent("order.status", "back")
+        var orderBack = Self.answer("back")
+        orderBack.events = [back]
+        store.send(
+            .consumed(card: 0, orderBack, path: ["input", "delivery", "order"]),
+            effects: [
+                .trace("order: info → info"),
+                .diagnostic("event cycle refused: input → delivery → order → delivery (order.status=back)"),
+                .trace("event order.status=back: order → payment"), .trace("payment: asks for a refresh in 0.0s"),
+                .draw(.changed), .draw(.settled), .load(card: 2, generation: 1, within: .seconds(5)),
+            ]
+        ) { screen in
+            Self.shows("back", 0, at: Self.start)(&screen)
+            screen.cards[0].published = [back]
+            (screen.delivering, screen.followUp) = (0, false)
+            (screen.cards[2].due, screen.cards[2].generation, screen.cards[2].loading) = (nil, 1, true)
+        }
+    }
+
+    @Test func aTransportFailureKeepsTheCardStaleThenHidesItThenFreshAgain() {
+        let store = Self.loaded(watch: true)
+        store.advance(by: .seconds(10))
+        store.send(
+            .tick,
+            effects: [
+                .trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5)),
+                .trace("payment: info → loading"), .load(card: 1, generation: 2, within: .seconds(5)),
+            ]
+        ) { screen in
+            for index in 0..<2 { (screen.cards[index].phase, screen.cards[index].generation) = (.loading, 2) }
+            for index in 0..<2 { screen.cards[index].loading = true }
+            (screen.nextRound, screen.wakeAt) = (Self.at(20.1), nil)
+        }
+        store.send(
+            .loaded(card: 0, generation: 2, Self.answer("order")),
+            effects: [.trace("order: loading → info"), .draw(.changed)], Self.shows("order", 0, at: Self.at(10.1)))
+        let down = Failure("connection refused", transient: true)
+        store.send(
+            .failed(card: 1, generation: 2, down, drawn: nil),
+            effects: [
+                .trace("payment: loading → failed"),
+                .trace("payment: stale, keeping the card from 2023-11-14T22:13:20Z (connection refused)"),
+                .track(card: 1, .hidden(down)), .track(card: 1, .stale(since: Self.at(0.1))), .draw(.changed),
+                .draw(.settled), .wake(at: Self.at(20.1)),
+            ]
+        ) { screen in
+            (screen.cards[1].loading, screen.cards[1].phase, screen.cards[1].hidden) = (false, .failed, true)
+            (screen.cards[1].reason, screen.cards[1].settledAt) = ("connection refused", Self.at(10.1))
+            (screen.cards[1].failingSince, screen.cards[1].staleSince) = (Self.at(10.1), Self.at(0.1))
+            screen.cards[1].drawn = nil
+            screen.wakeAt = Self.at(20.1)
+        }
+        let stale = store.state.frame(at: Self.at(10.1)).cards[1]
+        #expect(stale.visible && stale.block == Self.block("payment") && stale.staleSince == Self.at(0.1))
+        // Past the limit the stale card is hidden.
+        store.advance(by: .seconds(61))
+        store.send(
+            .tick,
+            effects: [
+                .trace("payment: hide (stale for longer than 60.0s)"), .draw(.settled), .trace("order: info → loading"),
+                .load(card: 0, generation: 3, within: .seconds(5)), .trace("payment: failed → loading"),
+                .load(card: 1, generation: 3, within: .seconds(5)),
+            ]
+        ) { screen in
+            (screen.cards[1].visible, screen.cards[1].staleSince) = (false, nil)
+            (screen.cards[1].block, screen.cards[1].drawn) = (Self.skeleton, Self.skeleton)
+            for index in 0..<2 { (screen.cards[index].phase, screen.cards[index].generation) = (.loading, 3) }
+            for index in 0..<2 { screen.cards[index].loading = true }
+            (screen.nextRound, screen.wakeAt) = (Self.at(81.1), nil)
+        }
+        #expect(store.state.frame(at: Self.at(71.1)).cards[1].visible == false)
+        // Fresh info brings it back.
+        store.send(
+            .loaded(card: 1, generation: 3, Self.answer("payment")),
+            effects: [
+                .trace("payment: loading → info"), .track(card: 1, .shown), .trace("payment: show"), .draw(.changed),
+            ]
+        ) { screen in
+            Self.shows("payment", 1, at: Self.at(71.1))(&screen)
+            (screen.cards[1].hidden, screen.cards[1].visible, screen.cards[1].failingSince) = (false, true, nil)
+            screen.cards[1].reason = nil
+        }
+    }
+
+    @Test func reloadingEveryCardLeavesALoadUnderWayAlone() {
+        let store = Self.loaded(watch: true)
+        store.send(
+            .reload(card: 0),
+            effects: [.trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5))]
+        ) {
+            ($0.cards[0].phase, $0.cards[0].generation, $0.cards[0].loading) = (.loading, 2, true)
+        }
+        // `r` while the order loads: noted, and done once the screen is quiet.
+        store.send(.reload(card: nil), effects: []) { $0.reloadAll = true }
+        store.send(
+            .loaded(card: 0, generation: 2, Self.answer("order")),
+            effects: [
+                .trace("order: loading → info"), .draw(.changed), .draw(.settled), .trace("order: info → loading"),
+                .load(card: 0, generation: 3, within: .seconds(5)), .trace("payment: info → loading"),
+                .load(card: 1, generation: 2, within: .seconds(5)),
+            ]
+        ) { screen in
+            Self.shows("order", 0, at: Self.at(0.1))(&screen)
+            (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 3, true)
+            (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
+            (screen.reloadAll, screen.nextRound) = (false, Self.at(10.1))
+        }
+    }
+
+    @Test func aFinishedScreenEndsOnceItsLastLookIsTaken() {
+        let store = Self.loaded(watch: true)
+        var delivered = Self.answer("delivered")
+        delivered.finished = true
+        store.send(
+            .reload(card: 0),
+            effects: [.trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5))]
+        ) {
+            ($0.cards[0].phase, $0.cards[0].generation, $0.cards[0].loading) = (.loading, 2, true)
+        }
+        store.send(
+            .loaded(card: 0, generation: 2, delivered),
+            effects: [
+                .trace("order: loading → info"), .trace("order: finished"), .draw(.changed), .draw(.settled), .finish,
+            ]
+        ) { screen in
+            Self.shows("delivered", 0, at: Self.at(0.1))(&screen)
+            (screen.finished, screen.stopped) = (true, true)
+        }
+    }
+
+    @Test func stoppingCancelsEveryLoadUnderWay() {
+        let store = Self.store(watch: true)
+        store.send(.start(loading: [0, 1]), effects: Self.firstLoads) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        store.send(
+            .stop, effects: [.cancel(card: 0, generation: 1), .cancel(card: 1, generation: 1), .finish]
+        ) { screen in
+            for index in 0..<2 { screen.cards[index].loading = false }
+            screen.stopped = true
+        }
+    }
+}

@@ -90,7 +90,12 @@ private final class Child: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [executable] + arguments
         }
-        if let environment { process.environment = environment }
+        if var environment {
+            // Scripts/test-clean's marker reaches every child, also one given an environment of its own, so a
+            // child the test failed to end (a crash of the test process) is still found and ended.
+            environment["COURIER_TEST_RUN"] = ProcessInfo.processInfo.environment["COURIER_TEST_RUN"]
+            process.environment = environment
+        }
         if let directory { process.currentDirectoryURL = directory }
         files = (0..<2).map { _ in
             FileManager.default.temporaryDirectory.appendingPathComponent("courier-proc-\(UUID().uuidString)")

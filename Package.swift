@@ -57,7 +57,10 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
     ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText"]),
     (
         "Benchmarks", "courier-bench",
-        ["Core", "CoreTesting", "JSON", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText"]
+        [
+            "Core", "CoreTesting", "ScreenRuntime", "JSON", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend",
+            "SafeText",
+        ]
     ),
 ]
 

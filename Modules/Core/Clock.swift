@@ -25,7 +25,7 @@ public struct ScheduledTimer: Sendable {
 extension CourierClock {
     /// Any clock can schedule with a task that sleeps on it (virtual clocks rely on this).
     public func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
-        let task = Task {
+        let task = Task.placed {
             if (try? await sleep(for: duration)) != nil { action() }
         }
         return ScheduledTimer { task.cancel() }

@@ -1,46 +1,5 @@
 import Foundation
 
-/// The type-erased face of a running component: the input interface a host drives and the snapshot it reads.
-public protocol LoadableComponent: Sendable {
-    /// The component's id.
-    var id: ComponentID { get }
-    /// Event names this component consumes, for the host's router.
-    var consumedEvents: Set<String> { get }
-    /// Draws the start state (the skeleton) so the first frame is complete before anything loads.
-    func present()
-    /// Loads into the slot: loading → info, or → failed followed by a `hide` event.
-    func load() async
-    /// Reloads shown info (info → loading → …); an illegal call is reported as a diagnostic.
-    func refresh() async
-    /// Loads again after a failure (failed → loading → …).
-    func retry() async
-    /// Drops the answer of any load under way.
-    func cancel()
-    /// Applies another component's event; returns the events this causes in turn, for the router.
-    func receive(_ event: DomainEvent) -> [DomainEvent]
-    /// Whether the component is `Validatable` at all (so a failed load means "could not check", not "no opinion").
-    var validates: Bool { get }
-    /// The component's verdict on `action`, or nil if it does not validate or has no info yet.
-    func validate(_ action: UserAction) -> Verdict?
-    /// The current state; `includingInfo` encodes the info as JSON, which only JSON output needs (the encoder's
-    /// first use is a large share of a text screen's start-up).
-    func snapshot(includingInfo: Bool) -> ComponentSnapshot
-}
-
-/// A component's state as plain data.
-public struct ComponentSnapshot: Sendable, Equatable {
-    /// The component's id.
-    public var id: ComponentID
-    /// Its phase.
-    public var phase: Phase
-    /// Why it failed, when it did.
-    public var reason: String?
-    /// Its info encoded as JSON (sorted keys), when it has some and it was asked for.
-    public var info: Data?
-    /// What it last drew.
-    public var block: Block?
-}
-
 /// Runs one component in one slot: drives the state machine, applies the deadline, drops stale answers,
 /// hides on failure, publishes and consumes domain events, and reports every step to the slot.
 ///
@@ -48,7 +7,7 @@ public struct ComponentSnapshot: Sendable, Equatable {
 /// after the lock is released, in order, by one caller at a time; the squad's own functions (consuming an
 /// event, publishing, deciding `finished` or the next refresh) run outside it, and the step commits only if
 /// nothing changed meanwhile (else it is worked out again). So a host's sink may call straight back in.
-public final class ComponentContainer<C: Component>: LoadableComponent {
+public final class ComponentContainer<C: Component>: Sendable {
     private struct State {
         var state: ComponentState<C.Info> = .loading
         var generation = 0
@@ -91,8 +50,6 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
     public var id: ComponentID { C.id }
     /// The typed state, for tests and typed clients.
     public var current: ComponentState<C.Info> { state.withLock { $0.state } }
-    /// Event names the component consumes.
-    public var consumedEvents: Set<String> { capabilities.routedEvents }
 
     /// Draws the skeleton once.
     public func present() { commit { startIfNeeded(&$0) } }
@@ -154,17 +111,6 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
         return verdict
     }
 
-    /// The state as plain data; the info is encoded after the lock is released.
-    public func snapshot(includingInfo: Bool) -> ComponentSnapshot {
-        let (current, block) = state.withLock { ($0.state, $0.block) }
-        var reason: String?
-        if case .failed(let failure) = current { reason = failure.reason }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let info = includingInfo ? current.info.flatMap { try? encoder.encode($0) } : nil
-        return ComponentSnapshot(id: C.id, phase: current.phase, reason: reason, info: info, block: block)
-    }
-
     private func run(from transition: Transition?) async {
         let generation: Int? = commit { state in
             startIfNeeded(&state)
@@ -181,7 +127,7 @@ public final class ComponentContainer<C: Component>: LoadableComponent {
             return state.generation
         }
         guard let generation else { return }
-        let task = Task { [component, context] in
+        let task = Task.placed { [component, context] in
             await Result(catching: {
                 try await withDeadline(context.timeout, on: context.clock) { try await component.load(context) }
             })

@@ -6,20 +6,14 @@ public struct ComponentRegistration: Sendable {
     public let module: String
     /// The endpoint template it calls, e.g. "orders/{order}/payment.json", for listings.
     public let endpoint: String
-    private let make: @Sendable (Slot, ComponentContext) -> any LoadableComponent
     /// A fresh instance of the component, for a host that runs it its own way (the screen runtime's kernel).
     public let component: @Sendable () -> any Component
 
     /// Registers component `C`, built fresh by `make` for every slot.
     public init<C: Component>(module: String, endpoint: String, make: @escaping @Sendable () -> C) {
         (self.id, self.module, self.endpoint) = (C.id, module, endpoint)
-        let capabilities = Capabilities<C>()
-        self.make = { ComponentContainer(make(), slot: $0, context: $1, capabilities: capabilities) }
         component = make
     }
-
-    /// A running component in `slot`, not yet loading.
-    public func instantiate(in slot: Slot, context: ComponentContext) -> any LoadableComponent { make(slot, context) }
 }
 
 /// Why the registry refused a registration or a look-up.

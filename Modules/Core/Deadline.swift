@@ -8,7 +8,7 @@ public func withDeadline<Value: Sendable>(
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             race.begin(continuation)
-            let work = Task { race.finish(await Result(catching: operation)) }
+            let work = Task.placed { race.finish(await Result(catching: operation)) }
             let timer = clock.schedule(after: limit) { race.finish(.failure(DeadlineExceeded(limit: limit))) }
             race.track([{ work.cancel() }, { timer.cancel() }])
         }

@@ -189,33 +189,12 @@ public final class ComponentHarness<C: Component>: Sendable {
         return mismatch
     }
 
+    /// Runs `operation` on the clock's executor, moving time only once every task of the load is waiting on it.
+    /// A load that never settles (a bug under test) is cancelled rather than awaited forever (the clock gives up
+    /// after an hour of virtual time): the recorded updates then show where it stopped, and the test fails
+    /// instead of hanging the suite.
     private func drive(_ operation: @escaping @Sendable () async -> Void) async {
-        let done = UpdateLog()
-        let task = Task {
-            await operation()
-            done.append(.diagnostic("done"))
-        }
-        // The hang guard counts this loop's own turns, not wall time: when other tests keep every thread of the
-        // pool busy (a sanitizer run starting processes), the load and this loop wait alike, and nothing trips.
-        // 100,000 turns of at least 200 µs each is 20 s or more of a load that could have run and did not settle.
-        var turns = 0
-        var idleTurns = 0
-        while done.all.isEmpty && turns < 100_000 {
-            turns += 1
-            // Time moves only once the deadline timer and every sleeping fetch are registered and that has held
-            // for a few turns: a load still working without the clock (a task group, a hop between tasks) must
-            // not see its deadline jump ahead of it.
-            idleTurns = clock.sleeperCount >= 1 + backend.sleepingFetches ? idleTurns + 1 : 0
-            if idleTurns >= 25 {
-                clock.advanceToNextDeadline()
-                idleTurns = 0
-            }
-            try? await Task.sleep(for: .microseconds(200))
-        }
-        // A load that never settles (a bug under test) is cancelled rather than awaited forever: the recorded
-        // updates then show where it stopped, and the test fails instead of hanging the suite.
-        if done.all.isEmpty { task.cancel() }
-        await task.value
+        _ = await clock.drive(operation)
     }
 }
 

@@ -3,7 +3,8 @@ import Foundation
 import ScreenRuntime
 
 /// A whole screen in-process on a ``VirtualClock``: the runtime's frames recorded as they come, virtual time
-/// moved only when every task is waiting on the clock. A minute of a live order runs in milliseconds.
+/// moved only once every task of the screen is waiting (the clock's executor knows exactly when). A minute of
+/// a live order runs in milliseconds.
 public final class ScreenHarness: Sendable {
     /// The clock the screen, its components and (usually) its backend run on.
     public let clock: VirtualClock
@@ -51,7 +52,7 @@ public final class ScreenHarness: Sendable {
     public func start() {
         let record = record
         let runtime = runtime
-        let task = Task {
+        let task = clock.start {
             let last = await runtime.run { frame, moment in record.frames.withLock { $0.append((frame, moment)) } }
             record.result.withLock { $0 = last }
         }
@@ -66,59 +67,46 @@ public final class ScreenHarness: Sendable {
         return final
     }
 
-    /// Lets the screen run for `duration` of virtual time: whenever nothing can move without the clock, the
-    /// clock jumps to the next deadline (never past the end).
+    /// Lets the screen run for `duration` of virtual time: whenever every task is waiting, the clock jumps to the
+    /// next deadline (never past the end).
     public func run(for duration: Duration) async {
         let end = clock.now().addingTimeInterval(duration.seconds)
         while true {
-            await idle()
+            await clock.settle()
             guard final == nil, let next = clock.nextWake, next <= end else { break }
             clock.advanceToNextDeadline()
         }
         let rest = end.timeIntervalSince(clock.now())
         if rest > 0 { clock.advance(by: .milliseconds(Int64((rest * 1000).rounded()))) }
-        await idle()
+        await clock.settle()
     }
 
     /// Delivers `event` to the running screen (``ScreenRuntime/deliver(_:)``), moving the clock whenever the
-    /// delivery waits on it (a reload with latency); nil if it never answers within 1,000 such steps.
+    /// delivery waits on it (a reload with latency); nil if it is still waiting once nothing sleeps on the clock.
     public func deliver(_ event: DomainEvent) async -> [ComponentID: EventReaction]? {
         let runtime = runtime
         let answer = Locked([ComponentID: EventReaction]?.none)
-        let task = Task {
+        let task = clock.start {
             let reactions = await runtime.deliver(event)
             answer.withLock { $0 = reactions }
         }
-        for _ in 0..<1000 where answer.withLock({ $0 }) == nil {
-            await idle()
-            if answer.withLock({ $0 }) == nil, clock.nextWake != nil { clock.advanceToNextDeadline() }
+        while true {
+            await clock.settle()
+            guard answer.withLock({ $0 }) == nil, clock.nextWake != nil else { break }
+            clock.advanceToNextDeadline()
         }
-        if answer.withLock({ $0 }) != nil { await task.value }
+        if answer.withLock({ $0 }) != nil { await task.value } else { task.cancel() }
         return answer.withLock { $0 }
     }
 
     /// Runs until the screen ends (at most `limit` of virtual time) and returns its last frame.
     public func finish(within limit: Duration = .seconds(3600)) async -> ScreenFrame? {
         let end = clock.now().addingTimeInterval(limit.seconds)
-        while final == nil {
-            await idle()
+        while true {
+            await clock.settle()
             guard final == nil, let next = clock.nextWake, next <= end else { break }
             clock.advanceToNextDeadline()
         }
-        await idle()
         return final
-    }
-
-    /// Waits (in real time, a few milliseconds) until frames, sleepers and the result stop changing.
-    private func idle() async {
-        var quiet = 0
-        var last = (-1, -1, false)
-        while quiet < 3 {
-            for _ in 0..<20 { await Task.yield() }
-            try? await Task.sleep(for: .milliseconds(1))
-            let now = (record.frames.withLock { $0.count }, clock.sleeperCount, final != nil)
-            quiet = now == last ? quiet + 1 : 0
-            last = now
-        }
     }
 }

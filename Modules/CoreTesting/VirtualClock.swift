@@ -14,6 +14,7 @@ public final class VirtualClock: CourierClock {
         var sleepers: [Sleeper] = []
     }
     private let start: Date
+    private let executor = SerialTestExecutor()
     private let state = Locked(State())
 
     /// Starts the clock at `start`.
@@ -54,9 +55,6 @@ public final class VirtualClock: CourierClock {
         }
     }
 
-    /// Changes whenever a task starts or stops sleeping.
-    private var signature: [Int] { state.withLock { [$0.sleepers.count, $0.nextID] } }
-
     /// When the earliest sleeper is due, if any sleeps.
     public var nextWake: Date? {
         let next = state.withLock { $0.sleepers.map(\.deadline).min() }
@@ -80,41 +78,50 @@ public final class VirtualClock: CourierClock {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Runs `work` to its end, moving the clock to the next deadline whenever everything is waiting on it, so
-    /// code that sleeps on this clock (a slow endpoint, a deadline, a watch round) finishes in milliseconds of
-    /// wall time. Past `limit` of virtual time (or two minutes of wall time with nothing asleep on the clock) the
-    /// work is cancelled, and its answer (if any) returned.
+    /// Starts `work` on this clock's executor: it and every task it starts (``Task/placed(_:)``, child tasks)
+    /// run there one job at a time, so ``settle()`` knows exactly when all of them are waiting.
+    @discardableResult
+    public func start<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Task<Value, Never> {
+        let executor = executor
+        return Task(executorPreference: executor) {
+            await TaskPlacement.$executor.withValue(executor) { await work() }
+        }
+    }
+
+    /// Returns once every task started with ``start(_:)`` is suspended (on this clock, or on something else):
+    /// exactly, from the executor's own count of jobs, never by waiting to see whether anything moves.
+    public func settle() async { await executor.idle() }
+
+    /// Runs `work` to its end, moving the clock to the next deadline each time every task of the work is asleep
+    /// on it, so code that sleeps on this clock (a slow endpoint, a deadline, a watch round) finishes in
+    /// milliseconds of wall time. Past `limit` of virtual time, or when nothing runs or sleeps for two minutes
+    /// of real time (work stuck on the outside world), the work is cancelled; its answer (if any) is returned.
     public func drive<Value: Sendable>(
         within limit: Duration = .seconds(3600), _ work: @escaping @Sendable () async -> Value
     ) async -> Value? {
         let answer = Locked(Value?.none)
-        let task = Task {
+        let task = start {
             let value = await work()
             answer.withLock { $0 = value }
         }
         let end = now().addingTimeInterval(limit.seconds)
-        let wallLimit = ContinuousClock.now + .seconds(120)
-        while answer.withLock({ $0 == nil }) {
-            // Quiet: nobody started or stopped sleeping for five looks in a row, each after the other tasks had a
-            // turn, and for 10 ms of wall time (a busy machine can hold a task off the pool for a few looks).
-            var (quiet, last, since) = (0, signature, ContinuousClock.now)
-            while quiet < 5 || ContinuousClock.now - since < .milliseconds(10), answer.withLock({ $0 == nil }) {
-                for _ in 0..<20 { await Task.yield() }
-                try? await Task.sleep(for: .milliseconds(1))
-                let now = signature
-                if now == last { quiet += 1 } else { (quiet, last, since) = (0, now, ContinuousClock.now) }
-            }
+        var cancelled = false
+        while true {
+            await settle()
             guard answer.withLock({ $0 == nil }) else { break }
-            // Nobody sleeping: the work is busy (or starved of threads), so give it time rather than jump.
-            guard let next = nextWake else {
-                if ContinuousClock.now > wallLimit { task.cancel() }
-                continue
-            }
-            guard next <= end else {
+            if let next = nextWake {
+                if next > end && !cancelled {
+                    task.cancel()
+                    cancelled = true
+                } else {
+                    advanceToNextDeadline()
+                }
+            } else if await !executor.busy(within: .seconds(120)) {
+                // Nothing runs and nothing sleeps on this clock: the work waits on the outside world, which has
+                // said nothing for two minutes. It is cancelled and not waited for.
                 task.cancel()
-                break
+                return answer.withLock { $0 }
             }
-            advanceToNextDeadline()
         }
         await task.value
         return answer.withLock { $0 }

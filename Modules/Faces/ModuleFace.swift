@@ -67,7 +67,7 @@ public struct ComponentFace<C: Component, Input: Sendable>: ModuleFace {
             if case .info(let info) = state { continuation.yield(.shown(info)) }
             if case .failed(let failure) = state { continuation.yield(.hidden(failure)) }
         }
-        let first = Task {
+        let first = Task.placed {
             await container.load(); report()
         }
         return ModuleSession(

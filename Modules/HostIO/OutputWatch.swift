@@ -14,7 +14,7 @@ extension StandardStreams {
     public func endingWhenOutputFails<Value: Sendable>(
         _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let task = Task { try await body() }
+        let task = Task<Value, any Error>(executorPreference: TaskPlacement.executor) { try await body() }
         onOutputFailure { task.cancel() }
         let watcher = isPipe(STDOUT_FILENO) ? PipeWatcher(streams: self) : nil
         defer { watcher?.stop() }

@@ -63,7 +63,7 @@ public func withSignalHandling(
         source.resume()
         return source
     }
-    let task = Task { () async -> Result<Int32, any Error> in
+    let task = Task.placed { () async -> Result<Int32, any Error> in
         do { return .success(try await body()) } catch { return .failure(error) }
     }
     work.withLock { $0 = task }

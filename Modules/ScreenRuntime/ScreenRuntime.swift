@@ -127,7 +127,7 @@ public final class ScreenRuntime: Sendable {
         async
     {
         world.withLock { $0.frames = frames }
-        let task = Task { await drive() }
+        let task = Task.placed { [self] in await drive() }
         loop.withLock { $0 = task }
         sink.yield(.action(.start(loading: loading)))
         await settled()
@@ -210,7 +210,8 @@ public final class ScreenRuntime: Sendable {
 
     /// The loop: one message at a time, each action reduced and its effects run before the next.
     private func drive() async {
-        for await message in inbox {
+        var messages = inbox.makeAsyncIterator()
+        while let message = await messages.next() {
             switch message {
             case .action(let action): handle(action)
             case .answer(let index, let generation, .success(let info)):
@@ -233,6 +234,10 @@ public final class ScreenRuntime: Sendable {
             if done { break }
         }
         sink.finish()
+        // A waiter that asked after the stop (a cancelled `open`) is still in the buffer: answer it too.
+        while let message = await messages.next() {
+            if case .waiter(let continuation) = message { continuation.resume() }
+        }
         let (loads, timer) = world.withLock { ($0.loads.values, $0.timer) }
         timer?.cancel()
         for load in loads { load.cancel() }
@@ -257,7 +262,7 @@ public final class ScreenRuntime: Sendable {
         switch effect {
         case .load(let index, let generation, let limit):
             let (kernel, sink, clock) = (kernels[index], sink, clock)
-            let task = Task {
+            let task = Task.placed {
                 let result = await kernel.load(within: limit, on: clock)
                 sink.yield(.answer(card: index, generation: generation, result))
             }

@@ -77,10 +77,10 @@ public final class LiveConsole: Sendable {
         resized.resume()
         let (requests, requested) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         drawer.withLock { $0 = requested }
-        let drawing = Task { [self] in
+        let drawing = Task.placed { [self] in
             for await _ in requests { draw() }
         }
-        let screen = Task { [self] in
+        let screen = Task.placed { [self] in
             await runtime.run { _, moment in
                 if moment == .settled {
                     let time = ScreenOutput.clockTime(self.clock.now())
@@ -89,7 +89,7 @@ public final class LiveConsole: Sendable {
                 self.redraw()
             }
         }
-        let reading = Task { [self] in
+        let reading = Task.placed { [self] in
             for await batch in keys {
                 // A burst is one burst: every `r` in it is one reload, and a `q` in it quits at once.
                 var reloaded = false
@@ -103,7 +103,7 @@ public final class LiveConsole: Sendable {
                         if !reloaded { runtime.reloadNow() }
                         reloaded = true
                     } else if action?.isSlow == true {
-                        let errand = Task { await carryOut(action) }
+                        let errand = Task.placed { [self] in await carryOut(action) }
                         errands.withLock { $0.append(errand) }
                     } else {
                         await carryOut(action)

@@ -76,7 +76,7 @@ public final class TabBar: Sendable {
                 current = now
                 loading?.cancel()
                 observe(now, render: render)
-                loading = Task { await load(now) }
+                loading = Task.placed { [self] in await load(now) }
             }
             do { try await clock.sleep(for: poll) } catch { break }
         }

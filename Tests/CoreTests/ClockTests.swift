@@ -23,11 +23,13 @@ import Testing
     @Test func aVirtualClockSchedulesOnItsOwnTime() async {
         let clock = VirtualClock()
         let fired = Locked(false)
-        _ = clock.schedule(after: .seconds(30)) { fired.withLock { $0 = true } }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        clock.start { _ = clock.schedule(after: .seconds(30)) { fired.withLock { $0 = true } } }
+        await clock.settle()
+        #expect(clock.sleeperCount == 1)
         #expect(fired.withLock { $0 } == false)
         clock.advanceToNextDeadline()
-        while !fired.withLock({ $0 }) { await Task.yield() }
+        await clock.settle()
+        #expect(fired.withLock { $0 } == true)
         #expect(clock.sleeperCount == 0)
     }
 }

@@ -16,7 +16,7 @@ import Testing
         let seen = Locked<[Phase]>([])
         let slot = Slot(id: "greeting") { update in
             guard case .drew = update, let container = box.withLock({ $0 }) else { return }
-            seen.withLock { $0.append(container.snapshot(includingInfo: true).phase) }
+            seen.withLock { $0.append(container.current.phase) }
             _ = container.receive(DomainEvent("order.status", "delivered"))
         }
         let container = ComponentContainer(
@@ -48,7 +48,7 @@ import Testing
             static let id: ComponentID = "waiting"
             let cancelled: Flag
             func load(_ context: ComponentContext) async throws -> Info {
-                do { try await Task.sleep(for: .seconds(3600)) } catch {
+                do { try await context.clock.sleep(for: .seconds(3600)) } catch {
                     cancelled.raised.withLock { $0 = true }
                     throw error
                 }
@@ -57,16 +57,17 @@ import Testing
             func card(for state: ComponentState<Info>, context: ComponentContext) -> Block? { nil }
         }
         let updates = Locked<[SlotUpdate]>([])
+        let clock = VirtualClock()
         let container = ComponentContainer(
             Waiting(cancelled: cancelled),
             slot: Slot(id: "waiting") { update in updates.withLock { $0.append(update) } },
-            context: ComponentContext(backend: CannedBackend([:], clock: VirtualClock()), timeout: .seconds(7200)))
-        let load = Task { await container.load() }
-        while updates.withLock({ $0.isEmpty }) { await Task.yield() }
-        try await Task.sleep(for: .milliseconds(20))
+            context: ComponentContext(
+                backend: CannedBackend([:], clock: clock), clock: clock, timeout: .seconds(7200)))
+        let load = clock.start { await container.load() }
+        await clock.settle()
+        #expect(clock.sleeperCount == 2, "the load and its deadline wait on the clock")
         container.cancel()
-        // Generous: other suites can keep the task pool busy for minutes; a load that was not cancelled sleeps an hour.
-        try await withDeadline(.seconds(600), on: SystemClock()) { await load.value }
+        await load.value
         #expect(cancelled.raised.withLock { $0 }, "the load saw the cancellation")
         #expect(updates.withLock { $0 }.contains(.dropped(generation: 1)))
         #expect(container.current.phase == .loading)

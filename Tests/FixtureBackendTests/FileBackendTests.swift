@@ -41,12 +41,13 @@ import Testing
         let odd = try await backend.fetch(try Endpoint("orders", "1", "odd.json"))
         #expect(odd == Data("{".utf8))
         let endpoint = try Endpoint("orders", "1", "delivery.json")
-        let delayed = Task { [backend] in try await backend.fetch(endpoint) }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        let delayed = clock.start { [backend] in try? await backend.fetch(endpoint) }
+        await clock.settle()
         clock.advance(by: .milliseconds(1499))
+        await clock.settle()
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .milliseconds(1))
-        let body = try await delayed.value
+        let body = await delayed.value
         #expect(body == Data("{}".utf8))
     }
 

@@ -23,10 +23,11 @@ import Testing
             lines.written.withLock { $0.append(line) }
         }
         #expect(try await recording.fetch(Endpoint("a.json")) == Data(#"{"x":1}"#.utf8))
-        let slow = Task { try await recording.fetch(Endpoint("slow.json")) }
-        while canned.sleepingFetches == 0 { await Task.yield() }
+        let slow = clock.start { try? await recording.fetch(Endpoint("slow.json")) }
+        await clock.settle()
+        #expect(canned.sleepingFetches == 1)
         clock.advance(by: .seconds(2))
-        #expect(try await slow.value == Data("late".utf8))
+        #expect(await slow.value == Data("late".utf8))
         await #expect(throws: BackendError.httpStatus(503, path: "gone.json")) {
             try await recording.fetch(Endpoint("gone.json"))
         }
@@ -37,10 +38,13 @@ import Testing
         let replayClock = VirtualClock()
         let replay = try ReplayBackend(recording: Data(written.joined(separator: "\n").utf8), clock: replayClock)
         #expect(try await replay.fetch(Endpoint("a.json")) == Data(#"{"x":1}"#.utf8))
-        let late = Task { try await replay.fetch(Endpoint("slow.json")) }
-        while replayClock.sleeperCount == 0 { await Task.yield() }
-        replayClock.advance(by: .seconds(2))
-        #expect(try await late.value == Data("late".utf8), "no earlier than it came")
+        let late = replayClock.start { try? await replay.fetch(Endpoint("slow.json")) }
+        await replayClock.settle()
+        replayClock.advance(by: .milliseconds(1999))
+        await replayClock.settle()
+        #expect(replayClock.sleeperCount == 1, "no earlier than it came")
+        replayClock.advance(by: .milliseconds(1))
+        #expect(await late.value == Data("late".utf8))
         await #expect(throws: BackendError.httpStatus(503, path: "gone.json")) {
             try await replay.fetch(Endpoint("gone.json"))
         }

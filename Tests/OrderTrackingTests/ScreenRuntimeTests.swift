@@ -208,7 +208,7 @@ import Testing
             screen.runtime.reloadNow()
             await screen.run(for: .milliseconds(500))
             let runtime = screen.runtime
-            let reload = Task { await runtime.reload("payment") }
+            let reload = screen.clock.start { await runtime.reload("payment") }
             await screen.run(for: .seconds(5))
             await reload.value
         }
@@ -216,7 +216,7 @@ import Testing
         let last = try #require(screen.settled.last)
         #expect(last.cards.allSatisfy { $0.visible }, "every card shown after the bursts")
         // A load under way when the run ends still waits for the (virtual) backend: keep the clock moving.
-        let stopping = Task { await screen.stop() }
+        let stopping = screen.clock.start { await screen.stop() }
         await screen.run(for: .seconds(30))
         _ = await stopping.value
     }

@@ -50,7 +50,7 @@ import Testing
                 "orders/3/screen.json": .json("[]"),
                 "orders/4/screen.json": .hang,
             ], clock: clock)
-        func fetch(_ order: String) async -> Result<[ComponentID], LayoutFailure> {
+        @Sendable func fetch(_ order: String) async -> Result<[ComponentID], LayoutFailure> {
             do {
                 let entries = try await ScreenEntry.fetchLayout(
                     try! Endpoint("orders", order, "screen.json"), backend: backend, clock: clock,
@@ -62,8 +62,9 @@ import Testing
         #expect(await fetch("9") == .failure(.notFound(path: "orders/9/screen.json")))
         #expect(await fetch("2") == .failure(.unreachable(.httpStatus(503, path: "orders/2/screen.json"))))
         #expect(await fetch("3") == .failure(.unreadable(Failure("screen.json must be a JSON object"))))
-        let hanging = Task { await fetch("4") }
-        while clock.sleeperCount < 2 { await Task.yield() }  // the hanging fetch and the deadline
+        let hanging = clock.start { await fetch("4") }
+        await clock.settle()
+        #expect(clock.sleeperCount == 2)  // the hanging fetch and the deadline
         clock.advance(by: .seconds(2))
         #expect(await hanging.value == .failure(.noAnswer(path: "orders/4/screen.json")))
     }

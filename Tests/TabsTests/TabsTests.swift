@@ -76,15 +76,15 @@ final class Renders: Sendable {
         let bar = TabBar(container: try container(feedLoads: "5"))
         let user = Locked<String?>(nil)
         let renders = Renders()
-        let following = Task {
+        let following = clock.start {
             await bar.follow(session: { TabSession(userID: user.withLock { $0 }) }, every: .seconds(1), clock: clock) {
                 items in renders.lines.withLock { $0.append(TabBar.render(items, selected: "tracking")) }
             }
         }
         func tick() async {
-            for _ in 0..<50 { await Task.yield() }
+            await clock.settle()
             clock.advance(by: .seconds(1))
-            for _ in 0..<50 { await Task.yield() }
+            await clock.settle()
         }
         await tick()
         user.withLock { $0 = "1234" }

@@ -41,11 +41,10 @@ enum HTTPBenchmarks {
         let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(30))
         _ = try? await backend.fetch(try Endpoint("synthetic", "0"))  // libcurl loaded before timing
         let cards = try KernelBenchmarks.screen(200, backend: backend)
-        cards.forEach { $0.present() }
         let before = cpuSeconds(ofChildren: false)
-        let wall = await KernelBenchmarks.loadConcurrently(cards)
+        let (wall, answers) = await KernelBenchmarks.loadConcurrently(cards)
         let cpu = cpuSeconds(ofChildren: false) - before
-        let failed = cards.filter { $0.snapshot(includingInfo: false).phase != .info }.count
+        let failed = answers.filter { $0 == nil }.count
         guard failed == 0 else { throw BenchmarkError(message: "\(failed) of 200 cards failed over HTTP") }
         let curl = try curlCPU(urls: (0..<200).map { "\(server.baseURL.absoluteString)/synthetic/\($0)" }, in: tree)
         return Figures(wallOverSlowest: wall / 1.0, cpu: cpu, curlCPU: curl)

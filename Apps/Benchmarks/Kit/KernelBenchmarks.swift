@@ -1,41 +1,46 @@
 import Core
 import CoreTesting
 import Foundation
+import ScreenRuntime
 import TerminalUI
 
-/// The kernel under load: a screen of synthetic cards, built through the real registry, run by the real
-/// containers (state machine, deadlines), and drawn by the real painter.
+/// The kernel under load: a screen of synthetic cards, built through the real registry, loaded by the screen
+/// runtime's own kernels (deadlines included), and drawn by the real painter.
 enum KernelBenchmarks {
-    /// Builds `count` running cards over `backend`.
-    static func screen(_ count: Int, backend: any Backend) throws -> [any LoadableComponent] {
+    /// Builds `count` cards' kernels over `backend`.
+    static func screen(_ count: Int, backend: any Backend) throws -> [CardKernel] {
         var registry = ComponentRegistry()
         try registry.register(SyntheticCard.registration)
         let registration = try registry.registration(for: SyntheticCard.id)
         return (0..<count).map { index in
             let context = ComponentContext(ids: ["card": "\(index)"], backend: backend, timeout: .seconds(30))
-            return registration.instantiate(in: Slot(id: SyntheticCard.id) { _ in }, context: context)
+            return registration.kernel(context: context)
         }
     }
 
-    /// Loads every card concurrently (as the host does), returning the wall time in seconds.
-    static func loadConcurrently(_ cards: [any LoadableComponent]) async -> Double {
-        await seconds {
-            await withTaskGroup(of: Void.self) { group in
-                for card in cards { group.addTask { await card.load() } }
+    /// Loads every card concurrently (as the host does): the wall time in seconds and each card's answer.
+    static func loadConcurrently(_ cards: [CardKernel]) async -> (seconds: Double, answers: [AnyInfo?]) {
+        var answers = [AnyInfo?](repeating: nil, count: cards.count)
+        let wall = await seconds {
+            await withTaskGroup(of: (Int, AnyInfo?).self) { group in
+                for (index, card) in cards.enumerated() {
+                    group.addTask { (index, try? await card.load(within: .seconds(30), on: SystemClock()).get()) }
+                }
+                for await (index, info) in group { answers[index] = info }
             }
         }
+        return (wall, answers)
     }
 
     /// Wall time ÷ the slowest latency (concurrent) or ÷ the sum (sequential).
     static func concurrencyRatio(_ latencies: [Duration], sequential: Bool = false) async throws -> Double {
         let cards = try screen(latencies.count, backend: LatencyBackend(latencies: latencies))
-        cards.forEach { $0.present() }
         let wall: Double
         if sequential {
-            wall = await seconds { for card in cards { await card.load() } }
+            wall = await seconds { for card in cards { _ = await card.load(within: .seconds(30), on: SystemClock()) } }
             return wall / latencies.reduce(Duration.zero, +).seconds
         }
-        wall = await loadConcurrently(cards)
+        wall = await loadConcurrently(cards).seconds
         return wall / (latencies.max() ?? .zero).seconds
     }
 
@@ -43,13 +48,13 @@ enum KernelBenchmarks {
     static func scale(_ count: Int) async throws -> Double {
         try await seconds {
             let cards = try screen(count, backend: LatencyBackend(latencies: []))
-            cards.forEach { $0.present() }
-            _ = await loadConcurrently(cards)
+            let answers = await loadConcurrently(cards).answers
+            let blocks = zip(cards, answers).map { card, info in card.card(for: info.map { .info($0) } ?? .loading) }
             var painter = FramePainter(
                 width: 60, styler: TextStyler(colors: false), live: false, header: ["Order"],
-                slots: cards.map { SlotView(id: $0.id, block: $0.snapshot(includingInfo: false).block) }
+                slots: zip(cards, blocks).map { SlotView(id: $0.id, block: $1) }
             ) { _ in }
-            painter.update(0, block: .some(cards[0].snapshot(includingInfo: false).block))
+            painter.update(0, block: .some(blocks[0]))
             let frame = painter.frame()
             guard frame.utf8.count > count * 100 else {
                 throw BenchmarkError(message: "frame too small: \(frame.utf8.count)")

@@ -13,12 +13,17 @@ struct PromoPayload: Decodable {
 
 /// The Promo squad's card: it takes the code a person typed (its ``PromoInput``), looks it up at its own
 /// endpoint and, when the code is known, announces the discount on `promo.applied` for whoever applies it
-/// (Payments). An unknown code is said on this card and changes nothing else.
-public struct PromoComponent: Component, EventPublishing {
+/// (Payments). An unknown code is said on this card and changes nothing else. It declares that it refreshes
+/// on `promo.entered`, so a screen reloads it, and only it, when a person types a code.
+public struct PromoComponent: Component, EventPublishing, RefreshingOnEvents {
     /// The id layouts use.
     public static let id: ComponentID = "promo"
     /// What Promo publishes (declared in Faces: `EventName.promoApplied`).
     public static let publishedEvents: Set<EventName> = [.promoApplied]
+    /// A typed code: look it up.
+    public static let refreshingEvents: Set<EventName> = [.promoEntered]
+    /// What a person sends this card through a host's prompt (`squad lint` counts it as published).
+    public static let inputEvents: Set<EventName> = [.promoEntered]
 
     let input: PromoInput
 

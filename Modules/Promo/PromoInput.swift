@@ -1,7 +1,9 @@
 import Core
+import Faces
 
-/// The Promo card's input interface: the code a person typed on the live screen's prompt, or gave with
-/// `--promo CODE`. The host holds it and submits; the card reads it on its next load (the host reloads it).
+/// The Promo card's input interface: the code a person typed on the live screen's prompt (`promo.entered`), or
+/// gave with `--promo CODE`. The host holds it and hands it what it hears; the card reads it on its next load
+/// (the screen reloads the card, which declared that it refreshes on `promo.entered`).
 public final class PromoInput: Sendable {
     private let code: Locked<String?>
 
@@ -10,6 +12,11 @@ public final class PromoInput: Sendable {
 
     /// Takes a code: surrounding blanks dropped, upper-cased, and cut at 64 characters (a paste is not a code).
     public func submit(_ text: String) { code.withLock { $0 = PromoInput.normalised(text) } }
+
+    /// Takes the code a `promo.entered` event carries; any other event is not for this input.
+    public func hear(_ event: DomainEvent) {
+        if event.name == EventName.promoEntered.rawValue { submit(event.value) }
+    }
 
     /// The code submitted last, or nil.
     public var current: String? { code.withLock { $0 } }

@@ -165,15 +165,6 @@ public final class ScreenRuntime: Sendable {
         return verdicts
     }
 
-    /// Reloads card `id` now (retrying it if it failed) and waits until the screen has settled; a card that
-    /// asks for a look because of what it said is reloaded too (under `watch` by the watch loop). A person's
-    /// input to that card (a promo code) takes effect this way.
-    public func reload(_ id: ComponentID) async {
-        guard let index = registrations.firstIndex(where: { $0.id == id }) else { return }
-        sink.yield(.action(.reload(card: index)))
-        await settled()
-    }
-
     /// Asks for every card to be reloaded now (under `watch`; a run that does not watch ends after its loads).
     public func reloadNow() { sink.yield(.action(.reload(card: nil))) }
 

@@ -2,12 +2,14 @@ import Core
 import TerminalUI
 
 extension ScreenConsole {
-    /// The keys, as `?` shows them (and `--help` and the README say them).
-    public static let keyHelp: [(keys: String, effect: String)] = [
-        ("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"), ("r", "reload every card"),
-        ("c", "may the order be cancelled?"), ("p", "enter a promo code"), ("?", "these keys"),
-        ("q Esc", "quit"),
-    ]
+    /// The keys, as `?` shows them (and `--help` and the README say them): the screen's own, then the host's
+    /// prompts.
+    public var keyHelp: [(keys: String, effect: String)] {
+        [
+            ("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"), ("r", "reload every card"),
+            ("c", "may the order be cancelled?"),
+        ] + prompts.map { (String($0.key), $0.effect) } + [("?", "these keys"), ("q Esc", "quit")]
+    }
 
     /// The whole live screen at `width` columns: the title, the bar, the body (the cards, or the selected tab's
     /// screen), what is open, a message, and the line that says which keys do what. Every line fits the width, so
@@ -23,8 +25,9 @@ extension ScreenConsole {
         if let block = overlayBlock { lines += CardRenderer.lines(for: block, width: cardWidth, styler: styler) }
         if let message { lines.append(styler.apply(.warning, fit(message))) }
         switch overlay {
-        case .promo(let typed):
-            lines.append(fit("Promo code: \(typed)▏  Enter applies · Esc abandons"))
+        case .prompt(let key, let typed):
+            let label = prompts.first { $0.key == key }?.label ?? ""
+            lines.append(fit("\(label): \(typed)▏  Enter applies · Esc abandons"))
         default:
             let time = updated.map { "updated \($0) · " } ?? ""
             lines.append(styler.apply(.dim, fit("\(time)? keys · q quit")))
@@ -34,9 +37,9 @@ extension ScreenConsole {
 
     private var overlayBlock: Block? {
         switch overlay {
-        case .none, .promo: return nil
+        case .none, .prompt: return nil
         case .help:
-            return Block(title: "Keys", rows: Self.keyHelp.map { Row($0.keys, value: $0.effect) })
+            return Block(title: "Keys", rows: keyHelp.map { Row($0.keys, value: $0.effect) })
         case .verdicts(let said, let askToConfirm):
             let last = askToConfirm ? Row("Cancel order? (y/n)", style: .bold) : Row("Esc closes", style: .dim)
             return Block(title: "Cancel", rows: said.map { Row($0) } + [last])

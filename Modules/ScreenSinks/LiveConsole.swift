@@ -36,7 +36,7 @@ public struct ConsoleTabs: Sendable {
 /// ends the run: `q`, the order finishing, or a signal (HostIO restores it).
 public final class LiveConsole: Sendable {
     private struct State {
-        var console = ScreenConsole()
+        var console: ScreenConsole
         var body: [String]?
         var updated: String?
     }
@@ -46,24 +46,28 @@ public final class LiveConsole: Sendable {
     private let terminal: Terminal
     private let clock: any CourierClock
     private let tabs: ConsoleTabs
-    private let promo: @Sendable (String) -> Void
+    private let heard: @Sendable (DomainEvent) -> Void
     private let skipping: Set<ComponentID>
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let drawing = Locked(0)
     /// While ``run(keys:)`` runs: redraws are asked of one drawer task that keeps only the newest request, so a
     /// burst of keys (10,000 pasted `r`) costs one or two draws, not one each.
     private let drawer = Locked(AsyncStream<Void>.Continuation?.none)
-    /// Slow actions under way (a promo reload, a tab's content), so keys are never held behind them.
+    /// Slow actions under way (a prompt's code being looked up, a tab's content), so keys are never held behind
+    /// them.
     private let errands = Locked([Task<Void, Never>]())
 
-    /// A live screen for `order` over `runtime`; `promo` takes a typed code (the host's Promo input), and the
-    /// cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
+    /// A live screen for `order` over `runtime` with the host's `prompts`: a code sent from one is handed to
+    /// `heard` (the host's own inputs) and then to the screen, which routes it to the cards that declared they
+    /// take it. The cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
     public init(
         order: String, runtime: ScreenRuntime, terminal: Terminal, clock: any CourierClock, tabs: ConsoleTabs,
-        promo: @escaping @Sendable (String) -> Void, skipping: Set<ComponentID> = []
+        prompts: [ConsolePrompt] = [], heard: @escaping @Sendable (DomainEvent) -> Void = { _ in },
+        skipping: Set<ComponentID> = []
     ) {
         (self.order, self.runtime, self.terminal, self.clock) = (order, runtime, terminal, clock)
-        (self.tabs, self.promo, self.skipping) = (tabs, promo, skipping)
+        (self.tabs, self.heard, self.skipping) = (tabs, heard, skipping)
+        state = Locked(State(console: ScreenConsole(prompts: prompts)))
     }
 
     /// Runs until `q`/Esc, the order finishing or the task being cancelled, reading `keys`; returns the last
@@ -154,10 +158,10 @@ public final class LiveConsole: Sendable {
             state.withLock {
                 $0.console.message = "Cancel requested for order \(order) (the demo backend takes no requests)."
             }
-        case .applyPromo(let code)?:
-            promo(code)
+        case .submit(let event)?:
+            heard(event)
             redraw()
-            await runtime.reload("promo")
+            _ = await runtime.deliver(event)
             state.withLock { $0.console.message = nil }
         case .open(let id)?:
             let lines = id == bar.first?.id ? nil : await tabs.open(id)

@@ -8,8 +8,10 @@ import HostIO
 /// and the messages that say what to do. The record is a sink like the others (every backend answer, one JSON
 /// line each); the replay is the backend.
 public struct RecordingFiles: Sendable {
-    let record: String?
-    let replay: String?
+    /// `--record FILE`, if given.
+    public let record: String?
+    /// `--replay FILE`, if given.
+    public let replay: String?
 
     /// The largest recording replayed: bodies are kept decoded in memory for the run.
     public static let largestReplay = 256 << 20
@@ -17,12 +19,12 @@ public struct RecordingFiles: Sendable {
     /// Files for `--record` and `--replay` (at most one of them is given).
     public init(record: String?, replay: String?) { (self.record, self.replay) = (record, replay) }
 
-    /// The backend the run talks to: the replay, `backend` writing to the record, or `backend` itself. A file
-    /// that cannot be read or written is a usage error naming it; a line that later cannot be written is said
-    /// once on `terminal`'s stderr.
-    public func backend(wrapping backend: any Backend, clock: any CourierClock, terminal: Terminal)
-        throws(UsageError) -> any Backend
-    {
+    /// The backend the run talks to: the replay, or the one `live` builds (only when there is no replay),
+    /// writing to the record or not. A file that cannot be read or written is a usage error naming it; a line
+    /// that later cannot be written is said once on `terminal`'s stderr.
+    public func backend(
+        clock: any CourierClock, terminal: Terminal, live: () throws(UsageError) -> any Backend
+    ) throws(UsageError) -> any Backend {
         guard record == nil || replay == nil else {
             throw UsageError(message: "--record and --replay cannot be used together; record first, then replay")
         }
@@ -39,6 +41,7 @@ public struct RecordingFiles: Sendable {
                     message: "--replay '\(replay)' line \(error.line) is not a recorded answer: \(error.reason)")
             }
         }
+        let backend = try live()
         guard let record else { return backend }
         let file = try JSONLinesFile(path: record, option: "--record", append: false)
         return RecordingBackend(wrapping: backend, clock: clock) { file.append($0) { terminal.err($0) } }

@@ -13,6 +13,33 @@ public struct ConsoleTab: Sendable, Equatable {
     public init(id: String, confirmation: String? = nil) { (self.id, self.confirmation) = (id, confirmation) }
 }
 
+/// A line a person can type a code into on the live screen, declared by the host: the key that opens it, what
+/// it asks, and the event the runtime routes (by the cards' own declarations) when Enter sends it. A code is
+/// ASCII letters and digits, at most `limit` of them.
+public struct ConsolePrompt: Sendable, Equatable {
+    /// The key that opens it ("p").
+    public let key: Character
+    /// What it asks ("Promo code").
+    public let label: String
+    /// What the key does, for the key help ("enter a promo code").
+    public let effect: String
+    /// The event sent with the code as its value ("promo.entered").
+    public let event: String
+    /// The longest code it takes; a longer paste is cut here.
+    public let limit: Int
+
+    /// A prompt opened by `key`.
+    public init(key: Character, label: String, effect: String, event: String, limit: Int = 16) {
+        (self.key, self.label, self.effect, self.event, self.limit) = (key, label, effect, event, limit)
+    }
+
+    /// What a prompt accepts, key by key: ASCII letters and digits (`../x`, `A?B`, `é1` are no codes, so they are
+    /// never typed into one).
+    public static func mayBeTyped(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber)
+    }
+}
+
 /// What a person can do on the live screen, as a value: a key in, what the host should do out, and the lines
 /// to draw. No terminal, clock or runtime here, so every key's effect is a test of a few microseconds; the
 /// driver (``LiveConsole``) carries the actions out.
@@ -25,8 +52,8 @@ public struct ScreenConsole: Sendable, Equatable {
         case help
         /// The squads' verdicts on cancelling; `askToConfirm` when nobody vetoed ("Cancel order? (y/n)").
         case verdicts(lines: [String], askToConfirm: Bool)
-        /// The promo-code prompt, with what has been typed.
-        case promo(String)
+        /// The prompt opened by `key`, with what has been typed.
+        case prompt(key: Character, typed: String)
         /// An action tab's question ("Sign out? (y/n)").
         case confirmTab(id: String, question: String)
     }
@@ -41,8 +68,8 @@ public struct ScreenConsole: Sendable, Equatable {
         case askVerdicts
         /// The person confirmed the cancel.
         case confirmCancel
-        /// Submit this promo code to the Promo card and reload it.
-        case applyPromo(String)
+        /// Send this event (a prompt's code) to the screen, which routes it to the cards that take it.
+        case submit(DomainEvent)
         /// Show this tab's screen in the body (the first tab shows the cards).
         case open(tab: String)
         /// Perform this action tab (the person said yes).
@@ -52,15 +79,14 @@ public struct ScreenConsole: Sendable, Equatable {
         /// action beside the keys, so `q` is never held behind it.
         public var isSlow: Bool {
             switch self {
-            case .applyPromo, .open, .perform: true
+            case .submit, .open, .perform: true
             case .quit, .reload, .askVerdicts, .confirmCancel: false
             }
         }
     }
 
-    /// The longest promo code the prompt takes; a longer paste is cut here.
-    public static let promoLimit = 16
-
+    /// The prompts the host declared.
+    public let prompts: [ConsolePrompt]
     /// What is open.
     public private(set) var overlay = Overlay.none
     /// The selected tab's position in the bar (0: Tracking, the cards).
@@ -68,14 +94,16 @@ public struct ScreenConsole: Sendable, Equatable {
     /// A line for the person under the screen ("Looking up SAVE10…", "Signed out."), until the next key.
     public var message: String?
 
-    /// A console with nothing open, on the first tab.
-    public init() {}
+    /// A console with nothing open, on the first tab, with the host's `prompts`.
+    public init(prompts: [ConsolePrompt] = []) { self.prompts = prompts }
 
     /// What `key` means now, given the bar's `tabs`; nil when it means nothing (it is ignored).
     public mutating func handle(_ key: Key, tabs: [ConsoleTab]) -> Action? {
         message = nil
         switch overlay {
-        case .promo(let typed): return promptKey(key, typed)
+        case .prompt(let opener, let typed):
+            guard let prompt = prompts.first(where: { $0.key == opener }) else { return nil }
+            return promptKey(key, typed, prompt)
         case .verdicts(_, let askToConfirm):
             if askToConfirm, key == .character("y") {
                 overlay = .none
@@ -109,23 +137,17 @@ public struct ScreenConsole: Sendable, Equatable {
         selected = new.firstIndex { $0.id == id } ?? 0
     }
 
-    /// What `--promo` accepts, key by key: ASCII letters and digits (`../x`, `A?B`, `é1` are no codes, so they
-    /// are never typed into one). The host's test holds this to the Promo squad's `PromoDiscount.isCode`.
-    public static func mayBeInCode(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber)
-    }
-
-    private mutating func promptKey(_ key: Key, _ typed: String) -> Action? {
+    private mutating func promptKey(_ key: Key, _ typed: String, _ prompt: ConsolePrompt) -> Action? {
         switch key {
-        case .character(let character) where typed.count < Self.promoLimit && Self.mayBeInCode(character):
-            overlay = .promo(typed + String(character))
-        case .backspace: overlay = .promo(String(typed.dropLast()))
+        case .character(let character) where typed.count < prompt.limit && ConsolePrompt.mayBeTyped(character):
+            overlay = .prompt(key: prompt.key, typed: typed + String(character))
+        case .backspace: overlay = .prompt(key: prompt.key, typed: String(typed.dropLast()))
         case .escape: overlay = .none
         case .enter:
             overlay = .none
             guard !typed.isEmpty else { return nil }
             message = "Looking up \(typed.uppercased())…"
-            return .applyPromo(typed)
+            return .submit(DomainEvent(prompt.event, typed))
         default: break
         }
         return nil
@@ -136,8 +158,8 @@ public struct ScreenConsole: Sendable, Equatable {
         case .character("q"), .escape: return .quit
         case .character("r"): return .reload
         case .character("c"): return .askVerdicts
-        case .character("p"):
-            overlay = .promo("")
+        case .character(let character) where prompts.contains { $0.key == character }:
+            overlay = .prompt(key: character, typed: "")
             return nil
         case .character("?"):
             overlay = .help

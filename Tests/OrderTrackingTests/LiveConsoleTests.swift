@@ -21,7 +21,8 @@ import Testing
     struct Live {
         let console: LiveConsole
         let runtime: ScreenRuntime
-        let backend: ScreenRuntimeTests.ProbeBackend
+        /// What the backend answered, one JSON line per fetch (`--record`).
+        let record: URL
         let screen: Screen
         let clock: VirtualClock
 
@@ -32,24 +33,29 @@ import Testing
         /// Ends the runtime's run (its frame consumer), as the live screen does when it closes.
         func close() async { _ = await clock.drive { await runtime.stop() } }
 
+        /// How many times `path` was fetched.
+        func count(_ path: String) -> Int {
+            let lines = (try? String(contentsOf: record, encoding: .utf8)) ?? ""
+            return lines.split(separator: "\n").filter { $0.contains("\"endpoint\":\"\(path)\"") }.count
+        }
+
         func info(_ id: ComponentID) -> String {
             let card = runtime.currentFrame(includingInfo: true).cards.first { $0.id == id }
             return card?.info.map { String(decoding: $0, as: UTF8.self) } ?? ""
         }
     }
 
-    func live(_ order: String, dataDir: String? = nil) async throws -> Live {
+    func live(_ order: String, dataDir: String? = nil, record folder: TemporaryDirectory) async throws -> Live {
         let screen = Screen()
         let streams = StandardStreams { descriptor, text in
             if descriptor == 1 { screen.written.withLock { $0 += text } }
         }
         let terminal = Terminal(environment: ["COLUMNS": "48"], noColorFlag: true, streams: streams)
         let clock = VirtualClock()
-        let base = try HostEnvironment.make(
-            api: nil, timeout: .seconds(5), environment: CLI.environment, dataDir: dataDir, terminal: terminal,
-            clock: clock)
-        let backend = ScreenRuntimeTests.ProbeBackend(base.backend)
-        let host = base.with(backend: backend)
+        let record = folder.url.appendingPathComponent("record.jsonl")
+        let options = HostOptions(
+            dataDir: dataDir, recording: RecordingFiles(record: record.path, replay: nil))
+        let host = try HostEnvironment.make(options, environment: CLI.environment, terminal: terminal, clock: clock)
         let runtime = try #require(
             await clock.drive {
                 await host.runtime(
@@ -58,19 +64,21 @@ import Testing
         _ = await clock.drive { await runtime.open(loading: Array(runtime.registrations.indices)) }
         let console = LiveConsole(
             order: order, runtime: runtime, terminal: terminal, clock: clock, tabs: host.consoleTabs(),
-            promo: { [promo = host.promo] in promo.submit($0) }, skipping: ["tabs"])
-        return Live(console: console, runtime: runtime, backend: backend, screen: screen, clock: clock)
+            prompts: HostEnvironment.prompts, heard: { [promo = host.promo] in promo.hear($0) },
+            skipping: [HostEnvironment.barCard])
+        return Live(console: console, runtime: runtime, record: record, screen: screen, clock: clock)
     }
 
     @Test func aPromoCodeTypedOnTheScreenMakesPaymentsReloadWithTheDiscount() async throws {
-        let live = try await live("1234")
-        #expect(live.backend.count("orders/1234/payment.json") == 1)
+        let folder = try TemporaryDirectory()
+        let live = try await live("1234", record: folder)
+        #expect(live.count("orders/1234/payment.json") == 1)
         await live.press(.character("p"), .character("s"), .character("a"), .character("v"), .character("e"))
         #expect(live.screen.last.contains("Promo code: save▏"))
         await live.press(.character("1"), .character("0"), .enter)
         #expect(live.info("promo").contains(#""status":"applied""#))
         #expect(live.info("payment").contains(#""code":"SAVE10""#), "the payment info carries the code")
-        #expect(live.backend.count("orders/1234/payment.json") == 2, "Payments reloaded on promo.applied")
+        #expect(live.count("orders/1234/payment.json") == 2, "Payments reloaded on promo.applied")
         #expect(live.screen.last.contains("Promo SAVE10") && live.screen.last.contains("SAR 45.45"))
         await live.press(.character("p"), .character("N"), .character("O"), .enter)
         #expect(live.screen.last.contains("code NO is not recognised"))
@@ -79,7 +87,8 @@ import Testing
     }
 
     @Test func cancelShowsTheSameWordsAsTheCancelCommandAndConfirmsOnlyWithoutVetoes() async throws {
-        let vetoed = try await live("4040")
+        let folder = try TemporaryDirectory()
+        let vetoed = try await live("4040", record: folder)
         await vetoed.press(.character("c"))
         let words = await InProcess.run(["cancel", "4040"]).stdout.split(separator: "\n").map(String.init)
         for line in words { #expect(vetoed.screen.last.contains(line.prefix(30)), "\(line)") }
@@ -88,7 +97,7 @@ import Testing
         #expect(!vetoed.screen.last.contains("Cancel"))
         await vetoed.close()
 
-        let allowed = try await live("3333")
+        let allowed = try await live("3333", record: folder)
         await allowed.press(.character("c"))
         #expect(
             allowed.screen.last.contains("Order 3333 can be cancelled.")
@@ -105,8 +114,7 @@ import Testing
             environment: [:], noColorFlag: true,
             streams: StandardStreams { _, text in screen.written.withLock { $0 += text } })
         let console = LiveConsole(
-            order: "1234", runtime: watched.runtime, terminal: terminal, clock: watched.clock, tabs: .none,
-            promo: { _ in })
+            order: "1234", runtime: watched.runtime, terminal: terminal, clock: watched.clock, tabs: .none)
         watched.start()
         await watched.run(for: .seconds(1))
         let before = backend.count("orders/1234/details.json")
@@ -121,7 +129,7 @@ import Testing
     @Test func tabsShowTheirContentAndSignOutAsksFirst() async throws {
         let folder = try TemporaryDirectory()
         _ = await InProcess.run(["login", "1234", "--data-dir", folder.url.path])
-        let live = try await live("1234", dataDir: folder.url.path)
+        let live = try await live("1234", dataDir: folder.url.path, record: folder)
         await live.press(.right)
         #expect(live.screen.last.contains("▸ Profile"), "\(live.screen.last)")
         #expect(!live.screen.last.contains("╭─ Order"), "the Profile tab shows its screen, not the cards")
@@ -144,7 +152,7 @@ import Testing
             + ["é", "٣", "ｆ", "日", "🙂", "\u{200B}"]
         for character in samples {
             #expect(
-                ScreenConsole.mayBeInCode(character) == PromoDiscount.isCode(String(character)), "\(character)")
+                ConsolePrompt.mayBeTyped(character) == PromoDiscount.isCode(String(character)), "\(character)")
         }
     }
 }

@@ -33,9 +33,10 @@ import Testing
         var registry = ComponentRegistry()
         for line in HostRegistry.lines { try registry.register(line) }
         let file = URL(fileURLWithPath: HostEnvironment.embeddedFixtures + "/orders/\(order)/screen.json")
-        let entries = try ScreenLayout.decode(Data(contentsOf: file)).entries.filter {
-            (try? registry.registration(for: $0.id)) != nil
-        }
+        let entries = try ScreenEntry.layout(from: Data(contentsOf: file), defaultOrder: ScreenLayout.defaultOrder)
+            .filter {
+                (try? registry.registration(for: $0.id)) != nil
+            }
         var settings = ScreenSettings(ids: ["order": order])
         (settings.watch, settings.every, settings.staleLimit, settings.includeInfo) = (watch, every, staleLimit, true)
         let harness = ScreenHarness(
@@ -207,10 +208,9 @@ import Testing
         for _ in 0..<3 {
             screen.runtime.reloadNow()
             await screen.run(for: .milliseconds(500))
-            let runtime = screen.runtime
-            let reload = screen.clock.start { await runtime.reload("payment") }
-            await screen.run(for: .seconds(5))
-            await reload.value
+            // A person's input during the round: Payments refreshes on it; the clock moves until it has settled.
+            let reactions = await screen.deliver(DomainEvent("order.status", "preparing"))
+            #expect(reactions?["payment"] == .reloaded)
         }
         #expect(screen.diagnostics.filter { $0.contains("illegal") }.isEmpty, "\(screen.diagnostics)")
         let last = try #require(screen.settled.last)

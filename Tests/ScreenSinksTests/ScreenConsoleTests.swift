@@ -10,9 +10,12 @@ import Testing
         ConsoleTab(id: "tracking"), ConsoleTab(id: "profile"), ConsoleTab(id: "feed"),
         ConsoleTab(id: "signout", confirmation: "Sign out?"),
     ]
+    /// A host's prompt, as order-tracking declares its promo prompt.
+    static let promo = ConsolePrompt(
+        key: "p", label: "Promo code", effect: "enter a promo code", event: "promo.entered")
 
     @Test func arrowsTabsAndDigitsMoveBetweenScreenTabsAndWrap() {
-        var console = ScreenConsole()
+        var console = ScreenConsole(prompts: [Self.promo])
         #expect(console.handle(.right, tabs: tabs) == .open(tab: "profile"))
         #expect(console.handle(.tab, tabs: tabs) == .open(tab: "feed"))
         #expect(console.handle(.backTab, tabs: tabs) == .open(tab: "profile"))
@@ -28,7 +31,7 @@ import Testing
     }
 
     @Test func anActionTabActsOnlyOnYes() {
-        var console = ScreenConsole()
+        var console = ScreenConsole(prompts: [Self.promo])
         _ = console.handle(.character("4"), tabs: tabs)
         #expect(console.handle(.character("x"), tabs: tabs) == nil, "any other key leaves the question open")
         #expect(console.overlay != .none)
@@ -40,7 +43,7 @@ import Testing
     }
 
     @Test func cancelShowsTheVerdictsAndConfirmsOnlyWhenNobodyVetoed() {
-        var console = ScreenConsole()
+        var console = ScreenConsole(prompts: [Self.promo])
         #expect(console.handle(.character("c"), tabs: tabs) == .askVerdicts)
         console.showVerdicts(VerdictReport(order: "4242", entries: [("order", .veto("already preparing"), nil)]))
         #expect(
@@ -62,7 +65,7 @@ import Testing
 
     /// No validating card on the screen: the dialog says it cannot tell and never offers "Cancel order? (y/n)".
     @Test func nobodyToAskIsNeverAYes() {
-        var console = ScreenConsole()
+        var console = ScreenConsole(prompts: [Self.promo])
         _ = console.handle(.character("c"), tabs: tabs)
         console.showVerdicts(VerdictReport(order: "7777", entries: []))
         #expect(
@@ -76,15 +79,15 @@ import Testing
     }
 
     @Test func thePromoPromptTypesErasesAppliesAndAbandons() {
-        var console = ScreenConsole()
+        var console = ScreenConsole(prompts: [Self.promo])
         #expect(console.handle(.character("p"), tabs: tabs) == nil)
         for key: Key in [.character("s"), .character("a"), .character("v"), .character("x"), .backspace] {
             #expect(console.handle(key, tabs: tabs) == nil, "typing, not commands: \(key)")
         }
-        #expect(console.overlay == .promo("sav"))
+        #expect(console.overlay == .prompt(key: "p", typed: "sav"))
         _ = console.handle(.character("q"), tabs: tabs)
-        #expect(console.overlay == .promo("savq"), "q is a letter in the prompt, not quit")
-        #expect(console.handle(.enter, tabs: tabs) == .applyPromo("savq"))
+        #expect(console.overlay == .prompt(key: "p", typed: "savq"), "q is a letter in the prompt, not quit")
+        #expect(console.handle(.enter, tabs: tabs) == .submit(DomainEvent("promo.entered", "savq")))
         #expect(console.message == "Looking up SAVQ…")
         _ = console.handle(.character("p"), tabs: tabs)
         _ = console.handle(.character("z"), tabs: tabs)
@@ -97,23 +100,30 @@ import Testing
     /// The prompt takes what `--promo` takes and nothing else: `../x`, `A?B`, `é1` never become a code.
     @Test func thePromptTakesOnlyWhatACodeMayHold() {
         for typed in ["../x", "A?B", "é1", "a b", "٣3", "ｆ1"] {
-            var console = ScreenConsole()
+            var console = ScreenConsole(prompts: [Self.promo])
             _ = console.handle(.character("p"), tabs: tabs)
             for character in typed { _ = console.handle(.character(character), tabs: tabs) }
             let kept = typed.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
-            #expect(console.overlay == .promo(kept), "\(typed)")
+            #expect(console.overlay == .prompt(key: "p", typed: kept), "\(typed)")
         }
     }
 
     @Test func aLongPasteIsCutAtTheLimit() {
-        var console = ScreenConsole()
+        var console = ScreenConsole(prompts: [Self.promo])
         _ = console.handle(.character("p"), tabs: tabs)
         for _ in 0..<500 { _ = console.handle(.character("A"), tabs: tabs) }
-        #expect(console.overlay == .promo(String(repeating: "A", count: ScreenConsole.promoLimit)))
+        #expect(console.overlay == .prompt(key: "p", typed: String(repeating: "A", count: Self.promo.limit)))
+    }
+
+    @Test func aConsoleWithoutPromptsTakesPAsAKeyThatMeansNothing() {
+        var console = ScreenConsole()
+        #expect(console.handle(.character("p"), tabs: tabs) == nil)
+        #expect(console.overlay == .none)
+        #expect(!console.keyHelp.contains { $0.keys == "p" })
     }
 
     @Test func reloadHelpQuitAndKeysThatMeanNothing() {
-        var console = ScreenConsole()
+        var console = ScreenConsole(prompts: [Self.promo])
         #expect(console.handle(.character("r"), tabs: tabs) == .reload)
         #expect(console.handle(.character("?"), tabs: tabs) == nil)
         #expect(console.overlay == .help)
@@ -127,7 +137,7 @@ import Testing
     }
 
     @Test func everyLineFitsTheWidthAndTheHelpListsEveryKey() {
-        var console = ScreenConsole()
+        var console = ScreenConsole(prompts: [Self.promo])
         _ = console.handle(.character("?"), tabs: tabs)
         let lines = console.lines(
             title: "Order 1234", bar: "▸ Tracking   Profile", body: [], updated: "08:00:05", width: 48,
@@ -135,7 +145,7 @@ import Testing
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 48 }, "\(lines)")
         #expect(lines.first == "Order 1234" && lines[1] == "▸ Tracking   Profile")
         #expect(lines.last == "updated 08:00:05 · ? keys · q quit")
-        for (keys, effect) in ScreenConsole.keyHelp {
+        for (keys, effect) in console.keyHelp {
             #expect(lines.contains { $0.contains(keys) && $0.contains(effect) }, "\(keys)")
         }
         _ = console.handle(.escape, tabs: tabs)

@@ -47,4 +47,25 @@ import Testing
                     "Modules/Payments/PaymentComponent.swift: refreshes on '.orderStatsu', which no module declares")
             }, "\(run.output)")
     }
+
+    /// An event a person sends (a host prompt's code) has no publishing module: the card that takes it declares it
+    /// in `inputEvents`, and only then does refreshing on it lint clean.
+    @Test func aPersonsInputIsDeclaredByTheCardThatTakesIt() async throws {
+        let repo = try await repository(etaConsumes: ".orderStatus", paymentRefreshesOn: ".orderStatus")
+        let declaration =
+            "extension EventName {\n    public static let promoEntered: EventName = \"promo.entered\"\n}\n"
+        let refreshes = "    public static let refreshingEvents: Set<EventName> = [.promoEntered]\n"
+        let takes = "    public static let inputEvents: Set<EventName> = [.promoEntered]\n"
+        try repo.write(
+            "Modules/Promo/PromoComponent.swift", declaration + "struct PromoComponent {\n" + refreshes + "}\n")
+        try await repo.commit("undeclared input")
+        let undeclared = await repo.squad(["lint"])
+        #expect(undeclared.status == 1)
+        #expect(undeclared.output.contains("refreshes on event 'promo.entered', which no module publishes"))
+        try repo.write(
+            "Modules/Promo/PromoComponent.swift", declaration + "struct PromoComponent {\n" + refreshes + takes + "}\n")
+        try await repo.commit("declared input")
+        let declared = await repo.squad(["lint"])
+        #expect(declared.status == 0, "\(declared.output)")
+    }
 }

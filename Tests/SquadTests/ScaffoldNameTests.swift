@@ -120,7 +120,9 @@ import Testing
         let root = ScaffoldNameTests.root
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for file in ["Package.swift", "Apps/OrderTracking/Kit/Registry.swift", "CODEOWNERS", ".swift-format"] {
+        for file in [
+            "Package.swift", "Apps/OrderTracking/Kit/Composition/Registry.swift", "CODEOWNERS", ".swift-format",
+        ] {
             let target = folder.appendingPathComponent(file)
             try FileManager.default.createDirectory(
                 at: target.deletingLastPathComponent(), withIntermediateDirectories: true)

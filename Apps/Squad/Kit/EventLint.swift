@@ -2,13 +2,14 @@ import Foundation
 
 /// Domain events are declared by their publishers (`static let orderStatus: EventName = "order.status"` beside
 /// the faces, listed in the component's `publishedEvents`); consumers and refreshers name them through those
-/// declarations. This finds a consumed or refreshing event that no module publishes: a typo or a retired event
+/// declarations; an event a person sends through a host's prompt is declared by the card that takes it, in its
+/// `inputEvents`. This finds a consumed or refreshing event that no module publishes: a typo or a retired event
 /// fails lint instead of leaving a card silently deaf.
 enum EventLint {
     private static let constant = try! NSRegularExpression(
         pattern: #"static\s+let\s+(\w+)\s*:\s*EventName\s*=\s*"([^"\\]*)""#)
     private static let list = try! NSRegularExpression(
-        pattern: #"static\s+let\s+(published|consumed|refreshing)Events\s*:\s*Set<EventName>\s*=\s*\[([^\]]*)\]"#)
+        pattern: #"static\s+let\s+(published|input|consumed|refreshing)Events\s*:\s*Set<EventName>\s*=\s*\[([^\]]*)\]"#)
 
     /// One finding per consumed or refreshing event that no module publishes, naming its file.
     static func findings(sources: [(path: String, text: String)]) -> [String] {
@@ -23,7 +24,7 @@ enum EventLint {
                 for item in match[2].split(separator: ",").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
                 where !item.isEmpty {
                     let name = resolve(item, constants)
-                    if match[1] == "published" {
+                    if match[1] == "published" || match[1] == "input" {
                         if let name { published.insert(name) }
                     } else {
                         heard.append((source.path, match[1] == "consumed" ? "consumes" : "refreshes on", item, name))

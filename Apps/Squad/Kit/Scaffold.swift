@@ -104,7 +104,7 @@ public struct Scaffold: Sendable {
     /// Writes every file and edits the three shared lists (package table, host registry, CODEOWNERS).
     public func run() throws(ShellError) -> [String] {
         let package = try read("Package.swift")
-        let registry = try read("Apps/OrderTracking/Kit/Registry.swift")
+        let registry = try read("Apps/OrderTracking/Kit/Composition/Registry.swift")
         let codeowners = try read("CODEOWNERS")
         guard package.contains("    // squad:new-module"), registry.contains("        // squad:new-registration") else {
             throw ShellError(message: "Package.swift or Registry.swift lost its 'squad:new-…' marker line; restore it")
@@ -125,7 +125,7 @@ public struct Scaffold: Sendable {
                     with: "    (\"\(name)\", [\"Core\", \"Faces\"]),\n    // squad:new-module")
             ),
             (
-                "Apps/OrderTracking/Kit/Registry.swift",
+                "Apps/OrderTracking/Kit/Composition/Registry.swift",
                 imports.joined(separator: "\n").replacingOccurrences(
                     of: "        // squad:new-registration",
                     with: "        \(name)Module.registration,\n        // squad:new-registration")

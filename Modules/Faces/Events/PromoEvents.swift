@@ -5,6 +5,9 @@ import Core
 extension EventName {
     /// A promo code was applied; its value is a ``PromoDiscount`` ("SAVE10 10 1500 SAR").
     public static let promoApplied: EventName = "promo.applied"
+    /// A person typed a promo code (the live screen's prompt); its value is the code. The screen routes it to
+    /// the cards that refresh on it: Promo's, which looks the code up.
+    public static let promoEntered: EventName = "promo.entered"
 }
 
 /// What `promo.applied` says, typed on both ends: the code and its rule (a percentage off the order total, capped

@@ -8,13 +8,12 @@ import ScreenSinks
 struct CancelCommand {
     let order: String
     let host: HostEnvironment
-    let timeout: Duration
     let json: Bool
     let analytics: AnalyticsLog?
 
     func run() async -> ExitCode {
         var settings = ScreenSettings(ids: ["order": order])
-        settings.timeout = timeout
+        settings.timeout = host.timeout
         guard let runtime = await host.runtime(order: order, settings: settings, analytics: analytics) else {
             return .fatal
         }

@@ -16,7 +16,6 @@ struct PreviewCommand {
     let fault: InjectedFault?
     let state: Phase?
     let host: HostEnvironment
-    let timeout: Duration
 
     func run() async -> ExitCode {
         let module: String
@@ -27,7 +26,7 @@ struct PreviewCommand {
         }
         // One card, through the same runtime as the screen: its own context, alone, fed the payload or the fault.
         var settings = ScreenSettings(ids: ["order": order])
-        (settings.presentation, settings.timeout, settings.load) = (.alone, timeout, state != .loading)
+        (settings.presentation, settings.timeout, settings.load) = (.alone, host.timeout, state != .loading)
         let runtime = ScreenRuntime(
             entries: [ScreenEntry(id: id, payload: fault == nil ? payload : nil)], registry: host.registry,
             backend: fault.map { FaultInjectingBackend(fault: $0, clock: host.clock) } ?? host.backend,
@@ -77,5 +76,33 @@ struct FaultInjectingBackend: Backend {
             do { try await clock.sleep(for: .seconds(86_400)) } catch {}
             throw .timeout(path: endpoint.path)
         }
+    }
+}
+
+extension OrderTrackingApp {
+    /// `preview COMPONENT [--payload FILE] [--fail F] [--state S] [--event NAME=VALUE]...` from parsed arguments.
+    static func runPreview(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
+        -> ExitCode
+    {
+        guard parsed.positionals.count == 1 else { throw UsageError(message: "preview needs exactly one COMPONENT id") }
+        let host = try context.host(parsed)
+        let file = parsed.value(payload)
+        let data = file.flatMap { FileManager.default.contents(atPath: $0) }
+        if let file, data == nil {
+            throw UsageError(message: "--payload '\(file)' cannot be read; give a path to a JSON file")
+        }
+        let faults = InjectedFault.allCases.map(\.rawValue)
+        let states = [Phase.loading, .info, .failed].map(\.rawValue)
+        let injected =
+            try parsed.isSet(fail) ? InjectedFault(rawValue: parsed.choice(fail, among: faults, default: "")) : nil
+        let forced = try parsed.isSet(state) ? Phase(rawValue: parsed.choice(state, among: states, default: "")) : nil
+        // `--event order.status=delivered`: another squad's event, delivered after the load.
+        let events = try parsed.pairs(event, example: "order.status=delivered").map { DomainEvent($0.name, $0.value) }
+        let command = PreviewCommand(
+            id: ComponentID(parsed.positionals[0]), events: events,
+            order: try validateID(parsed.value(order) ?? "1234", kind: "order"),
+            payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced,
+            host: host)
+        return await command.run()
     }
 }

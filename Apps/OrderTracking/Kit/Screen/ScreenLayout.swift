@@ -3,19 +3,11 @@ import Foundation
 import ScreenRuntime
 import ScreenSinks
 
-/// The order's screen as the backend describes it: component ids in order, each optionally with its own raw
-/// payload slice. The host never looks inside a slice; it hands the bytes to that component.
-struct ScreenLayout: Equatable {
-    let entries: [ScreenEntry]
-
+/// The order's screen as the backend describes it (`orders/<id>/screen.json`: component ids in order, each
+/// optionally with its own raw payload slice, which the host hands to that component unread).
+enum ScreenLayout {
     /// The host's order when the layout names no components.
     static let defaultOrder: [ComponentID] = ["tabs", "order", "eta", "delivery", "payment", "account"]
-
-    /// Decodes `{"components": ["order", {"id": "eta", "payload": {…}}]}` (ScreenRuntime's layout format); a
-    /// missing list means the default order.
-    static func decode(_ data: Data) throws -> ScreenLayout {
-        ScreenLayout(entries: try ScreenEntry.layout(from: data, defaultOrder: defaultOrder))
-    }
 }
 
 extension HostEnvironment {
@@ -59,10 +51,4 @@ extension ScreenLayout {
         case nil: "cannot load the screen layout for order '\(order)': \(Failure(describing: error))"
         }
     }
-}
-
-/// A run that cannot show a screen at all (exit 1); the message says why and what to try.
-struct FatalError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }

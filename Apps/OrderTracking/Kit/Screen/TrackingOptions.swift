@@ -3,7 +3,6 @@ struct TrackingOptions: Sendable {
     var order = "1234"
     var json = false
     var plain = false
-    var timeout: Duration = .seconds(5)
     /// Follow the order until it is finished (or a signal ends the run).
     var watch = false
     /// Under `--watch`, how often every card is reloaded when none asked for an earlier look.

@@ -19,12 +19,12 @@ struct TrackingScreen: Sendable {
         // A person at a terminal drives a watched screen with keys (LiveConsole); everything else is as before.
         let interactive = options.watch && host.terminal.canReadKeys && !options.plain && !options.json
         var settings = ScreenSettings(ids: ["order": options.order])
-        (settings.timeout, settings.watch, settings.every) = (options.timeout, options.watch, options.every)
+        (settings.timeout, settings.watch, settings.every) = (host.timeout, options.watch, options.every)
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
         guard
             let runtime = await host.runtime(
                 order: options.order, settings: settings, trace: options.trace, analytics: analytics,
-                adding: options.promo == nil && !interactive ? [] : ["promo"])
+                adding: options.promo == nil && !interactive ? [] : HostEnvironment.promptCards)
         else { return .fatal }
         let output = {
             ScreenOutput(
@@ -36,7 +36,8 @@ struct TrackingScreen: Sendable {
         if interactive {
             let console = LiveConsole(
                 order: options.order, runtime: runtime, terminal: host.terminal, clock: host.clock,
-                tabs: host.consoleTabs(), promo: { [promo = host.promo] in promo.submit($0) }, skipping: ["tabs"])
+                tabs: host.consoleTabs(), prompts: HostEnvironment.prompts,
+                heard: { [promo = host.promo] in promo.hear($0) }, skipping: [HostEnvironment.barCard])
             let reader = KeyReader()
             final = await console.run(keys: reader.keys)
             reader.stop()

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Core
 import CoreHTTP
+import Faces
 import Feed
 import FixtureBackend
 import Foundation
@@ -13,10 +14,27 @@ import ScreenSinks
 import Storage
 import Tabs
 
-/// What every command needs from the outside world: the backend, the clock and the terminal.
+/// The options every command's host is built from, read from the command line once.
+struct HostOptions: Sendable {
+    /// `--api URL`, or nil for the embedded demo backend.
+    var api: String?
+    /// `--cacert FILE`.
+    var caFile: String?
+    /// `--timeout SECONDS`: each load's deadline, and the HTTP transport's.
+    var timeout: Duration = .seconds(5)
+    /// `--data-dir DIR`.
+    var dataDir: String?
+    /// `--record FILE` / `--replay FILE` (tracking only).
+    var recording = RecordingFiles(record: nil, replay: nil)
+}
+
+/// The composition root: what every command needs from the outside world (the backend, the clock, the
+/// terminal) and the squads' plugins wired to it, built once per run.
 struct HostEnvironment: Sendable {
     let backend: any Backend
     let clock: any CourierClock
+    /// Each load's deadline (`--timeout`).
+    let timeout: Duration
     let terminal: Terminal
     let registry: ComponentRegistry
     let environment: [String: String]
@@ -26,12 +44,13 @@ struct HostEnvironment: Sendable {
     /// The Promo card's input: `--promo CODE`, or what a person types on the live screen.
     let promo: PromoInput
 
-    /// Builds the backend from `--api` (or the embedded fixtures) and the clock (pinned by `COURIER_NOW`, unless
-    /// one is `given`).
+    /// Builds the backend from `--api` (or the embedded fixtures), wrapped by `--record`/`--replay`, the clock
+    /// (pinned by `COURIER_NOW`, unless one is `given`) and the plugins talking to that backend.
     static func make(
-        api: String?, caFile: String? = nil, timeout: Duration, environment: [String: String],
-        dataDir: String? = nil, terminal: Terminal, clock given: (any CourierClock)? = nil
+        _ options: HostOptions, environment: [String: String], terminal: Terminal,
+        clock given: (any CourierClock)? = nil
     ) throws(UsageError) -> HostEnvironment {
+        let (api, caFile, timeout, dataDir) = (options.api, options.caFile, options.timeout, options.dataDir)
         var clock: any CourierClock = given ?? SystemClock()
         if let pinned = environment["COURIER_NOW"] {
             guard let date = PinnedClock.instant(pinned) else {
@@ -39,32 +58,39 @@ struct HostEnvironment: Sendable {
             }
             if given == nil { clock = PinnedClock(pinned: date) }
         }
-        let backend: any Backend
-        if let api {
-            let url: URL
-            do { url = try HTTPBackend.baseURL(api) } catch {
-                throw UsageError(message: "--api '\(api)' \(error.reason)")
-            }
-            if let caFile, access(caFile, R_OK) != 0 {
-                throw UsageError(message: "--cacert '\(caFile)' cannot be read; give a PEM file of certificates")
-            }
-            backend = HTTPBackend(base: url, timeout: timeout, caFile: caFile)
-        } else if caFile != nil {
-            throw UsageError(message: "--cacert only applies to an https --api")
-        } else {
-            backend = FileBackend(rootPath: embeddedFixtures, clock: clock)
+        if options.recording.replay != nil, let given = api.map({ _ in "--api" }) ?? caFile.map({ _ in "--cacert" }) {
+            throw UsageError(message: "--replay is the backend; drop \(given)")
+        }
+        let backend = try options.recording.backend(clock: clock, terminal: terminal) { () throws(UsageError) in
+            try live(api: api, caFile: caFile, timeout: timeout, clock: clock)
         }
         if dataDir == "" { throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier") }
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
         let promo = PromoInput()
         let (login, tabs, registry) = plugins(backend: backend, store: store, promo: promo)
         return HostEnvironment(
-            backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
-            store: store, login: login, tabs: tabs, promo: promo)
+            backend: backend, clock: clock, timeout: timeout, terminal: terminal, registry: registry,
+            environment: environment, store: store, login: login, tabs: tabs, promo: promo)
     }
 
-    /// The login hooks, the tabs and the registry, all talking to `backend`: built again whenever the backend
-    /// changes, so a recording or a replay sees the Profile and Feed fetches too.
+    /// The backend `--api` names (over HTTP, trusting `--cacert`), or the embedded demo's fixtures.
+    private static func live(api: String?, caFile: String?, timeout: Duration, clock: any CourierClock)
+        throws(UsageError) -> any Backend
+    {
+        guard let api else {
+            if caFile != nil { throw UsageError(message: "--cacert only applies to an https --api") }
+            return FileBackend(rootPath: embeddedFixtures, clock: clock)
+        }
+        let url: URL
+        do { url = try HTTPBackend.baseURL(api) } catch { throw UsageError(message: "--api '\(api)' \(error.reason)") }
+        if let caFile, access(caFile, R_OK) != 0 {
+            throw UsageError(message: "--cacert '\(caFile)' cannot be read; give a PEM file of certificates")
+        }
+        return HTTPBackend(base: url, timeout: timeout, caFile: caFile)
+    }
+
+    /// The login hooks, the tabs and the registry, all talking to `backend` (so a recording or a replay sees the
+    /// Profile and Feed fetches too).
     private static func plugins(backend: any Backend, store: UserStore, promo: PromoInput) -> (
         LoginContainer, TabContainer, ComponentRegistry
     ) {
@@ -84,13 +110,16 @@ struct HostEnvironment: Sendable {
         return (login, tabs, HostRegistry.make(store: store, tabs: tabs, promo: promo))
     }
 
-    /// The same host talking to another backend (a recording or a replay of this one).
-    func with(backend: any Backend) -> HostEnvironment {
-        let (login, tabs, registry) = HostEnvironment.plugins(backend: backend, store: store, promo: promo)
-        return HostEnvironment(
-            backend: backend, clock: clock, terminal: terminal, registry: registry, environment: environment,
-            store: store, login: login, tabs: tabs, promo: promo)
-    }
+    /// What a person can type on the live screen: a promo code, sent as `promo.entered` (the Promo card
+    /// declares that it refreshes on it, and the host's ``PromoInput`` hears it).
+    static let prompts = [
+        ConsolePrompt(
+            key: "p", label: "Promo code", effect: "enter a promo code", event: EventName.promoEntered.rawValue)
+    ]
+    /// The cards the prompts feed: a live screen (or `--promo`) shows them even where the layout does not.
+    static let promptCards: [ComponentID] = [PromoComponent.id]
+    /// The card the live screen draws as its tab bar, above the others rather than among them.
+    static let barCard: ComponentID = TabsComponent.id
 
     /// The tab bar for the live screen: the plugins that apply to whoever is signed in now.
     func consoleTabs() -> ConsoleTabs {

@@ -24,7 +24,7 @@ enum Help {
         \(OptionSpec.helpLines(OrderTrackingApp.track))
 
         KEYS (--watch on a terminal: a screen you can drive)
-        \(DisplayWidth.columns(ScreenConsole.keyHelp.map { ["  " + $0.keys, $0.effect] }).joined(separator: "\n"))
+        \(DisplayWidth.columns(ScreenConsole(prompts: HostEnvironment.prompts).keyHelp.map { ["  " + $0.keys, $0.effect] }).joined(separator: "\n"))
 
         DEMO ORDERS
           1234 happy path · 5678 payment payload bug · 9012 slow rider endpoint · 4040 no rider/ETA

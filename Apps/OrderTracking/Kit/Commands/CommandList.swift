@@ -27,10 +27,9 @@ extension OrderTrackingApp {
             guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
             let order = try validateID(parsed.positionals[0], kind: "order")
             let host = try context.host(parsed)
-            let (timeout, json) = (try timeout(parsed), try format(parsed))
+            let json = try format(parsed)
             let analytics = try host.analytics(parsed.value(analyticsOption), order: order)
-            return await CancelCommand(order: order, host: host, timeout: timeout, json: json, analytics: analytics)
-                .run()
+            return await CancelCommand(order: order, host: host, json: json, analytics: analytics).run()
         },
         Command(name: "login", options: common + [password, dataDir, verbose], help: Help.login) {
             parsed, context throws(UsageError) in

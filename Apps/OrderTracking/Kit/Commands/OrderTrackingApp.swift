@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import Foundation
 import HostIO
+import ScreenSinks
 
 /// The `order-tracking` command: parses arguments, builds the host environment, runs one command.
 public enum OrderTrackingApp {
@@ -106,12 +107,15 @@ struct CommandContext {
     /// The clock every command runs on; nil: the system's (pinned by `COURIER_NOW`).
     var clock: (any CourierClock)?
 
-    /// The host for a parsed command line (`--api`, `--cacert`, `--timeout`, `--data-dir`).
+    /// The host for a parsed command line (`--api`, `--cacert`, `--timeout`, `--data-dir`, `--record`,
+    /// `--replay`): each option read here, once.
     func host(_ parsed: ParsedArguments) throws(UsageError) -> HostEnvironment {
-        try HostEnvironment.make(
-            api: parsed.value(OrderTrackingApp.api), caFile: parsed.value(OrderTrackingApp.cacert),
-            timeout: try OrderTrackingApp.timeout(parsed), environment: environment,
-            dataDir: parsed.value(OrderTrackingApp.dataDir), terminal: terminal, clock: clock)
+        typealias App = OrderTrackingApp
+        let recording = RecordingFiles(record: parsed.value(App.record), replay: parsed.value(App.replay))
+        let options = HostOptions(
+            api: parsed.value(App.api), caFile: parsed.value(App.cacert), timeout: try App.timeout(parsed),
+            dataDir: parsed.value(App.dataDir), recording: recording)
+        return try HostEnvironment.make(options, environment: environment, terminal: terminal, clock: clock)
     }
 
     /// Prints a help text.

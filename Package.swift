@@ -38,6 +38,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
         "ScreenSinks",
         ["Core", "JSON", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing", "FixtureBackend"]
     ),
+    ("LiveScreen", ["Core", "TerminalUI", "ScreenRuntime", "HostIO", "ScreenSinks"]),
 ]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.
@@ -51,7 +52,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         "OrderTracking", "order-tracking",
         modules.map(\.name) + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
-            "ScreenRuntime", "HostIO", "ScreenSinks",
+            "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
         ]
     ),
     ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText"]),

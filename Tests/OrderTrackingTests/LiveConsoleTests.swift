@@ -4,10 +4,11 @@ import Faces
 import Foundation
 import HostIO
 import ScreenRuntime
+import ScreenSinks
 import Testing
 
+@testable import LiveScreen
 @testable import OrderTrackingKit
-@testable import ScreenSinks
 
 /// The live screen's keys in-process, through the real host, runtime and squads on a virtual clock, with the
 /// terminal's writes captured: what each key does to the screen a person sees.

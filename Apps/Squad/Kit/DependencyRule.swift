@@ -14,7 +14,7 @@ public struct DependencyRule: Sendable {
     /// What several targets need that is not the kernel; each may use Core and the others.
     public static let sharedLibraries: Set<String> = [
         "JSON", "ArgumentParsing", "Currency", "CodeOwnership", "TerminalUI", "FixtureBackend", "SafeText", "Faces",
-        "ScreenRuntime", "HostIO", "ScreenSinks",
+        "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
     ]
     /// Platform adapters beside the kernel and exactly what each may use. Only apps import them: a squad module
     /// gets its `Backend` from the host and never builds one.

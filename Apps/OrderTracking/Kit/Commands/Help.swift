@@ -1,4 +1,5 @@
 import ArgumentParsing
+import LiveScreen
 import ScreenSinks
 import TerminalUI
 

@@ -6,6 +6,7 @@ import Feed
 import FixtureBackend
 import Foundation
 import HostIO
+import LiveScreen
 import Login
 import Profile
 import Promo

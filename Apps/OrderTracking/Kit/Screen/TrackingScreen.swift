@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import HostIO
+import LiveScreen
 import ScreenRuntime
 import ScreenSinks
 

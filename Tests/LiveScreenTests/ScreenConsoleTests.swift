@@ -1,5 +1,6 @@
 import Core
 import HostIO
+import LiveScreen
 import ScreenSinks
 import TerminalUI
 import Testing

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import HostIO
 import ScreenRuntime
+import ScreenSinks
 import TerminalUI
 
 #if canImport(Darwin)

@@ -1,5 +1,6 @@
 import Core
 import HostIO
+import ScreenSinks
 import TerminalUI
 
 /// One tab of the live screen's bar, as the host's tab bar describes it.

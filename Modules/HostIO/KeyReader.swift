@@ -21,8 +21,16 @@ public final class KeyReader: Sendable {
         let raised = Locked(false)
     }
 
+    /// Reads stdin for as long as `body` runs, and stops reading when it returns: the reader cannot outlive the
+    /// screen that reads it.
+    public static func reading<Value>(_ body: (AsyncStream<[Key]>) async -> Value) async -> Value {
+        let reader = KeyReader()
+        defer { reader.stop() }
+        return await body(reader.keys)
+    }
+
     /// Starts reading stdin now.
-    public init() {
+    private init() {
         (keys, continuation) = AsyncStream<[Key]>.makeStream()
         let (continuation, stopped) = (continuation, stopped)
         let thread = Thread {
@@ -63,7 +71,7 @@ public final class KeyReader: Sendable {
     }
 
     /// Stops reading (within 50 ms) and ends the stream.
-    public func stop() {
+    private func stop() {
         stopped.raised.withLock { $0 = true }
     }
 }

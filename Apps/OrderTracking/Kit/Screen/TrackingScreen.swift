@@ -39,9 +39,7 @@ struct TrackingScreen: Sendable {
                 order: options.order, runtime: runtime, terminal: host.terminal, clock: host.clock,
                 tabs: host.consoleTabs(), prompts: HostEnvironment.prompts,
                 heard: { [promo = host.promo] in promo.hear($0) }, skipping: [HostEnvironment.barCard])
-            let reader = KeyReader()
-            final = await console.run(keys: reader.keys)
-            reader.stop()
+            final = await KeyReader.reading { await console.run(keys: $0) }
             // The last frame stays on the main screen, as a plain frame at the terminal's width now.
             shown = output()
         } else {

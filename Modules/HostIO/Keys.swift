@@ -1,14 +1,4 @@
-/// A key a person pressed on the live screen, decoded from the terminal's bytes.
-public enum Key: Sendable, Equatable {
-    /// ← and →.
-    case left, right
-    /// Tab and Shift-Tab.
-    case tab, backTab
-    /// Enter, Backspace (DEL or BS) and Esc on its own.
-    case enter, backspace, escape
-    /// A printable character (letters, digits, punctuation; any script).
-    case character(Character)
-}
+import Core
 
 /// Turns the bytes a terminal sends into keys: `ESC [ D` is ←, `ESC [ Z` Shift-Tab, a UTF-8 sequence one
 /// character. An Esc alone is only known once nothing follows it for a moment, so the reader calls

@@ -1,16 +1,8 @@
 import Core
+import ScreenRuntime
 import TerminalUI
 
 extension ScreenConsole {
-    /// The keys, as `?` shows them (and `--help` and the README say them): the screen's own, then the host's
-    /// prompts.
-    public var keyHelp: [(keys: String, effect: String)] {
-        [
-            ("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"), ("r", "reload every card"),
-            ("c", "may the order be cancelled?"),
-        ] + prompts.map { (String($0.key), $0.effect) } + [("?", "these keys"), ("q Esc", "quit")]
-    }
-
     /// The whole live screen at `width` columns: the title, the bar, the body (the cards, or the selected tab's
     /// screen), what is open, a message, and the line that says which keys do what. Every line fits the width, so
     /// a narrow or resized terminal never wraps a border.

@@ -32,16 +32,12 @@ public struct ConsoleTabs: Sendable {
 }
 
 /// The live screen a person drives: `order-tracking ID --watch` on a terminal. It runs the screen runtime,
-/// draws every frame on the alternate screen (whole, at the terminal's width now, so a resize redraws cleanly),
-/// and turns keys into the runtime's actions through ``ScreenConsole``. The terminal is given back whatever
-/// ends the run: `q`, the order finishing, or a signal (HostIO restores it).
+/// hands it every key (``ScreenAction/keys(_:tabs:)``: what is open and what a key means are the runtime's state),
+/// does what only the host can (``ConsoleRequest``: a prompt's code for the host's inputs, the verdicts in
+/// words, a tab's content) and draws every frame whole on the alternate screen, at the terminal's width now, so
+/// a resize redraws cleanly. The terminal is given back whatever ends the run: `q`, the order finishing, or a
+/// signal (HostIO restores it).
 public final class LiveConsole: Sendable {
-    private struct State {
-        var console: ScreenConsole
-        var body: [String]?
-        var updated: String?
-    }
-
     private let order: String
     private let runtime: ScreenRuntime
     private let terminal: Terminal
@@ -49,26 +45,24 @@ public final class LiveConsole: Sendable {
     private let tabs: ConsoleTabs
     private let heard: @Sendable (DomainEvent) -> Void
     private let skipping: Set<ComponentID>
-    private let state: Locked<State>
+    /// When the screen last settled, as the "updated" line says it.
+    private let updated = Locked(String?.none)
     private let drawing = Locked(0)
     /// While ``run(keys:)`` runs: redraws are asked of one drawer task that keeps only the newest request, so a
     /// burst of keys (10,000 pasted `r`) costs one or two draws, not one each.
     private let drawer = Locked(AsyncStream<Void>.Continuation?.none)
-    /// Slow actions under way (a prompt's code being looked up, a tab's content), so keys are never held behind
-    /// them.
+    /// Slow requests under way (a tab's content), so keys are never held behind them.
     private let errands = Locked([Task<Void, Never>]())
 
-    /// A live screen for `order` over `runtime` with the host's `prompts`: a code sent from one is handed to
-    /// `heard` (the host's own inputs) and then to the screen, which routes it to the cards that declared they
-    /// take it. The cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
+    /// A live screen for `order` over `runtime` (whose settings carry the host's prompts): a code sent from a
+    /// prompt is handed to `heard` (the host's own inputs) while the runtime routes it to the cards that declared
+    /// they take it. The cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
     public init(
         order: String, runtime: ScreenRuntime, terminal: Terminal, clock: any CourierClock, tabs: ConsoleTabs,
-        prompts: [ConsolePrompt] = [], heard: @escaping @Sendable (DomainEvent) -> Void = { _ in },
-        skipping: Set<ComponentID> = []
+        heard: @escaping @Sendable (DomainEvent) -> Void = { _ in }, skipping: Set<ComponentID> = []
     ) {
         (self.order, self.runtime, self.terminal, self.clock) = (order, runtime, terminal, clock)
         (self.tabs, self.heard, self.skipping) = (tabs, heard, skipping)
-        state = Locked(State(console: ScreenConsole(prompts: prompts)))
     }
 
     /// Runs until `q`/Esc, the order finishing or the task being cancelled, reading `keys`; returns the last
@@ -85,43 +79,16 @@ public final class LiveConsole: Sendable {
         let drawing = Task.placed { [self] in
             for await _ in requests { draw() }
         }
-        let screen = Task.placed { [self] in
-            await runtime.run { _, moment in
-                if moment == .settled {
-                    let time = ScreenOutput.clockTime(self.clock.now())
-                    self.state.withLock { $0.updated = time }
-                }
-                self.redraw()
-            }
-        }
         let reading = Task.placed { [self] in
             for await batch in keys {
-                // A burst is one burst: every `r` in it is one reload, and a `q` in it quits at once.
-                var reloaded = false
-                for key in batch {
-                    let action = decide(key)
-                    if action == .quit {
-                        screen.cancel()
-                        return
-                    }
-                    if action == .reload {
-                        if !reloaded { runtime.reloadNow() }
-                        reloaded = true
-                    } else if action?.isSlow == true {
-                        let errand = Task.placed { [self] in await carryOut(action) }
-                        errands.withLock { $0.append(errand) }
-                    } else {
-                        await carryOut(action)
-                    }
-                }
-                redraw()
+                runtime.send(.keys(batch, tabs: tabs.items()))
             }
         }
-        let final = await withTaskCancellationHandler {
-            await screen.value
-        } onCancel: {
-            screen.cancel()
-        }
+        let final = await runtime.run(
+            { [self] _, moment in
+                if moment == .settled { updated.withLock { $0 = ScreenOutput.clockTime(clock.now()) } }
+                redraw()
+            }, requests: { [self] in carryOut($0) })
         reading.cancel()
         resized.cancel()
         for errand in errands.withLock({ $0 }) { errand.cancel() }
@@ -132,56 +99,32 @@ public final class LiveConsole: Sendable {
         return final
     }
 
-    /// One key: the console decides, this carries it out and redraws.
-    func handle(_ key: Key) async -> ScreenConsole.Action? {
-        let action = decide(key)
-        await carryOut(action)
-        return action
-    }
-
-    /// What `key` means now (the console's decision, which also updates what is open).
-    private func decide(_ key: Key) -> ScreenConsole.Action? {
-        let bar = tabs.items()
-        return state.withLock { $0.console.handle(key, tabs: bar) }
-    }
-
-    /// Carries out a decided action and redraws.
-    private func carryOut(_ action: ScreenConsole.Action?) async {
-        let bar = tabs.items()
-        defer { redraw() }
-        switch action {
-        case nil, .quit?: break
-        case .reload?: runtime.reloadNow()
-        case .askVerdicts?:
-            let report = VerdictReport(order: order, entries: runtime.currentVerdicts(on: .cancelOrder))
-            state.withLock { $0.console.showVerdicts(report) }
-        case .confirmCancel?:
-            state.withLock {
-                $0.console.message = "Cancel requested for order \(order) (the demo backend takes no requests)."
+    /// Does what the screen asked of the host and sends the answer back; a tab's content is fetched beside the
+    /// keys, so `q` is never held behind it.
+    private func carryOut(_ request: ConsoleRequest) {
+        switch request {
+        case .heard(let event): heard(event)
+        case .verdicts(let action):
+            let report = VerdictReport(order: order, entries: runtime.currentVerdicts(on: action))
+            runtime.send(.answered(.verdicts(lines: report.lines, allowed: report.outcome == .allowed)))
+        case .confirmed:
+            runtime.send(.answered(.said("Cancel requested for order \(order) (the demo backend takes no requests).")))
+        case .open(let id):
+            let (tabs, runtime) = (tabs, runtime)
+            let errand = Task.placed {
+                let lines = id == tabs.items().first?.id ? nil : await tabs.open(id)
+                runtime.send(.answered(.opened(tab: id, lines: lines, tabs: tabs.items())))
             }
-        case .submit(let event)?:
-            heard(event)
-            redraw()
-            _ = await runtime.deliver(event)
-            state.withLock { $0.console.message = nil }
-        case .open(let id)?:
-            let lines = id == bar.first?.id ? nil : await tabs.open(id)
-            // Only if that tab is still the one open (a person may have moved on while it loaded).
-            let items = tabs.items()
-            state.withLock { state in
-                guard items.indices.contains(state.console.selected), items[state.console.selected].id == id else {
-                    return
-                }
-                state.body = lines
+            errands.withLock { $0.append(errand) }
+        case .perform(let id):
+            let (tabs, runtime) = (tabs, runtime)
+            let errand = Task.placed {
+                let before = tabs.items()
+                let said = await tabs.open(id)
+                runtime.send(
+                    .answered(.performed(said: said.joined(separator: " "), before: before, after: tabs.items())))
             }
-        case .perform(let id)?:
-            let said = await tabs.open(id)
-            let after = tabs.items()
-            state.withLock { state in
-                state.console.message = said.joined(separator: " ")
-                state.console.tabsChanged(from: bar, to: after)
-                if state.console.selected == 0 { state.body = nil }
-            }
+            errands.withLock { $0.append(errand) }
         }
     }
 
@@ -199,9 +142,9 @@ public final class LiveConsole: Sendable {
     private func draw() {
         drawing.withLock { _ in
             let width = terminal.currentWidth()
-            let now = state.withLock { $0 }
+            let console = runtime.console
             let items = tabs.items()
-            let selected = items.indices.contains(now.console.selected) ? items[now.console.selected].id : nil
+            let selected = items.indices.contains(console.selected) ? items[console.selected].id : nil
             let rows = terminal.currentHeight() ?? 10_000
             // Below the narrowest card or with no room for a card and the keys line: say so, on one line, rather
             // than garble the screen or leave it blank. No newline: at one row it would scroll the line away.
@@ -215,10 +158,11 @@ public final class LiveConsole: Sendable {
             // the terminal has rows (a 200,000-item feed is not laid out to show 40 of them).
             let tabLines =
                 selected == items.first?.id
-                ? nil : now.body?.prefix(rows).map { DisplayWidth.truncate($0, to: width) }
-            let lines = now.console.lines(
+                ? nil : console.body?.prefix(rows).map { DisplayWidth.truncate($0, to: width) }
+            let lines = console.lines(
                 title: "Order \(order)", bar: selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) },
-                body: tabLines ?? cards(runtime.currentFrame(includingInfo: false), width), updated: now.updated,
+                body: tabLines ?? cards(runtime.currentFrame(includingInfo: false), width),
+                updated: updated.withLock { $0 },
                 width: width,
                 styler: terminal.styler)
             // Taller than the terminal: the top of the screen down to the last whole card, and the keys line;

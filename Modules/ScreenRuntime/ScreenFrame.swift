@@ -103,6 +103,8 @@ public struct ScreenSettings: Sendable {
     /// Whether ``ScreenRuntime/run(_:)`` loads the cards; false shows the skeletons only (a squad previewing its
     /// loading state).
     public var load = true
+    /// What a person can type on the live screen (none elsewhere).
+    public var prompts: [ConsolePrompt] = []
 
     /// Settings for a screen whose components read `ids`.
     public init(ids: [String: String]) { self.ids = ids }

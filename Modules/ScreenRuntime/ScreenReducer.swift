@@ -21,6 +21,11 @@ public enum ScreenAction: Sendable, Equatable {
     case reload(card: Int?)
     /// The run ends (the person quit, or the scope running the screen was cancelled).
     case stop
+    /// A person's keys on the live screen, one read of the terminal (a paste is one burst: its `r`s are one
+    /// reload, and a `q` in it quits at once), with the tab bar as it is now.
+    case keys([Key], tabs: [ConsoleTab])
+    /// The host's answer to a ``ConsoleRequest``.
+    case answered(ConsoleAnswer)
 }
 
 /// What a squad's ``Tracking`` hears of its card.
@@ -53,6 +58,8 @@ public enum ScreenEffect: Sendable, Equatable {
     case diagnostic(String)
     /// The run is over.
     case finish
+    /// Something only the host can do for a person's key (answer with ``ScreenAction/answered(_:)``).
+    case request(ConsoleRequest)
 }
 
 extension ScreenState {
@@ -91,8 +98,18 @@ extension ScreenState {
             wakeAt = nil
             if watch && quiet { look(now, &effects) }
         case .reload(nil):
-            reloadAll = true
-            if watch && quiet { look(now, &effects) }
+            reloadEverything(now, &effects)
+        case .keys(let keys, let tabs):
+            var (reloaded, submitted) = (false, false)
+            for key in keys where !stopped {
+                press(key, tabs: tabs, now, &effects, reloaded: &reloaded, submitted: &submitted)
+            }
+            guard !stopped else { return effects }
+            effects.append(.draw(.changed))
+            if submitted { settleIfQuiet(now, &effects) }
+        case .answered(let answer):
+            show(answer)
+            effects.append(.draw(.changed))
         case .reload(let index?):
             guard cards.indices.contains(index) else { return effects }
             followUp = !watch
@@ -231,11 +248,63 @@ extension ScreenState {
         cards[index].block = cards[index].drawn
     }
 
+    /// What a person's key does: the console decides; the screen acts (reload, route a prompt's code, quit) or
+    /// asks the host for what only it can do.
+    private mutating func press(
+        _ key: Key, tabs: [ConsoleTab], _ now: Date, _ effects: inout [ScreenEffect], reloaded: inout Bool,
+        submitted: inout Bool
+    ) {
+        switch console.handle(key, tabs: tabs) {
+        case nil: break
+        case .quit?: stop(&effects)
+        case .reload?:
+            if !reloaded { reloadEverything(now, &effects) }
+            reloaded = true
+        case .submit(let event)?:
+            effects.append(.request(.heard(event)))
+            (inputPending, followUp, submitted) = (true, !watch, true)
+            route(event, path: ["input"], now, &effects)
+        case .askVerdicts?: effects.append(.request(.verdicts(.cancelOrder)))
+        case .confirmCancel?: effects.append(.request(.confirmed(.cancelOrder)))
+        case .open(let id)?: effects.append(.request(.open(tab: id)))
+        case .perform(let id)?: effects.append(.request(.perform(tab: id)))
+        }
+    }
+
+    /// A person's `r`: every card again, now or once the loads under way have answered. An `r` while one is
+    /// asked for or under way is that same reload, so a pasted burst of them is one.
+    private mutating func reloadEverything(_ now: Date, _ effects: inout [ScreenEffect]) {
+        guard !reloadAll && !reloading else { return }
+        reloadAll = true
+        if watch && quiet { look(now, &effects) }
+    }
+
+    private mutating func show(_ answer: ConsoleAnswer) {
+        switch answer {
+        case .verdicts(let lines, let allowed): console.showVerdicts(lines: lines, allowed: allowed)
+        case .opened(let id, let lines, let tabs):
+            // Only if that tab is still the one open (a person may have moved on while it loaded).
+            guard tabs.indices.contains(console.selected), tabs[console.selected].id == id else { return }
+            console.body = lines
+        case .performed(let said, let before, let after):
+            console.message = said
+            console.tabsChanged(from: before, to: after)
+            if console.selected == 0 { console.body = nil }
+        case .said(let line): console.message = line
+        }
+    }
+
     /// Once no load or delivery is under way: the screen has settled. Under watch it looks at what is due next
     /// (or ends, after the last look); without watch, a person's input gets the looks the cards asked for.
     private mutating func settleIfQuiet(_ now: Date, _ effects: inout [ScreenEffect]) {
         guard quiet else { return }
+        if inputPending {
+            // A prompt's code has been looked up: "Looking up …" goes.
+            inputPending = false
+            console.message = nil
+        }
         effects.append(.draw(.settled))
+        reloading = false
         if watch {
             if nextRound == nil { nextRound = now.addingTimeInterval(every.seconds) }
             if lastLook { return stop(&effects) }
@@ -266,6 +335,7 @@ extension ScreenState {
         if expired { effects.append(.draw(.settled)) }
         var chosen = cards.indices.filter { cards[$0].due.map { $0 <= now } ?? false }
         for index in chosen { cards[index].due = nil }
+        reloading = reloadAll
         if reloadAll || (!finishing && nextRound.map { now >= $0 } ?? false) {
             chosen = Array(cards.indices)
             nextRound = now.addingTimeInterval(every.seconds)

@@ -29,6 +29,7 @@ public final class ScreenRuntime: Sendable {
     private struct World: Sendable {
         var state: ScreenState
         var frames: (@Sendable (ScreenFrame, FrameMoment) -> Void)?
+        var requests: (@Sendable (ConsoleRequest) -> Void)?
         var loads: [Int: Task<Void, Never>] = [:]
         var timer: ScheduledTimer?
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -110,8 +111,14 @@ public final class ScreenRuntime: Sendable {
     /// Runs the screen to its end (after the first loads, or under `watch` once the screen is finished or the
     /// task is cancelled) and returns the last frame. `frames` is called one frame at a time, in order. Nothing
     /// the run started outlives it: cancelling the task stops the loads and the wake-up timer.
-    public func run(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void) async -> ScreenFrame {
+    /// A live screen passes `requests`: what a person's keys need from the host (``ConsoleRequest``), answered
+    /// with ``send(_:)``.
+    public func run(
+        _ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void,
+        requests: (@Sendable (ConsoleRequest) -> Void)? = nil
+    ) async -> ScreenFrame {
         await withTaskCancellationHandler {
+            world.withLock { $0.requests = requests }
             await open(frames, loading: settings.load ? Array(registrations.indices) : [])
             if settings.watch { await loop.withLock { $0 }?.value }
             return await stop()
@@ -166,7 +173,13 @@ public final class ScreenRuntime: Sendable {
     }
 
     /// Asks for every card to be reloaded now (under `watch`; a run that does not watch ends after its loads).
-    public func reloadNow() { sink.yield(.action(.reload(card: nil))) }
+    public func reloadNow() { send(.reload(card: nil)) }
+
+    /// Hands the screen an action from outside: a person's key, the host's answer to a ``ConsoleRequest``.
+    public func send(_ action: ScreenAction) { sink.yield(.action(action)) }
+
+    /// What is open over the live screen now (dialog, prompt, tab content), for drawing it.
+    public var console: ScreenConsole { world.withLock { $0.state.console } }
 
     /// The verdicts of the cards already loaded, without loading anything (the live screen's cancel dialog):
     /// a validating card without info has no verdict, which counts as a veto.
@@ -286,6 +299,7 @@ public final class ScreenRuntime: Sendable {
         case .draw(let moment):
             let (frame, frames) = world.withLock { ($0.state.frame(at: now), $0.frames) }
             frames?(frame, moment)
+        case .request(let request): world.withLock { $0.requests }?(request)
         case .trace(let line): trace(line, now)
         case .diagnostic(let line): report.diagnostic(line)
         case .finish: break

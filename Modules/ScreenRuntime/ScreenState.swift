@@ -89,6 +89,8 @@ public struct ScreenState: Sendable, Equatable {
     public var nextRound: Date?
     /// A person asked for every card to be loaded again: done at the next look.
     public var reloadAll = false
+    /// The loads under way are that reload: another `r` before they settle is the same one.
+    public var reloading = false
     /// The loads under way are the last look after the screen finished: once they settle, the run is over.
     public var lastLook = false
     /// Without watch, a person's input asked for a look: the cards due by then are loaded once it settles.
@@ -99,6 +101,10 @@ public struct ScreenState: Sendable, Equatable {
     public var stopped = false
     /// The wake-up last asked for, so the same one is not asked for twice.
     public var wakeAt: Date?
+    /// What is open over the live screen (dialog, prompt, tab content) and what a key means now.
+    public var console: ScreenConsole
+    /// A person's code was sent: its "Looking up …" line goes once the screen settles.
+    public var inputPending = false
 
     /// A screen of `cards` that starts at `started`.
     public init(cards: [CardState], started: Date, settings: ScreenSettings) {
@@ -106,6 +112,7 @@ public struct ScreenState: Sendable, Equatable {
         self.started = started
         (timeout, watch, every, staleLimit) = (settings.timeout, settings.watch, settings.every, settings.staleLimit)
         keepsJSON = settings.includeInfo
+        console = ScreenConsole(prompts: settings.prompts)
     }
 
     /// Whether no load or delivery is under way.

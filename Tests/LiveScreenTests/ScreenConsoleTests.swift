@@ -1,6 +1,7 @@
 import Core
 import HostIO
 import LiveScreen
+import ScreenRuntime
 import ScreenSinks
 import TerminalUI
 import Testing
@@ -46,7 +47,7 @@ import Testing
     @Test func cancelShowsTheVerdictsAndConfirmsOnlyWhenNobodyVetoed() {
         var console = ScreenConsole(prompts: [Self.promo])
         #expect(console.handle(.character("c"), tabs: tabs) == .askVerdicts)
-        console.showVerdicts(VerdictReport(order: "4242", entries: [("order", .veto("already preparing"), nil)]))
+        console.show(VerdictReport(order: "4242", entries: [("order", .veto("already preparing"), nil)]))
         #expect(
             console.overlay
                 == .verdicts(
@@ -56,10 +57,10 @@ import Testing
         #expect(console.handle(.escape, tabs: tabs) == nil)
         #expect(console.overlay == .none)
         _ = console.handle(.character("c"), tabs: tabs)
-        console.showVerdicts(VerdictReport(order: "3333", entries: [("order", .allow, nil)]))
+        console.show(VerdictReport(order: "3333", entries: [("order", .allow, nil)]))
         #expect(console.handle(.character("y"), tabs: tabs) == .confirmCancel)
         _ = console.handle(.character("c"), tabs: tabs)
-        console.showVerdicts(VerdictReport(order: "3333", entries: [("order", .allow, nil)]))
+        console.show(VerdictReport(order: "3333", entries: [("order", .allow, nil)]))
         #expect(console.handle(.character("n"), tabs: tabs) == nil)
         #expect(console.overlay == .none, "n closes it")
     }
@@ -68,7 +69,7 @@ import Testing
     @Test func nobodyToAskIsNeverAYes() {
         var console = ScreenConsole(prompts: [Self.promo])
         _ = console.handle(.character("c"), tabs: tabs)
-        console.showVerdicts(VerdictReport(order: "7777", entries: []))
+        console.show(VerdictReport(order: "7777", entries: []))
         #expect(
             console.overlay
                 == .verdicts(
@@ -156,5 +157,12 @@ import Testing
             title: "Order 1234", bar: nil, body: [], updated: nil, width: 20, styler: TextStyler(colors: false))
         #expect(prompt.last?.hasPrefix("Promo code: S") == true)
         #expect(prompt.allSatisfy { DisplayWidth.of($0) <= 20 })
+    }
+}
+
+extension ScreenConsole {
+    /// What the live screen does with a report: its words, and a confirmation only when nobody vetoed.
+    mutating func show(_ report: VerdictReport) {
+        showVerdicts(lines: report.lines, allowed: report.outcome == .allowed)
     }
 }

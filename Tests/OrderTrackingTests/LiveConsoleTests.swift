@@ -20,19 +20,29 @@ import Testing
     }
 
     struct Live {
-        let console: LiveConsole
         let runtime: ScreenRuntime
         /// What the backend answered, one JSON line per fetch (`--record`).
         let record: URL
         let screen: Screen
         let clock: VirtualClock
+        /// The keyboard: each batch is one read of the terminal.
+        let keys: AsyncStream<[Key]>.Continuation
+        /// The live screen's run, on the clock's executor.
+        let running: Task<ScreenFrame, Never>
 
-        func press(_ keys: Key...) async {
-            for key in keys { _ = await clock.drive { await console.handle(key) } }
+        /// Presses each key and waits until everything it started is waiting again (the clock does not move).
+        func press(_ pressed: Key...) async {
+            for key in pressed {
+                keys.yield([key])
+                await clock.settle()
+            }
         }
 
-        /// Ends the runtime's run (its frame consumer), as the live screen does when it closes.
-        func close() async { _ = await clock.drive { await runtime.stop() } }
+        /// `q`: the live screen closes and its run returns.
+        func close() async {
+            keys.yield([.character("q")])
+            _ = await running.value
+        }
 
         /// How many times `path` was fetched.
         func count(_ path: String) -> Int {
@@ -57,29 +67,37 @@ import Testing
         let options = HostOptions(
             dataDir: dataDir, recording: RecordingFiles(record: record.path, replay: nil))
         let host = try HostEnvironment.make(options, environment: CLI.environment, terminal: terminal, clock: clock)
+        var watched = ScreenSettings(ids: ["order": order])
+        (watched.watch, watched.prompts) = (true, HostEnvironment.prompts)
+        let settings = watched
         let runtime = try #require(
             await clock.drive {
                 await host.runtime(
-                    order: order, settings: ScreenSettings(ids: ["order": order]), analytics: nil, adding: ["promo"])
+                    order: order, settings: settings, analytics: nil, adding: HostEnvironment.promptCards)
             } ?? nil)
-        _ = await clock.drive { await runtime.open(loading: Array(runtime.registrations.indices)) }
         let console = LiveConsole(
             order: order, runtime: runtime, terminal: terminal, clock: clock, tabs: host.consoleTabs(),
-            prompts: HostEnvironment.prompts, heard: { [promo = host.promo] in promo.hear($0) },
-            skipping: [HostEnvironment.barCard])
-        return Live(console: console, runtime: runtime, record: record, screen: screen, clock: clock)
+            heard: { [promo = host.promo] in promo.hear($0) }, skipping: [HostEnvironment.barCard])
+        let (keys, feed) = AsyncStream<[Key]>.makeStream()
+        let running = clock.start { await console.run(keys: keys) }
+        await clock.settle()
+        return Live(runtime: runtime, record: record, screen: screen, clock: clock, keys: feed, running: running)
     }
 
     @Test func aPromoCodeTypedOnTheScreenMakesPaymentsReloadWithTheDiscount() async throws {
         let folder = try TemporaryDirectory()
         let live = try await live("1234", record: folder)
-        #expect(live.count("orders/1234/payment.json") == 1)
+        // Loaded, and reloaded once on the order's status (cash is collected at the door).
+        let loads = live.count("orders/1234/payment.json")
+        #expect(loads == 2)
+        #expect(live.count("promos/SAVE10.json") == 0)
         await live.press(.character("p"), .character("s"), .character("a"), .character("v"), .character("e"))
         #expect(live.screen.last.contains("Promo code: save▏"))
         await live.press(.character("1"), .character("0"), .enter)
         #expect(live.info("promo").contains(#""status":"applied""#))
         #expect(live.info("payment").contains(#""code":"SAVE10""#), "the payment info carries the code")
-        #expect(live.count("orders/1234/payment.json") == 2, "Payments reloaded on promo.applied")
+        #expect(live.count("orders/1234/payment.json") == loads + 1, "Payments reloaded on promo.applied")
+        #expect(live.count("promos/SAVE10.json") == 1, "the Promo card, and only it, looked the code up")
         #expect(live.screen.last.contains("Promo SAVE10") && live.screen.last.contains("SAR 45.45"))
         await live.press(.character("p"), .character("N"), .character("O"), .enter)
         #expect(live.screen.last.contains("code NO is not recognised"))
@@ -116,15 +134,17 @@ import Testing
             streams: StandardStreams { _, text in screen.written.withLock { $0 += text } })
         let console = LiveConsole(
             order: "1234", runtime: watched.runtime, terminal: terminal, clock: watched.clock, tabs: .none)
-        watched.start()
+        let (keys, feed) = AsyncStream<[Key]>.makeStream()
+        let running = watched.clock.start { await console.run(keys: keys) }
         await watched.run(for: .seconds(1))
         let before = backend.count("orders/1234/details.json")
-        #expect(await console.handle(.character("r")) == .reload)
+        feed.yield([.character("r"), .character("r"), .character("r")])
         await watched.run(for: .seconds(1))
-        #expect(backend.count("orders/1234/details.json") == before + 1, "reloaded now, not at the 600 s round")
-        #expect(await console.handle(.character("q")) == .quit)
+        #expect(backend.count("orders/1234/details.json") == before + 1, "reloaded now, once, not at the 600 s round")
         #expect(screen.last.hasPrefix("Order 1234") && screen.last.contains("? keys · q quit"))
-        _ = await watched.stop()
+        feed.yield([.character("q")])
+        let final = await running.value
+        #expect(final.cards.allSatisfy { $0.visible }, "q ends the run with the screen as it was")
     }
 
     @Test func tabsShowTheirContentAndSignOutAsksFirst() async throws {

@@ -326,8 +326,10 @@ import Testing
             Self.shows("order", 0, at: Self.at(0.1))(&screen)
             (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 3, true)
             (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
-            (screen.reloadAll, screen.nextRound) = (false, Self.at(10.1))
+            (screen.reloadAll, screen.reloading, screen.nextRound) = (false, true, Self.at(10.1))
         }
+        // Another `r` while that reload is under way is the same reload.
+        store.send(.reload(card: nil), effects: [])
     }
 
     @Test func aFinishedScreenEndsOnceItsLastLookIsTaken() {

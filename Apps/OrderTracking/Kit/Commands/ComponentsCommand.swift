@@ -1,5 +1,4 @@
 import CodeOwnership
-import Core
 import Foundation
 import JSON
 import TerminalUI

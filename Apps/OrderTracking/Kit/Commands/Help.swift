@@ -1,5 +1,5 @@
 import ArgumentParsing
-import LiveScreen
+import ScreenRuntime
 import TerminalUI
 
 /// The help texts: one per command, shown by `--help` and `help COMMAND`. Option lines come from the parser's

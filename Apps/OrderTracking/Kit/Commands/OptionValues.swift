@@ -1,5 +1,4 @@
 import ArgumentParsing
-import Foundation
 
 /// Values more than one command reads, parsed the same way everywhere.
 extension OrderTrackingApp {

@@ -11,6 +11,7 @@ import Login
 import Profile
 import Promo
 import SafeText
+import ScreenRuntime
 import ScreenSinks
 import Storage
 import Tabs

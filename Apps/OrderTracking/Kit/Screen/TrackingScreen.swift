@@ -22,6 +22,7 @@ struct TrackingScreen: Sendable {
         var settings = ScreenSettings(ids: ["order": options.order])
         (settings.timeout, settings.watch, settings.every) = (host.timeout, options.watch, options.every)
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
+        settings.prompts = interactive ? HostEnvironment.prompts : []
         guard
             let runtime = await host.runtime(
                 order: options.order, settings: settings, trace: options.trace, analytics: analytics,
@@ -37,8 +38,8 @@ struct TrackingScreen: Sendable {
         if interactive {
             let console = LiveConsole(
                 order: options.order, runtime: runtime, terminal: host.terminal, clock: host.clock,
-                tabs: host.consoleTabs(), prompts: HostEnvironment.prompts,
-                heard: { [promo = host.promo] in promo.hear($0) }, skipping: [HostEnvironment.barCard])
+                tabs: host.consoleTabs(), heard: { [promo = host.promo] in promo.hear($0) },
+                skipping: [HostEnvironment.barCard])
             final = await KeyReader.reading { await console.run(keys: $0) }
             // The last frame stays on the main screen, as a plain frame at the terminal's width now.
             shown = output()

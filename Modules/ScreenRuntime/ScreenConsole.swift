@@ -1,7 +1,4 @@
 import Core
-import HostIO
-import ScreenSinks
-import TerminalUI
 
 /// One tab of the live screen's bar, as the host's tab bar describes it.
 public struct ConsoleTab: Sendable, Equatable {
@@ -41,9 +38,10 @@ public struct ConsolePrompt: Sendable, Equatable {
     }
 }
 
-/// What a person can do on the live screen, as a value: a key in, what the host should do out, and the lines
-/// to draw. No terminal, clock or runtime here, so every key's effect is a test of a few microseconds; the
-/// driver (``LiveConsole``) carries the actions out.
+/// What is open over a live screen (the help, a dialog, a prompt's input line, a tab's content) and what a key
+/// means now, as a value: part of ``ScreenState``, changed by the reducer when a person's key arrives
+/// (``ScreenAction/keys(_:tabs:)``). No terminal, clock or runtime here, so every key's effect is a test of a
+/// few microseconds; LiveScreen draws it and carries out what the host must do.
 public struct ScreenConsole: Sendable, Equatable {
     /// What is open over the screen.
     public enum Overlay: Sendable, Equatable {
@@ -65,7 +63,7 @@ public struct ScreenConsole: Sendable, Equatable {
         case quit
         /// Reload every card now.
         case reload
-        /// Ask the validating cards about cancelling, then ``showVerdicts(_:)``.
+        /// Ask the validating cards about cancelling, then ``showVerdicts(lines:allowed:)``.
         case askVerdicts
         /// The person confirmed the cancel.
         case confirmCancel
@@ -94,6 +92,17 @@ public struct ScreenConsole: Sendable, Equatable {
     public private(set) var selected = 0
     /// A line for the person under the screen ("Looking up SAVE10…", "Signed out."), until the next key.
     public var message: String?
+    /// What the selected tab shows instead of the cards (nil: the cards).
+    public var body: [String]?
+
+    /// The keys, as `?` shows them (and `--help` and the README say them): the screen's own, then the host's
+    /// prompts.
+    public var keyHelp: [(keys: String, effect: String)] {
+        [
+            ("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"), ("r", "reload every card"),
+            ("c", "may the order be cancelled?"),
+        ] + prompts.map { (String($0.key), $0.effect) } + [("?", "these keys"), ("q Esc", "quit")]
+    }
 
     /// A console with nothing open, on the first tab, with the host's `prompts`.
     public init(prompts: [ConsolePrompt] = []) { self.prompts = prompts }
@@ -127,8 +136,8 @@ public struct ScreenConsole: Sendable, Equatable {
     }
 
     /// Shows the squads' verdicts; asks to confirm only when nobody vetoed.
-    public mutating func showVerdicts(_ report: VerdictReport) {
-        overlay = .verdicts(lines: report.lines, askToConfirm: report.outcome == .allowed)
+    public mutating func showVerdicts(lines: [String], allowed: Bool) {
+        overlay = .verdicts(lines: lines, askToConfirm: allowed)
     }
 
     /// The bar changed (someone signed in or out): the selection stays on the same tab, or goes back to the
@@ -185,4 +194,31 @@ public struct ScreenConsole: Sendable, Equatable {
         selected = index
         return .open(tab: tab.id)
     }
+}
+
+/// What the host must do for a person's key, which the screen cannot: hear an input, word the verdicts, act on a
+/// confirmed action, open or perform a tab. The host answers with ``ConsoleAnswer``.
+public enum ConsoleRequest: Sendable, Equatable {
+    /// A prompt's code, for the host's own inputs (the screen routes it to the cards too).
+    case heard(DomainEvent)
+    /// The validating cards' verdicts on `action`, in words (``ScreenRuntime/currentVerdicts(on:)``).
+    case verdicts(UserAction)
+    /// The person confirmed `action`.
+    case confirmed(UserAction)
+    /// Tab `id`'s content.
+    case open(tab: String)
+    /// Perform action tab `id` (the person said yes).
+    case perform(tab: String)
+}
+
+/// The host's answer to a ``ConsoleRequest``, as the console shows it.
+public enum ConsoleAnswer: Sendable, Equatable {
+    /// The verdicts in words; `allowed` when nobody vetoed (then the dialog asks to confirm).
+    case verdicts(lines: [String], allowed: Bool)
+    /// Tab `id`'s content (nil: the cards), shown only if that tab is still the one open in `tabs`.
+    case opened(tab: String, lines: [String]?, tabs: [ConsoleTab])
+    /// An action tab was performed: what it said, and the bar before and after (a sign-out changes it).
+    case performed(said: String, before: [ConsoleTab], after: [ConsoleTab])
+    /// A line for the person.
+    case said(String)
 }

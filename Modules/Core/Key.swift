@@ -1,0 +1,12 @@
+/// A key a person pressed on a live screen (HostIO decodes it from the terminal's bytes); a screen's state
+/// takes it as an action.
+public enum Key: Sendable, Equatable {
+    /// ← and →.
+    case left, right
+    /// Tab and Shift-Tab.
+    case tab, backTab
+    /// Enter, Backspace (DEL or BS) and Esc on its own.
+    case enter, backspace, escape
+    /// A printable character (letters, digits, punctuation; any script).
+    case character(Character)
+}

@@ -1,0 +1,152 @@
+import Core
+import CoreTesting
+import Foundation
+import Testing
+
+@testable import ScreenRuntime
+
+/// A person's keys as actions of the screen, on the test store: what is open changes in the state, and what only
+/// the host can do is asked for as an effect.
+@Suite struct ConsoleReducerTests {
+    typealias Rules = ScreenReducerTests
+    static let prompt = ConsolePrompt(
+        key: "p", label: "Promo code", effect: "enter a promo code", event: "promo.entered")
+    static let tabs = [ConsoleTab(id: "tracking"), ConsoleTab(id: "profile")]
+
+    /// The two-card screen under watch, both cards shown, the second refreshing on the prompt's event.
+    static func loaded() -> ScreenReducerTests.Store {
+        var settings = ScreenSettings(ids: [:])
+        (settings.timeout, settings.watch, settings.every, settings.prompts) = (
+            .seconds(5), true, .seconds(10), [prompt]
+        )
+        let cards = [Rules.card("order"), Rules.card("promo", refreshesOn: ["promo.entered"])]
+        let store = TestStore(ScreenState(cards: cards, started: Rules.start, settings: settings), at: Rules.start) {
+            $0.reduce($1, at: $2)
+        }
+        store.send(
+            .start(loading: [0, 1]),
+            effects: [
+                .trace("order: start → loading"), .trace("promo: start → loading"), .draw(.first),
+                .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
+            ]
+        ) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        store.send(
+            .loaded(card: 0, generation: 1, Rules.answer("order")),
+            effects: [.trace("order: loading → info"), .track(card: 0, .shown), .draw(.changed)],
+            Rules.shows("order", 0, at: Rules.start))
+        store.send(
+            .loaded(card: 1, generation: 1, Rules.answer("promo")),
+            effects: [
+                .trace("promo: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+                .wake(at: Rules.at(10)),
+            ]
+        ) { screen in
+            Rules.shows("promo", 1, at: Rules.start)(&screen)
+            (screen.nextRound, screen.wakeAt) = (Rules.at(10), Rules.at(10))
+        }
+        return store
+    }
+
+    @Test func aPromptsCodeIsHeardByTheHostAndRoutedToTheCardThatDeclaresIt() {
+        let store = Self.loaded()
+        store.send(.keys([.character("p")], tabs: Self.tabs), effects: [.draw(.changed)]) {
+            $0.console = ScreenConsole(prompts: [Self.prompt])
+            _ = $0.console.handle(.character("p"), tabs: Self.tabs)
+        }
+        store.send(.keys([.character("s")], tabs: Self.tabs), effects: [.draw(.changed)]) {
+            _ = $0.console.handle(.character("s"), tabs: Self.tabs)
+        }
+        #expect(store.state.console.overlay == .prompt(key: "p", typed: "s"))
+        let code = DomainEvent("promo.entered", "s")
+        store.send(
+            .keys([.enter], tabs: Self.tabs),
+            effects: [
+                .request(.heard(code)), .trace("event \(code): input → promo"),
+                .trace("promo: asks for a refresh in 0.0s"), .draw(.changed), .draw(.settled),
+                .trace("promo: info → loading"), .load(card: 1, generation: 2, within: .seconds(5)),
+            ]
+        ) { screen in
+            _ = screen.console.handle(.enter, tabs: Self.tabs)
+            screen.console.message = nil  // settled at once: "Looking up S…" goes
+            (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
+        }
+        #expect(store.state.console.overlay == .none)
+    }
+
+    @Test func theCancelDialogAsksTheHostForWordsAndConfirmsOnlyWhenAllowed() {
+        let store = Self.loaded()
+        store.send(
+            .keys([.character("c")], tabs: Self.tabs), effects: [.request(.verdicts(.cancelOrder)), .draw(.changed)])
+        store.send(
+            .answered(.verdicts(lines: ["Order 1 can be cancelled."], allowed: true)), effects: [.draw(.changed)]
+        ) {
+            $0.console.showVerdicts(lines: ["Order 1 can be cancelled."], allowed: true)
+        }
+        store.send(
+            .keys([.character("y")], tabs: Self.tabs), effects: [.request(.confirmed(.cancelOrder)), .draw(.changed)]
+        ) {
+            _ = $0.console.handle(.character("y"), tabs: Self.tabs)
+        }
+        store.send(.answered(.said("Cancel requested.")), effects: [.draw(.changed)]) {
+            $0.console.message = "Cancel requested."
+        }
+    }
+
+    @Test func aTabIsOpenedByTheHostAndShownOnlyIfStillSelected() {
+        let store = Self.loaded()
+        store.send(.keys([.right], tabs: Self.tabs), effects: [.request(.open(tab: "profile")), .draw(.changed)]) {
+            _ = $0.console.handle(.right, tabs: Self.tabs)
+        }
+        store.send(.keys([.left], tabs: Self.tabs), effects: [.request(.open(tab: "tracking")), .draw(.changed)]) {
+            _ = $0.console.handle(.left, tabs: Self.tabs)
+        }
+        // Profile's content arrives after the person went back: not shown.
+        store.send(.answered(.opened(tab: "profile", lines: ["Ada"], tabs: Self.tabs)), effects: [.draw(.changed)])
+    }
+
+    @Test func qEndsTheRunCancellingTheLoadsUnderWay() {
+        let store = Self.loaded()
+        store.send(
+            .reload(card: nil),
+            effects: [
+                .trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5)),
+                .trace("promo: info → loading"), .load(card: 1, generation: 2, within: .seconds(5)),
+            ]
+        ) { screen in
+            for index in 0..<2 {
+                (screen.cards[index].phase, screen.cards[index].generation, screen.cards[index].loading) = (
+                    .loading, 2, true
+                )
+            }
+            (screen.reloading, screen.nextRound) = (true, Rules.at(10))
+        }
+        store.send(.keys([.character("r")], tabs: Self.tabs), effects: [.draw(.changed)])  // the same reload
+        store.send(
+            .keys([.character("q")], tabs: Self.tabs),
+            effects: [
+                .cancel(card: 0, generation: 2), .cancel(card: 1, generation: 2), .finish,
+            ]
+        ) { screen in
+            for index in 0..<2 { screen.cards[index].loading = false }
+            screen.stopped = true
+        }
+    }
+
+    @Test func aPastedBurstOfRIsOneReloadAndAQInItQuitsAtOnce() {
+        let store = Self.loaded()
+        let burst = [Key.character("r"), .character("r"), .character("r"), .character("q"), .character("r")]
+        store.send(
+            .keys(burst, tabs: Self.tabs),
+            effects: [
+                .trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5)),
+                .trace("promo: info → loading"), .load(card: 1, generation: 2, within: .seconds(5)),
+                .cancel(card: 0, generation: 2), .cancel(card: 1, generation: 2), .finish,
+            ]
+        ) { screen in
+            for index in 0..<2 { (screen.cards[index].phase, screen.cards[index].generation) = (.loading, 2) }
+            (screen.reloading, screen.nextRound, screen.stopped) = (true, Rules.at(10), true)
+        }
+    }
+}

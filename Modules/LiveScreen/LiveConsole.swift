@@ -69,7 +69,7 @@ public final class LiveConsole: Sendable {
     /// frame with the terminal given back.
     public func run(keys: AsyncStream<[Key]>) async -> ScreenFrame {
         terminal.enterInteractive()
-        terminal.onResume { [self] in redraw() }
+        terminal.onResume { [weak self] in self?.redraw() }
         signal(SIGWINCH, SIG_IGN)
         let resized = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         resized.setEventHandler { [self] in redraw() }

@@ -242,7 +242,11 @@ public final class ScreenRuntime: Sendable {
         while let message = await messages.next() {
             if case .waiter(let continuation) = message { continuation.resume() }
         }
-        let (loads, timer) = world.withLock { ($0.loads.values, $0.timer) }
+        // Let go of the host's closures: a live console holds this runtime, and its closures hold the console.
+        let (loads, timer) = world.withLock { world in
+            (world.frames, world.requests) = (nil, nil)
+            return (world.loads.values, world.timer)
+        }
         timer?.cancel()
         for load in loads { load.cancel() }
         for load in loads { await load.value }

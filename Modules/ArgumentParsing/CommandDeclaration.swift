@@ -23,6 +23,17 @@ public struct CommandDeclaration<Run: Sendable>: Sendable {
     ) {
         (self.name, self.options, self.repeatable, self.helpText, self.run) = (name, options, repeatable, help, run)
     }
+
+    /// A command whose help is `about` followed by an OPTIONS section made from `options`: every option it
+    /// accepts is listed, and nothing it does not accept, so the help cannot drift from the parser.
+    public init(
+        name: String, options: [OptionSpec], repeatable: Set<String> = [],
+        about: @autoclosure @escaping @Sendable () -> String, run: Run
+    ) {
+        self.init(
+            name: name, options: options, repeatable: repeatable,
+            help: about() + "\n\nOPTIONS\n" + OptionSpec.helpLines(options), run: run)
+    }
 }
 
 /// What a command line asks a tool to do: print a help text, or run one command with its parsed arguments.

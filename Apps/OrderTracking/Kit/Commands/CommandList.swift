@@ -1,6 +1,5 @@
 import ArgumentParsing
 import Core
-import Foundation
 
 /// One `order-tracking` command (ArgumentParsing's declaration): what runs it gets the parsed arguments and the
 /// process's environment and streams.
@@ -13,16 +12,16 @@ extension OrderTrackingApp {
             if parsed.isSet(versionOption) { return context.say(Help.version) }
             return try await runTracking(parsed, context)
         },
-        Command(name: "preview", options: preview, repeatable: [event.name], help: Help.preview) {
+        Command(name: "preview", options: preview, repeatable: [event.name], about: Help.preview) {
             parsed, context throws(UsageError) in try await runPreview(parsed, context)
         },
-        Command(name: "components", options: [formatOption, helpOption], help: Help.components) {
+        Command(name: "components", options: [formatOption, helpOption], about: Help.components) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.isEmpty else { throw UsageError(message: "components takes no arguments") }
             let json = try format(parsed)
             return ComponentsCommand(json: json, host: try context.host(parsed)).run()
         },
-        Command(name: "cancel", options: common + [formatOption, analyticsOption], help: Help.cancel) {
+        Command(name: "cancel", options: common + [formatOption, analyticsOption], about: Help.cancel) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
             let order = try validateID(parsed.positionals[0], kind: "order")
@@ -31,7 +30,7 @@ extension OrderTrackingApp {
             let analytics = try host.analytics(parsed.value(analyticsOption), order: order)
             return await CancelCommand(order: order, host: host, json: json, analytics: analytics).run()
         },
-        Command(name: "login", options: common + [password, dataDir, verbose], help: Help.login) {
+        Command(name: "login", options: common + [password, dataDir, verbose], about: Help.login) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.count == 1 else { throw UsageError(message: "login needs exactly one USER-ID") }
             let user = try validateID(parsed.positionals[0], kind: "user")
@@ -40,12 +39,12 @@ extension OrderTrackingApp {
                 userID: user, password: parsed.value(password), verbose: parsed.isSet(verbose), host: host)
             return await login.run()
         },
-        Command(name: "logout", options: [dataDir, helpOption], help: Help.login) {
+        Command(name: "logout", options: [dataDir, helpOption], about: Help.logout) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.isEmpty else { throw UsageError(message: "logout takes no arguments") }
             return LogoutCommand(host: try context.host(parsed)).run()
         },
-        Command(name: "tabs", options: common + [select, dataDir, watchTabs], help: Help.tabs) {
+        Command(name: "tabs", options: common + [select, dataDir, watchTabs], about: Help.tabs) {
             parsed, context throws(UsageError) in
             guard parsed.positionals.isEmpty else {
                 throw UsageError(message: "tabs takes no arguments; use --select ID")

@@ -38,9 +38,7 @@ enum Help {
         """
 
     static let preview = """
-        order-tracking preview COMPONENT [--order ID] [--payload FILE] [--fail notfound|http500|timeout|malformed]
-                                         [--state loading|info|failed] [--event NAME=VALUE]... [--api URL]
-                                         [--timeout SECONDS] [--no-color]
+        order-tracking preview COMPONENT [options]
 
         Shows one component alone (presentation: alone). --payload feeds it a JSON file instead of its endpoint;
         --fail injects a backend fault; --state loading shows the skeleton; --event delivers another squad's
@@ -49,13 +47,13 @@ enum Help {
         """
 
     static let components = """
-        order-tracking components [--format json]
+        order-tracking components [options]
 
         Lists every registered component: id, module, owning team (from CODEOWNERS) and endpoint.
         """
 
     static let cancel = """
-        order-tracking cancel ORDER-ID [--format text|json] [--api URL] [--timeout SECONDS]
+        order-tracking cancel ORDER-ID [options]
 
         Loads the order and asks every validating component (Order, Payments) whether it may be cancelled;
         prints each verdict with its reason, or what the confirmation needs (Payments: the refund and where it
@@ -64,8 +62,7 @@ enum Help {
         """
 
     static let login = """
-        order-tracking login USER-ID [--password P] [--data-dir DIR] [--verbose] [--api URL]
-        order-tracking logout [--data-dir DIR]
+        order-tracking login USER-ID [options]
 
         Signs in (demo user 1234) and runs every module's login hooks: Profile and Feed fetch, Storage keeps the
         user in DIR (default $XDG_DATA_HOME/courier or ~/.local/share/courier). A failed login clears it.
@@ -73,8 +70,14 @@ enum Help {
         Exit 0 signed in, 2 signed in but a hook failed, 1 login failed or DIR unusable, 64 usage.
         """
 
+    static let logout = """
+        order-tracking logout [options]
+
+        Removes the user login kept in DIR (none kept is fine). Exit 0, 1 it cannot be removed, 64 usage.
+        """
+
     static let tabs = """
-        order-tracking tabs [--select tracking|profile|feed|signout] [--watch] [--data-dir DIR]
+        order-tracking tabs [options]
 
         Prints the tab bar and what the selected tab does: its screen, or its action (signout signs the user
         out). Profile, Feed and Sign out appear once a user is signed in. --watch follows the bar until Ctrl-C:

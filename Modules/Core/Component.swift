@@ -1,8 +1,10 @@
 import Foundation
 
-/// What a squad implements: how to load its info and how to draw each state. The container in Core runs the
-/// state machine, so loading and drawing stay separate and the drawing is a pure, golden-testable function.
-/// Everything else a component can do is opt-in: ``Validatable``, ``EventPublishing``, ``EventConsuming``.
+/// What a squad implements: how to load its info and how to draw each state. The host runs the state machine
+/// (a screen's runtime, or ``ComponentContainer`` for one component), so loading and drawing stay separate and
+/// the drawing is a pure, golden-testable function. Everything else a component can do is opt-in:
+/// ``Validatable``, ``EventPublishing``, ``EventConsuming``, ``RefreshingOnEvents``, ``SelfRefreshing``,
+/// ``Finishing`` and ``Tracking``.
 public protocol Component: Sendable {
     /// The decoded, business-ready data the card shows; `Encodable` so hosts can export it as JSON.
     associatedtype Info: Sendable & Equatable & Encodable

@@ -1,7 +1,7 @@
 import Foundation
 
 /// ARCHITECTURE.md §2 as code: Core depends on nothing; shared libraries on Core and each other; a plugin point
-/// (Login, Tabs) and every domain module on Core, shared libraries and plugin points; test support on Core only;
+/// (Login, Tabs) and every domain module on Core, shared libraries and plugin points; test support on Core and shared libraries;
 /// platform adapters (CoreHTTP, CurlBinding) only on what they list, and only apps on them; no module on an app;
 /// no cycles. `squad lint` checks the manifest's edges and every `import` line against it.
 public struct DependencyRule: Sendable {

@@ -15,14 +15,8 @@ import Testing
 
     /// The two-card screen under watch, both cards shown, the second refreshing on the prompt's event.
     static func loaded() -> ScreenReducerTests.Store {
-        var settings = ScreenSettings(ids: [:])
-        (settings.timeout, settings.watch, settings.every, settings.prompts) = (
-            .seconds(5), true, .seconds(10), [prompt]
-        )
         let cards = [Rules.card("order"), Rules.card("promo", refreshesOn: ["promo.entered"])]
-        let store = TestStore(ScreenState(cards: cards, started: Rules.start, settings: settings), at: Rules.start) {
-            $0.reduce($1, at: $2)
-        }
+        let store = Rules.store(cards, watch: true, prompts: [prompt])
         store.send(
             .start(loading: [0, 1]),
             effects: [

@@ -12,10 +12,11 @@ import Testing
     static let skeleton = Block(title: "…", rows: [Row("", style: .skeleton)])
     typealias Store = TestStore<ScreenState, ScreenAction, ScreenEffect>
 
-    static func store(_ cards: [CardState]? = nil, watch: Bool = false) -> Store {
+    static func store(_ cards: [CardState]? = nil, watch: Bool = false, prompts: [ConsolePrompt] = []) -> Store {
         var settings = ScreenSettings(ids: [:])
         (settings.timeout, settings.watch, settings.every, settings.staleLimit) =
             (.seconds(5), watch, .seconds(10), .seconds(60))
+        settings.prompts = prompts
         let cards = cards ?? [card("order"), card("payment")]
         return TestStore(ScreenState(cards: cards, started: start, settings: settings), at: start) {
             $0.reduce($1, at: $2)

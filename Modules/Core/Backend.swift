@@ -40,7 +40,10 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public let segments: [String]
 
     /// Builds an endpoint; rejects empty, ".", "..", hidden and slash-bearing segments.
-    public init(_ segments: String...) throws(BackendError) {
+    public init(_ segments: String...) throws(BackendError) { try self.init(segments: segments) }
+
+    /// Builds an endpoint from a list (a screen's `carts/{cart}/pay` filled in); the same checks.
+    public init(segments: [String]) throws(BackendError) {
         for segment in segments {
             guard !segment.isEmpty, segment.count <= 128 else {
                 throw .invalidRequest("path segment must be 1 to 128 characters, got \(segment.count)")
@@ -65,4 +68,14 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 public protocol Backend: Sendable {
     /// The body of `endpoint`, or the fault that prevented it.
     func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data
+    /// POSTs `body` to `endpoint` with `headers` (a screen's action: pay) and returns the answer; sent once,
+    /// never retried by the backend, so a person decides whether to try again.
+    func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data
+}
+
+extension Backend {
+    /// A backend that only reads refuses: nothing is sent, and the action says why.
+    public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
+        throw .invalidRequest("\(endpoint.path): this backend only reads; nothing was sent")
+    }
 }

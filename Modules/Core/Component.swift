@@ -78,8 +78,10 @@ public struct UserAction: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// The action's name.
     public var description: String { name }
 
-    /// Cancelling an order: the one action the tracking screen asks every `Validatable` component about.
+    /// Cancelling an order: the tracking screen's action.
     public static let cancelOrder: UserAction = "cancel-order"
+    /// Paying for a cart: the checkout screen's action.
+    public static let pay: UserAction = "pay"
 }
 
 /// A component's answer to a ``UserAction``.

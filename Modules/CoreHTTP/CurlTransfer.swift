@@ -18,6 +18,8 @@
         private var body = Data()
         private var overflowed = false
         private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+        /// A POST's header list, freed with the handle.
+        private var headerList: UnsafeMutableRawPointer?
 
         // curl.h's option and info numbers (type base + index).
         private static let url: Int32 = 10002, writeData: Int32 = 10001, errorBuffer: Int32 = 10010
@@ -25,10 +27,16 @@
         private static let timeoutMs: Int32 = 155, connectTimeoutMs: Int32 = 156, caInfo: Int32 = 10065
         private static let protocols: Int32 = 181, redirectProtocols: Int32 = 182, userAgent: Int32 = 10018
         private static let responseCode: Int32 = 0x20_0002
+        private static let post: Int32 = 47, postFieldSize: Int32 = 60, copyPostFields: Int32 = 10165
+        private static let httpHeader: Int32 = 10023
         private static let httpAndHTTPS = 3, httpsOnly = 2
         private static let unsupportedProtocol: Int32 = 1
 
-        init(url: String, path: String, options: CurlTransport.Options) throws(BackendError) {
+        /// A GET of `url`, or with `post` a POST of its body with its header lines (never redirected: a 302 would
+        /// turn it into a GET elsewhere).
+        init(url: String, path: String, options: CurlTransport.Options, post: (body: Data, headers: [String])? = nil)
+            throws(BackendError)
+        {
             guard let easy = courier_curl_easy_init() else { throw .transport("curl_easy_init failed", path: path) }
             self.easy = easy
             self.path = path
@@ -44,12 +52,22 @@
             _ = courier_curl_easy_setopt_long(easy, Self.noSignal, 1)
             _ = courier_curl_easy_setopt_long(easy, Self.timeoutMs, milliseconds)
             _ = courier_curl_easy_setopt_long(easy, Self.connectTimeoutMs, milliseconds)
-            _ = courier_curl_easy_setopt_long(easy, Self.followLocation, 1)
+            _ = courier_curl_easy_setopt_long(easy, Self.followLocation, post == nil ? 1 : 0)
             _ = courier_curl_easy_setopt_long(easy, Self.maxRedirects, options.maximumRedirects)
             _ = courier_curl_easy_setopt_long(easy, Self.protocols, Self.httpAndHTTPS)
             _ = courier_curl_easy_setopt_long(
                 easy, Self.redirectProtocols, secureOnly ? Self.httpsOnly : Self.httpAndHTTPS)
             if let caFile = options.caFile { _ = courier_curl_easy_setopt_pointer(easy, Self.caInfo, caFile) }
+            if let post {
+                _ = courier_curl_easy_setopt_long(easy, Self.post, 1)
+                _ = courier_curl_easy_setopt_long(easy, Self.postFieldSize, post.body.count)
+                // Copied by curl, so the bytes need not outlive this call.
+                _ = post.body.withUnsafeBytes {
+                    courier_curl_easy_setopt_pointer(easy, Self.copyPostFields, $0.baseAddress)
+                }
+                for line in post.headers { headerList = courier_curl_slist_append(headerList, line) }
+                _ = courier_curl_easy_setopt_pointer(easy, Self.httpHeader, headerList)
+            }
             _ = courier_curl_easy_setopt_pointer(easy, Self.writeData, Unmanaged.passUnretained(self).toOpaque())
             _ = courier_curl_easy_setopt_write_callback(easy) { data, size, count, context in
                 guard let data, let context else { return 0 }
@@ -65,6 +83,7 @@
 
         deinit {
             courier_curl_easy_cleanup(easy)
+            if let headerList { courier_curl_slist_free_all(headerList) }
             errors.deallocate()
         }
 

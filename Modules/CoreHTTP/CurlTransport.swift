@@ -39,10 +39,12 @@
             self.options = options
         }
 
-        /// GETs `url`: the status and body, or the fault as a ``BackendError`` for `path`.
-        func get(_ url: String, path: String) async throws(BackendError) -> (status: Int, body: Data) {
+        /// GETs `url` (or POSTs `post`): the status and body, or the fault as a ``BackendError`` for `path`.
+        func get(_ url: String, path: String, post: (body: Data, headers: [String])? = nil) async throws(BackendError)
+            -> (status: Int, body: Data)
+        {
             let transfer: CurlTransfer
-            do { transfer = try CurlTransfer(url: url, path: path, options: options) } catch { throw error }
+            do { transfer = try CurlTransfer(url: url, path: path, options: options, post: post) } catch { throw error }
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     transfer.continuation = continuation

@@ -83,19 +83,53 @@ public struct HTTPBackend: Backend {
         return body
     }
 
+    /// POSTs `body` as JSON with `headers`, once (a redirect is not followed, a fault is not retried); the same
+    /// status mapping as ``fetch(_:)``.
+    public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
+        let path = endpoint.path
+        var lines = ["Content-Type: application/json"]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            guard Self.isHeaderText(name), Self.isHeaderText(value), !name.contains(":") else {
+                throw .invalidRequest("header '\(name)' is not plain text")
+            }
+            lines.append("\(name): \(value)")
+        }
+        let (status, answer) = try await get(urlString(for: endpoint), path: path, post: (body, lines))
+        if status == 404 { throw .notFound(path: path) }
+        guard (200..<300).contains(status) else { throw .httpStatus(status, path: path) }
+        return answer
+    }
+
+    /// Printable ASCII only: a header can never smuggle a line break into the request.
+    private static func isHeaderText(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+
     #if os(Linux)
-        private func get(_ url: String, path: String) async throws(BackendError) -> (status: Int, body: Data) {
+        private func get(_ url: String, path: String, post: (body: Data, headers: [String])? = nil)
+            async throws(BackendError) -> (status: Int, body: Data)
+        {
             switch transport {
-            case .success(let transport): return try await transport.get(url, path: path)
+            case .success(let transport): return try await transport.get(url, path: path, post: post)
             case .failure(let missing):
                 throw .transport("HTTP needs libcurl (\(missing.reason)); install libcurl4", path: path)
             }
         }
     #else
-        private func get(_ url: String, path: String) async throws(BackendError) -> (status: Int, body: Data) {
+        private func get(_ url: String, path: String, post: (body: Data, headers: [String])? = nil)
+            async throws(BackendError) -> (status: Int, body: Data)
+        {
             guard let url = URL(string: url) else { throw .invalidRequest("bad URL \(url)") }
+            var request = URLRequest(url: url)
+            if let post {
+                (request.httpMethod, request.httpBody) = ("POST", post.body)
+                for line in post.headers {
+                    let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+                    request.setValue(parts.last?.trimmingCharacters(in: .whitespaces), forHTTPHeaderField: parts[0])
+                }
+            }
             do {
-                let (data, response) = try await session.data(from: url)
+                let (data, response) = try await session.data(for: request)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                 // SameSchemeRedirects stops a downgrade, which leaves the redirect itself as the answer.
                 if (300..<400).contains(status), url.scheme?.lowercased() == "https" {
@@ -119,6 +153,8 @@ public struct HTTPBackend: Backend {
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest
         ) async -> URLRequest? {
+            // A POST is never redirected: it would arrive elsewhere as a GET, or be sent twice.
+            if task.originalRequest?.httpMethod == "POST" { return nil }
             let from = task.originalRequest?.url?.scheme?.lowercased()
             let to = request.url?.scheme?.lowercased()
             return from == "https" && to != "https" ? nil : request

@@ -21,7 +21,7 @@ public indirect enum CannedAnswer: Sendable {
 public final class CannedBackend: Backend {
     private let answers: [String: CannedAnswer]
     private let clock: VirtualClock
-    private let state = Locked<(requests: [String], sleeping: Int)>(([], 0))
+    private let state = Locked<(requests: [String], sleeping: Int, sent: [SentRequest])>(([], 0, []))
 
     /// Answers `answers[path]`; any other path is `notFound`.
     public init(_ answers: [String: CannedAnswer], clock: VirtualClock) {
@@ -31,6 +31,9 @@ public final class CannedBackend: Backend {
 
     /// Every path requested, in order.
     public var requests: [String] { state.withLock { $0.requests } }
+
+    /// Every POST, in order, with its body and headers: what a test asserts was (or was not) sent.
+    public var sent: [SentRequest] { state.withLock { $0.sent } }
 
     /// How many fetches are waiting on the virtual clock (the harness waits for them before advancing it).
     public var sleepingFetches: Int { state.withLock { $0.sleeping } }
@@ -43,6 +46,16 @@ public final class CannedBackend: Backend {
             return state.requests.filter { $0 == path }.count
         }
         return try await answer(answers[path], path: path, fetch: asked)
+    }
+
+    /// Answers a POST from `answers["POST " + path]` (none: notFound), recording it.
+    public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
+        let key = "POST " + endpoint.path
+        let asked = state.withLock { state in
+            state.sent.append(SentRequest(path: endpoint.path, body: body, headers: headers))
+            return state.sent.filter { $0.path == endpoint.path }.count
+        }
+        return try await answer(answers[key], path: endpoint.path, fetch: asked)
     }
 
     private func answer(_ answer: CannedAnswer?, path: String, fetch: Int) async throws(BackendError) -> Data {
@@ -68,4 +81,14 @@ public final class CannedBackend: Backend {
         defer { state.withLock { $0.sleeping -= 1 } }
         do { try await clock.sleep(for: duration) } catch { throw .transport("cancelled", path: path) }
     }
+}
+
+/// One POST a ``CannedBackend`` received.
+public struct SentRequest: Sendable, Equatable {
+    /// The endpoint's path.
+    public let path: String
+    /// The body as sent.
+    public let body: Data
+    /// The headers as sent.
+    public let headers: [String: String]
 }

@@ -37,6 +37,8 @@ static struct {
     CURLMcode (*multi_wakeup)(CURLM *);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
     CURLMcode (*multi_cleanup)(CURLM *);
+    void *(*slist_append)(void *, const char *);
+    void (*slist_free_all)(void *);
 } curl;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -79,6 +81,8 @@ static void load(void) {
     BIND(multi_wakeup, "curl_multi_wakeup");
     BIND(multi_info_read, "curl_multi_info_read");
     BIND(multi_cleanup, "curl_multi_cleanup");
+    BIND(slist_append, "curl_slist_append");
+    BIND(slist_free_all, "curl_slist_free_all");
 #undef BIND
     if (curl.global_init(3 /* CURL_GLOBAL_ALL */) != 0) {
         snprintf(failure, sizeof failure, "curl_global_init failed");
@@ -127,3 +131,5 @@ int courier_curl_multi_next_done(void *multi, void **easy, int *result) {
     return 0;
 }
 void courier_curl_multi_cleanup(void *multi) { curl.multi_cleanup(multi); }
+void *courier_curl_slist_append(void *list, const char *line) { return curl.slist_append(list, line); }
+void courier_curl_slist_free_all(void *list) { curl.slist_free_all(list); }

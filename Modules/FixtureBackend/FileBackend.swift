@@ -5,6 +5,8 @@ import Foundation
 /// (Scripts/fault-server reads the same files):
 /// - `_faults.json` beside the files maps a file name to `{"delay_ms": 1500, "status": 500, "hang": true,
 ///   "body": "…"}`;
+/// - a POST (``send(_:body:headers:)``) to `folder/NAME` is answered by `folder/_NAME.post.json`, after the
+///   fault `_faults.json` declares for `NAME`; a folder without that file answers 404;
 /// - `_timeline.json` maps a file name to steps `[[0, "_details.preparing.json"], [15, {"status": 503}], …]`:
 ///   from that many seconds after the folder's first request, the file answers with that other file's bytes
 ///   or that fault. A live demo order is a folder with a timeline.
@@ -64,6 +66,28 @@ public final class FileBackend: Backend {
             throw .notFound(path: path)
         }
         throw .transport("cannot read fixture \(resolved); check its permissions", path: path)
+    }
+
+    /// Answers a POST from the tree (`_NAME.post.json` beside where `NAME` would be), after `NAME`'s declared
+    /// fault; the body and headers are not read (the fault server records them for tests).
+    public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
+        let name = endpoint.segments.last ?? ""
+        var segments = endpoint.segments.dropLast().map { $0 }
+        let folder = ([root] + segments).joined(separator: "/")
+        segments.append("_" + name + ".post.json")
+        let fault = try faults(in: folder, for: endpoint.path)[name]
+        if let delay = fault?.delay_ms { try await sleep(.milliseconds(delay), path: endpoint.path) }
+        if fault?.hang == true { try await sleep(.seconds(86_400), path: endpoint.path) }
+        if let status = fault?.status, !(200..<300).contains(status) {
+            throw status == 404 ? .notFound(path: endpoint.path) : .httpStatus(status, path: endpoint.path)
+        }
+        if let body = fault?.body { return Data(body.utf8) }
+        let answer: Endpoint
+        do { answer = try Endpoint(segments: segments) } catch { throw .notFound(path: endpoint.path) }
+        guard let file = try locate(answer), let data = FileManager.default.contents(atPath: file) else {
+            throw .notFound(path: endpoint.path)
+        }
+        return data
     }
 
     /// Where the endpoint's file really is, or nil when it does not exist. Each segment below the root is looked

@@ -117,6 +117,11 @@ public final class RecordingBackend: Backend {
         write(answer.line)
         return try outcome.get()
     }
+
+    /// Passes a POST through, unrecorded: a replay never sends (it refuses, so nothing is paid twice).
+    public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
+        try await wrapped.send(endpoint, body: body, headers: headers)
+    }
 }
 
 /// Answers from a recording: each endpoint's answers in the order they were recorded, each no earlier than

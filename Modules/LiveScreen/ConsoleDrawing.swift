@@ -32,9 +32,9 @@ extension ScreenConsole {
         case .none, .prompt: return nil
         case .help:
             return Block(title: "Keys", rows: keyHelp.map { Row($0.keys, value: $0.effect) })
-        case .verdicts(let said, let askToConfirm):
-            let last = askToConfirm ? Row("Cancel order? (y/n)", style: .bold) : Row("Esc closes", style: .dim)
-            return Block(title: "Cancel", rows: said.map { Row($0) } + [last])
+        case .action(_, let title, let said, let question):
+            let last = question.map { Row("\($0) (y/n)", style: .bold) } ?? Row("Esc closes", style: .dim)
+            return Block(title: title, rows: said.map { Row($0) } + [last])
         case .confirmTab(_, let question):
             return Block(title: question, rows: [Row("\(question) (y/n)", style: .bold)])
         }

@@ -38,7 +38,7 @@ public struct ConsoleTabs: Sendable {
 /// a resize redraws cleanly. The terminal is given back whatever ends the run: `q`, the order finishing, or a
 /// signal (HostIO restores it).
 public final class LiveConsole: Sendable {
-    private let order: String
+    private let title: String
     private let runtime: ScreenRuntime
     private let terminal: Terminal
     private let clock: any CourierClock
@@ -54,14 +54,14 @@ public final class LiveConsole: Sendable {
     /// Slow requests under way (a tab's content), so keys are never held behind them.
     private let errands = Locked([Task<Void, Never>]())
 
-    /// A live screen for `order` over `runtime` (whose settings carry the host's prompts): a code sent from a
+    /// A live screen titled `title` over `runtime` (whose settings carry the host's prompts): a code sent from a
     /// prompt is handed to `heard` (the host's own inputs) while the runtime routes it to the cards that declared
     /// they take it. The cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
     public init(
-        order: String, runtime: ScreenRuntime, terminal: Terminal, clock: any CourierClock, tabs: ConsoleTabs,
+        title: String, runtime: ScreenRuntime, terminal: Terminal, clock: any CourierClock, tabs: ConsoleTabs,
         heard: @escaping @Sendable (DomainEvent) -> Void = { _ in }, skipping: Set<ComponentID> = []
     ) {
-        (self.order, self.runtime, self.terminal, self.clock) = (order, runtime, terminal, clock)
+        (self.title, self.runtime, self.terminal, self.clock) = (title, runtime, terminal, clock)
         (self.tabs, self.heard, self.skipping) = (tabs, heard, skipping)
     }
 
@@ -104,11 +104,6 @@ public final class LiveConsole: Sendable {
     private func carryOut(_ request: ConsoleRequest) {
         switch request {
         case .heard(let event): heard(event)
-        case .verdicts(let action):
-            let report = VerdictReport(order: order, entries: runtime.currentVerdicts(on: action))
-            runtime.send(.answered(.verdicts(lines: report.lines, allowed: report.outcome == .allowed)))
-        case .confirmed:
-            runtime.send(.answered(.said("Cancel requested for order \(order) (the demo backend takes no requests).")))
         case .open(let id):
             let (tabs, runtime) = (tabs, runtime)
             let errand = Task.placed {
@@ -142,7 +137,7 @@ public final class LiveConsole: Sendable {
     private func draw() {
         drawing.withLock { _ in
             let width = terminal.currentWidth()
-            let console = runtime.console
+            var console = runtime.console
             let items = tabs.items()
             let selected = items.indices.contains(console.selected) ? items[console.selected].id : nil
             let rows = terminal.currentHeight() ?? 10_000
@@ -159,9 +154,12 @@ public final class LiveConsole: Sendable {
             let tabLines =
                 selected == items.first?.id
                 ? nil : console.body?.prefix(rows).map { DisplayWidth.truncate($0, to: width) }
+            let frame = runtime.currentFrame(includingInfo: false)
+            // A critical card failed: the screen says so instead of showing the survivors, until `r` brings it back.
+            if let failure = frame.failure { console.message = "Can't show this screen: \(failure) · r retries" }
             let lines = console.lines(
-                title: "Order \(order)", bar: selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) },
-                body: tabLines ?? cards(runtime.currentFrame(includingInfo: false), width),
+                title: title, bar: selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) },
+                body: tabLines ?? (frame.failure == nil ? cards(frame, width) : []),
                 updated: updated.withLock { $0 },
                 width: width,
                 styler: terminal.styler)

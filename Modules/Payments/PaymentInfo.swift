@@ -44,27 +44,12 @@ public struct PaymentInfo: Sendable, Equatable, Encodable {
     public var due: Money { promo?.due ?? total }
 
     /// The method as a person reads it: "Visa •••• 4242", "Cash on delivery", "STC Pay wallet".
-    public var methodLabel: String {
-        switch method {
-        case .card(let brand, let last4): "\(brand.prefix(1).uppercased())\(brand.dropFirst()) •••• \(last4)"
-        case .cash: "Cash on delivery"
-        case .wallet(let name): "\(name) wallet"
-        }
-    }
+    public var methodLabel: String { method.label }
 
     /// Applies the squad's rules to the payload: a card needs exactly four digits, the tip must be in the
     /// order's currency, the status must be one Payments knows.
     init(_ payload: PaymentPayload) throws {
-        switch payload.method.type {
-        case "card":
-            guard let brand = payload.method.brand, let last4 = payload.method.last4,
-                last4.count == 4, last4.allSatisfy(\.isASCII), last4.allSatisfy(\.isNumber)
-            else { throw Failure("payment card needs a brand and exactly four last digits") }
-            method = .card(brand: brand, last4: last4)
-        case "cash": method = .cash
-        case "wallet": method = .wallet(payload.method.wallet ?? "Digital")
-        case let other: throw Failure("unknown payment method '\(other)'")
-        }
+        method = try Method(payload.method)
         guard let status = Status(rawValue: payload.status) else {
             throw Failure("unknown payment status '\(payload.status)'")
         }
@@ -79,5 +64,30 @@ public struct PaymentInfo: Sendable, Equatable, Encodable {
         self.status = status
         self.refundable = payload.refundable
         self.logo = payload.logo
+    }
+}
+
+extension PaymentInfo.Method {
+    /// The method as a person reads it: "Visa •••• 4242", "Cash on delivery", "STC Pay wallet".
+    public var label: String {
+        switch self {
+        case .card(let brand, let last4): "\(brand.prefix(1).uppercased())\(brand.dropFirst()) •••• \(last4)"
+        case .cash: "Cash on delivery"
+        case .wallet(let name): "\(name) wallet"
+        }
+    }
+
+    /// Payments' rules for a method on the wire: a card needs a brand and exactly four digits.
+    init(_ payload: PaymentPayload.Method) throws {
+        switch payload.type {
+        case "card":
+            guard let brand = payload.brand, !brand.isEmpty, let last4 = payload.last4,
+                last4.count == 4, last4.allSatisfy(\.isASCII), last4.allSatisfy(\.isNumber)
+            else { throw Failure("payment card needs a brand and exactly four last digits") }
+            self = .card(brand: brand, last4: last4)
+        case "cash": self = .cash
+        case "wallet": self = .wallet(payload.wallet ?? "Digital")
+        case let other: throw Failure("unknown payment method '\(other)'")
+        }
     }
 }

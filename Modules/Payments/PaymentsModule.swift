@@ -1,15 +1,19 @@
 import Core
-import Faces
 
-/// Payments' face to hosts: one registry line, plus a typed face for clients without a registry.
+/// Payments' face to hosts: its registry lines.
 public enum PaymentsModule {
-    /// The line a host adds to its registry.
+    /// The payment card of an order.
     public static let registration = ComponentRegistration(
         module: "Payments", endpoint: "orders/{order}/payment.json"
     ) { PaymentComponent() }
 
-    /// The payment card for `order`: render it into a slot and listen for the payment (or why it is hidden).
-    public static func face(order: String) -> some ModuleFace<String, PaymentInfo> {
-        ComponentFace(input: order, component: { PaymentComponent() }, bind: { $1.with("order", $0) })
+    /// How a checkout is paid: the saved methods, one chosen.
+    public static let methods = ComponentRegistration(module: "Payments", endpoint: "carts/{cart}/methods.json") {
+        PaymentMethodComponent()
+    }
+
+    /// What a checkout costs, recalculated when a coupon is applied.
+    public static let total = ComponentRegistration(module: "Payments", endpoint: "carts/{cart}/price.json") {
+        TotalComponent()
     }
 }

@@ -42,6 +42,8 @@ public struct CardAnswer: Sendable, Equatable {
     public var finished = false
     /// It wants another look after this long.
     public var refreshAfter: Duration?
+    /// Its verdict on each of the screen's actions (none when it does not validate).
+    public var verdicts: [String: Verdict] = [:]
 
     /// An answer drawing `block` for `info`.
     public init(info: AnyInfo? = nil, json: Data? = nil, block: Block? = nil) {
@@ -62,7 +64,7 @@ public struct CardKernel: Sendable {
     public let validates: Bool
     private let loadInfo: @Sendable () async throws -> AnyInfo
     private let draw: @Sendable (ComponentState<AnyInfo>) -> Block?
-    private let outcome: @Sendable (AnyInfo, [DomainEvent], Bool) -> CardAnswer
+    private let outcome: @Sendable (AnyInfo, [DomainEvent], Bool, [String]) -> CardAnswer
     private let consumeOne: @Sendable (DomainEvent, AnyInfo) -> AnyInfo
     private let judge: @Sendable (UserAction, AnyInfo) -> Verdict?
     private let track: @Sendable (Moment<AnyInfo>) -> [AnalyticsEvent]
@@ -85,7 +87,7 @@ public struct CardKernel: Sendable {
             capabilities.consume.map { $0(component, event, info) } ?? info
         }
         consumeOne = { event, info in open(info).map { AnyInfo(consume(event, $0)) } ?? info }
-        outcome = { erased, received, json in
+        outcome = { erased, received, json, actions in
             guard let first = open(erased) else { return CardAnswer(info: erased) }
             let info = received.reduce(first) { consume($1, $0) }
             var answer = CardAnswer(info: AnyInfo(info), block: component.card(for: .info(info), context: context))
@@ -93,6 +95,11 @@ public struct CardKernel: Sendable {
             answer.events = capabilities.events?(component, info) ?? []
             answer.finished = capabilities.isFinished?(component, info) == true
             answer.refreshAfter = capabilities.refreshInterval?(component, info)
+            if let validate = capabilities.validate {
+                for action in actions {
+                    answer.verdicts[action] = validate(component, UserAction(stringLiteral: action), info)
+                }
+            }
             return answer
         }
         judge = { action, info in open(info).flatMap { info in capabilities.validate?(component, action, info) } }
@@ -117,9 +124,12 @@ public struct CardKernel: Sendable {
     /// The card the component draws for `state` (its skeleton for `.loading`).
     public func card(for state: ComponentState<AnyInfo>) -> Block? { draw(state) }
 
-    /// What `info` means once the events received so far are consumed into it; `json` encodes it too.
-    public func answer(for info: AnyInfo, consuming received: [DomainEvent], json: Bool) -> CardAnswer {
-        outcome(info, received, json)
+    /// What `info` means once the events received so far are consumed into it, with its verdict on each of
+    /// `actions`; `json` encodes it too.
+    public func answer(
+        for info: AnyInfo, consuming received: [DomainEvent], json: Bool, actions: [String] = []
+    ) -> CardAnswer {
+        outcome(info, received, json, actions)
     }
 
     /// `info` after another card's `event` (unchanged when the component does not consume it).

@@ -49,8 +49,9 @@ public struct ScreenConsole: Sendable, Equatable {
         case none
         /// The key help (`?`).
         case help
-        /// The squads' verdicts on cancelling; `askToConfirm` when nobody vetoed ("Cancel order? (y/n)").
-        case verdicts(lines: [String], askToConfirm: Bool)
+        /// The squads' verdicts on action `id` under `title`; `question` when nobody vetoed ("Pay SAR 45.45 with
+        /// Visa •••• 4242?": `y` confirms).
+        case action(id: String, title: String, lines: [String], question: String?)
         /// The prompt opened by `key`, with what has been typed.
         case prompt(key: Character, typed: String)
         /// An action tab's question ("Sign out? (y/n)").
@@ -63,10 +64,10 @@ public struct ScreenConsole: Sendable, Equatable {
         case quit
         /// Reload every card now.
         case reload
-        /// Ask the validating cards about cancelling, then ``showVerdicts(lines:allowed:)``.
-        case askVerdicts
-        /// The person confirmed the cancel.
-        case confirmCancel
+        /// Ask the validating cards about action `id` (the screen shows what they said).
+        case act(String)
+        /// The person said yes to action `id`.
+        case confirm(String)
         /// Send this event (a prompt's code) to the screen, which routes it to the cards that take it.
         case submit(DomainEvent)
         /// Show this tab's screen in the body (the first tab shows the cards).
@@ -79,13 +80,15 @@ public struct ScreenConsole: Sendable, Equatable {
         public var isSlow: Bool {
             switch self {
             case .submit, .open, .perform: true
-            case .quit, .reload, .askVerdicts, .confirmCancel: false
+            case .quit, .reload, .act, .confirm: false
             }
         }
     }
 
     /// The prompts the host declared.
     public let prompts: [ConsolePrompt]
+    /// What a person can do on this screen, each on its key.
+    public let actions: [ActionSpec]
     /// What is open.
     public private(set) var overlay = Overlay.none
     /// The selected tab's position in the bar (0: Tracking, the cards).
@@ -98,14 +101,15 @@ public struct ScreenConsole: Sendable, Equatable {
     /// The keys, as `?` shows them (and `--help` and the README say them): the screen's own, then the host's
     /// prompts.
     public var keyHelp: [(keys: String, effect: String)] {
-        [
-            ("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"), ("r", "reload every card"),
-            ("c", "may the order be cancelled?"),
-        ] + prompts.map { (String($0.key), $0.effect) } + [("?", "these keys"), ("q Esc", "quit")]
+        [("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"), ("r", "reload every card")]
+            + actions.map { (String($0.key), $0.help) } + prompts.map { (String($0.key), $0.effect) }
+            + [("?", "these keys"), ("q Esc", "quit")]
     }
 
-    /// A console with nothing open, on the first tab, with the host's `prompts`.
-    public init(prompts: [ConsolePrompt] = []) { self.prompts = prompts }
+    /// A console with nothing open, on the first tab, with the host's `prompts` and the screen's `actions`.
+    public init(prompts: [ConsolePrompt] = [], actions: [ActionSpec] = []) {
+        (self.prompts, self.actions) = (prompts, actions)
+    }
 
     /// What `key` means now, given the bar's `tabs`; nil when it means nothing (it is ignored).
     public mutating func handle(_ key: Key, tabs: [ConsoleTab]) -> Action? {
@@ -114,12 +118,13 @@ public struct ScreenConsole: Sendable, Equatable {
         case .prompt(let opener, let typed):
             guard let prompt = prompts.first(where: { $0.key == opener }) else { return nil }
             return promptKey(key, typed, prompt)
-        case .verdicts(_, let askToConfirm):
-            if askToConfirm, key == .character("y") {
+        case .action(let id, _, _, let question):
+            if question != nil, key == .character("y") {
                 overlay = .none
-                return .confirmCancel
+                return .confirm(id)
             }
-            if [.escape, .enter, .character("n"), .character("c")].contains(key) { overlay = .none }
+            let opener = actions.first { $0.id == id }.map { Key.character($0.key) }
+            if [.escape, .enter, .character("n")].contains(key) || key == opener { overlay = .none }
             return nil
         case .confirmTab(let id, _):
             if key == .character("y") {
@@ -135,9 +140,9 @@ public struct ScreenConsole: Sendable, Equatable {
         }
     }
 
-    /// Shows the squads' verdicts; asks to confirm only when nobody vetoed.
-    public mutating func showVerdicts(lines: [String], allowed: Bool) {
-        overlay = .verdicts(lines: lines, askToConfirm: allowed)
+    /// Shows the squads' verdicts on action `id`; asks `question` only when nobody vetoed.
+    public mutating func showAction(id: String, title: String, lines: [String], question: String?) {
+        overlay = .action(id: id, title: title, lines: lines, question: question)
     }
 
     /// The bar changed (someone signed in or out): the selection stays on the same tab, or goes back to the
@@ -167,7 +172,8 @@ public struct ScreenConsole: Sendable, Equatable {
         switch key {
         case .character("q"), .escape: return .quit
         case .character("r"): return .reload
-        case .character("c"): return .askVerdicts
+        case .character(let character) where actions.contains(where: { $0.key == character }):
+            return actions.first { $0.key == character }.map { .act($0.id) }
         case .character(let character) where prompts.contains { $0.key == character }:
             overlay = .prompt(key: character, typed: "")
             return nil
@@ -201,10 +207,6 @@ public struct ScreenConsole: Sendable, Equatable {
 public enum ConsoleRequest: Sendable, Equatable {
     /// A prompt's code, for the host's own inputs (the screen routes it to the cards too).
     case heard(DomainEvent)
-    /// The validating cards' verdicts on `action`, in words (``ScreenRuntime/currentVerdicts(on:)``).
-    case verdicts(UserAction)
-    /// The person confirmed `action`.
-    case confirmed(UserAction)
     /// Tab `id`'s content.
     case open(tab: String)
     /// Perform action tab `id` (the person said yes).
@@ -213,8 +215,6 @@ public enum ConsoleRequest: Sendable, Equatable {
 
 /// The host's answer to a ``ConsoleRequest``, as the console shows it.
 public enum ConsoleAnswer: Sendable, Equatable {
-    /// The verdicts in words; `allowed` when nobody vetoed (then the dialog asks to confirm).
-    case verdicts(lines: [String], allowed: Bool)
     /// Tab `id`'s content (nil: the cards), shown only if that tab is still the one open in `tabs`.
     case opened(tab: String, lines: [String]?, tabs: [ConsoleTab])
     /// An action tab was performed: what it said, and the bar before and after (a sign-out changes it).

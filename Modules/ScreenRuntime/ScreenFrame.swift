@@ -22,6 +22,8 @@ public struct CardFrame: Sendable, Equatable {
     public var reason: String?
     /// Milliseconds from the start until the card last settled (info or failure).
     public var settledMs: Int?
+    /// Its failure fails the screen (the definition marked it critical).
+    public var critical = false
 
     /// A card that has not reported anything yet.
     public init(id: ComponentID, module: String) {
@@ -48,14 +50,26 @@ public struct ScreenFrame: Sendable, Equatable {
     public var elapsedMs: Int
     /// Whether a component said what the screen follows is finished (the order was delivered).
     public var finished: Bool
+    /// Where a person's action (pay, cancel) is, if one was asked for.
+    public var action: ActionProgress?
+    /// The screen a finished action leads to (the live screen follows it).
+    public var next: ScreenLink?
 
     /// A frame as the runtime hands it out; public so an output can be tested with any screen.
-    public init(cards: [CardFrame], elapsedMs: Int, finished: Bool) {
-        (self.cards, self.elapsedMs, self.finished) = (cards, elapsedMs, finished)
+    public init(
+        cards: [CardFrame], elapsedMs: Int, finished: Bool, action: ActionProgress? = nil, next: ScreenLink? = nil
+    ) {
+        (self.cards, self.elapsedMs, self.finished, self.action, self.next) = (cards, elapsedMs, finished, action, next)
     }
 
     /// Something failed: a card is hidden, or shown stale. The run's status is "degraded".
     public var degraded: Bool { cards.contains { $0.phase == .failed } }
+
+    /// A critical card is hidden by a failure, so the screen as a whole has failed: "total: server answered HTTP
+    /// 500". Nil while every critical card is shown (stale counts as shown).
+    public var failure: String? {
+        cards.first { $0.critical && !$0.visible && $0.phase == .failed }.map { "\($0.id): \($0.reason ?? "failed")" }
+    }
 }
 
 /// Why a frame was handed out.
@@ -74,11 +88,12 @@ public struct ScreenEntry: Sendable, Equatable {
     public let id: ComponentID
     /// Bytes for that component alone; the runtime never looks inside.
     public let payload: Data?
+    /// When it fails (and is hidden), the whole screen has failed: there is nothing worth showing without it.
+    public var critical: Bool
 
     /// An entry for `id`.
-    public init(id: ComponentID, payload: Data? = nil) {
-        self.id = id
-        self.payload = payload
+    public init(id: ComponentID, payload: Data? = nil, critical: Bool = false) {
+        (self.id, self.payload, self.critical) = (id, payload, critical)
     }
 }
 
@@ -105,6 +120,13 @@ public struct ScreenSettings: Sendable {
     public var load = true
     /// What a person can type on the live screen (none elsewhere).
     public var prompts: [ConsolePrompt] = []
+    /// What a person can do on it (the definition's actions); validating cards answer each one as they load.
+    public var actions: [ActionSpec] = []
+    /// An action to carry out, already confirmed, once the first loads have settled (`--pay`); not with `watch`.
+    public var perform: String?
+    /// What a person said before the screen started (`--method ID`): routed at the start, so each card that
+    /// takes it applies it to every load's info.
+    public var said: [DomainEvent] = []
 
     /// Settings for a screen whose components read `ids`.
     public init(ids: [String: String]) { self.ids = ids }

@@ -13,17 +13,31 @@ extension ScreenEntry {
         guard case .object(let root) = value else {
             throw Failure("screen.json must be a JSON object")
         }
-        guard let list = root["components"] else { return defaultOrder.map { ScreenEntry(id: $0) } }
-        guard case .array(let items) = list else { throw Failure("screen.json: 'components' must be a list") }
+        return try entries(root["components"], slices: slices, source: "screen.json")
+            ?? defaultOrder.map { ScreenEntry(id: $0) }
+    }
+
+    /// The entries of a `components` list (nil when there is none): an id, or `{"id": …, "payload": …,
+    /// "critical": true}`; `slices` are the payloads' exact bytes by path.
+    static func entries(_ list: JSONValue?, slices: [[String]: Data], source: String) throws -> [ScreenEntry]? {
+        guard let list else { return nil }
+        guard case .array(let items) = list else { throw Failure("\(source): 'components' must be a list") }
         return try items.enumerated().map { index, item in
             switch item {
             case .string(let id): return ScreenEntry(id: ComponentID(id))
             case .object(let fields):
                 guard case .string(let id)? = fields["id"] else {
-                    throw Failure("screen.json: components[\(index)] has no string 'id'")
+                    throw Failure("\(source): components[\(index)] has no string 'id'")
                 }
-                return ScreenEntry(id: ComponentID(id), payload: slices[["components", String(index), "payload"]])
-            default: throw Failure("screen.json: components[\(index)] must be an id or {\"id\": …}")
+                var critical = false
+                switch fields["critical"] {
+                case nil, .bool(false)?: break
+                case .bool(true)?: critical = true
+                default: throw Failure("\(source): components[\(index)]: 'critical' must be true or false")
+                }
+                return ScreenEntry(
+                    id: ComponentID(id), payload: slices[["components", String(index), "payload"]], critical: critical)
+            default: throw Failure("\(source): components[\(index)] must be an id or {\"id\": …}")
             }
         }
     }
@@ -49,29 +63,38 @@ extension ScreenEntry {
         _ endpoint: Endpoint, backend: any Backend, clock: any CourierClock, timeout: Duration,
         defaultOrder: [ComponentID]
     ) async throws(LayoutFailure) -> [ScreenEntry] {
-        let decoded: Result<[ScreenEntry], Failure>
-        do {
-            decoded = try await withDeadline(timeout, on: clock) {
-                let data = try await backend.fetch(endpoint)
-                // Parsing off the caller's task: at the deadline the caller goes on and this is left to finish.
-                do { return .success(try layout(from: data, defaultOrder: defaultOrder)) } catch {
-                    return .failure(Failure(describing: error))
-                }
-            }
-        } catch BackendError.notFound(let path) {
-            throw .notFound(path: path)
-        } catch BackendError.timeout {
-            throw .noAnswer(path: endpoint.path)
-        } catch let error as BackendError {
-            throw .unreachable(error)
-        } catch is DeadlineExceeded {
-            throw .noAnswer(path: endpoint.path)
-        } catch {
-            throw .unreadable(Failure(describing: error))
+        try await fetchDecoded(endpoint, backend: backend, clock: clock, timeout: timeout) {
+            try layout(from: $0, defaultOrder: defaultOrder)
         }
-        switch decoded {
-        case .success(let entries): return entries
-        case .failure(let failure): throw .unreadable(failure)
+    }
+}
+
+/// Fetches `endpoint` and decodes it with `decode`, both within `timeout` on `clock` (a screen's definition, an
+/// order's layout): without it the screen cannot be shown, so every way it can fail is a ``LayoutFailure``.
+public func fetchDecoded<Value: Sendable>(
+    _ endpoint: Endpoint, backend: any Backend, clock: any CourierClock, timeout: Duration,
+    decode: @escaping @Sendable (Data) throws -> Value
+) async throws(LayoutFailure) -> Value {
+    let decoded: Result<Value, Failure>
+    do {
+        decoded = try await withDeadline(timeout, on: clock) {
+            let data = try await backend.fetch(endpoint)
+            // Parsing off the caller's task: at the deadline the caller goes on and this is left to finish.
+            do { return .success(try decode(data)) } catch { return .failure(Failure(describing: error)) }
         }
+    } catch BackendError.notFound(let path) {
+        throw .notFound(path: path)
+    } catch BackendError.timeout {
+        throw .noAnswer(path: endpoint.path)
+    } catch let error as BackendError {
+        throw .unreachable(error)
+    } catch is DeadlineExceeded {
+        throw .noAnswer(path: endpoint.path)
+    } catch {
+        throw .unreadable(Failure(describing: error))
+    }
+    switch decoded {
+    case .success(let value): return value
+    case .failure(let failure): throw .unreadable(failure)
     }
 }

@@ -26,6 +26,11 @@ public enum ScreenAction: Sendable, Equatable {
     case keys([Key], tabs: [ConsoleTab])
     /// The host's answer to a ``ConsoleRequest``.
     case answered(ConsoleAnswer)
+    /// A person asked for action `id` (pay); `confirmed` when they already said yes (`--pay`, or `y` in the
+    /// dialog), else the screen asks first.
+    case act(String, confirmed: Bool)
+    /// The backend answered action `id`'s send: its answer's fields, or why it failed.
+    case sent(String, Result<[String: String], Failure>)
 }
 
 /// What a squad's ``Tracking`` hears of its card.
@@ -36,6 +41,8 @@ public enum CardMoment: Sendable, Equatable {
     case hidden(Failure)
     /// The card stays on screen, stale, with info that was fresh at `since`.
     case stale(since: Date)
+    /// It was asked about action `id` (its stored verdict is what it said).
+    case verdict(String)
 }
 
 /// What the runtime asks the world to do after an action; the executor runs it and feeds the result back.
@@ -60,6 +67,8 @@ public enum ScreenEffect: Sendable, Equatable {
     case finish
     /// Something only the host can do for a person's key (answer with ``ScreenAction/answered(_:)``).
     case request(ConsoleRequest)
+    /// POST a confirmed action, once (answer with ``ScreenAction/sent(_:_:)``).
+    case send(ActionRequest)
 }
 
 extension ScreenState {
@@ -71,6 +80,7 @@ extension ScreenState {
         switch action {
         case .start(let loading):
             effects = cards.map { .trace("\($0.id): start → loading") } + [.draw(.first)]
+            for event in said { route(event, path: ["input"], now, &effects) }
             for index in loading where cards.indices.contains(index) { begin(index, &effects) }
             settleIfQuiet(now, &effects)
         case .loaded(let index, let generation, let answer):
@@ -122,6 +132,14 @@ extension ScreenState {
             begin(index, &effects)
         case .stop:
             stop(&effects)
+        case .act(let id, let confirmed):
+            act(id, confirmed: confirmed, now, &effects)
+            effects.append(.draw(.changed))
+            if confirmed { settleIfQuiet(now, &effects) }
+        case .sent(let id, let result):
+            sent(id, result, &effects)
+            effects.append(.draw(.changed))
+            settleIfQuiet(now, &effects)
         }
         return effects
     }
@@ -166,6 +184,7 @@ extension ScreenState {
         effects.append(.trace("\(id): \(cards[index].phase.rawValue) → info"))
         cards[index].phase = .info
         (cards[index].info, cards[index].json, cards[index].reason) = (answer.info, answer.json, nil)
+        cards[index].verdicts = answer.verdicts
         (cards[index].freshAt, cards[index].settledAt) = (now, now)
         draw(answer.block, index)
         if fromLoad && (!cards[index].shownOnce || cards[index].hidden) { effects.append(.track(card: index, .shown)) }
@@ -264,8 +283,8 @@ extension ScreenState {
             effects.append(.request(.heard(event)))
             (inputPending, followUp, submitted) = (true, !watch, true)
             route(event, path: ["input"], now, &effects)
-        case .askVerdicts?: effects.append(.request(.verdicts(.cancelOrder)))
-        case .confirmCancel?: effects.append(.request(.confirmed(.cancelOrder)))
+        case .act(let id)?: act(id, confirmed: false, now, &effects)
+        case .confirm(let id)?: act(id, confirmed: true, now, &effects)
         case .open(let id)?: effects.append(.request(.open(tab: id)))
         case .perform(let id)?: effects.append(.request(.perform(tab: id)))
         }
@@ -281,7 +300,6 @@ extension ScreenState {
 
     private mutating func show(_ answer: ConsoleAnswer) {
         switch answer {
-        case .verdicts(let lines, let allowed): console.showVerdicts(lines: lines, allowed: allowed)
         case .opened(let id, let lines, let tabs):
             // Only if that tab is still the one open (a person may have moved on while it loaded).
             guard tabs.indices.contains(console.selected), tabs[console.selected].id == id else { return }
@@ -315,6 +333,12 @@ extension ScreenState {
                 cards[index].due = nil
                 begin(index, &effects)
             }
+            if !quiet { return }
+        }
+        if let id = perform, !watch {
+            perform = nil
+            act(id, confirmed: true, now, &effects)
+            effects.append(.draw(.changed))
         }
     }
 
@@ -356,7 +380,7 @@ extension ScreenState {
         effects.append(.wake(at: next))
     }
 
-    private mutating func stop(_ effects: inout [ScreenEffect]) {
+    mutating func stop(_ effects: inout [ScreenEffect]) {
         for index in cards.indices where cards[index].loading {
             effects.append(.cancel(card: index, generation: cards[index].generation))
             cards[index].loading = false

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import JSON
 
 /// One screen of squads' components, run in-process on an injected clock. The screen's state is one value,
 /// ``ScreenState``, changed only by ``ScreenState/reduce(_:at:)``; this executor runs the effects it asks for
@@ -12,6 +13,7 @@ public final class ScreenRuntime: Sendable {
     private let kernels: [CardKernel]
     private let settings: ScreenSettings
     private let clock: any CourierClock
+    private let backend: any Backend
     private let report: RuntimeReport
     private let inbox: AsyncStream<Message>
     private let sink: AsyncStream<Message>.Continuation
@@ -41,11 +43,12 @@ public final class ScreenRuntime: Sendable {
         entries: [ScreenEntry], registry: ComponentRegistry, backend: any Backend, clock: any CourierClock,
         settings: ScreenSettings, report: RuntimeReport, source: String = "the layout"
     ) {
-        (self.settings, self.clock, self.report) = (settings, clock, report)
+        (self.settings, self.clock, self.report, self.backend) = (settings, clock, report, backend)
         (inbox, sink) = AsyncStream<Message>.makeStream()
         var registrations: [ComponentRegistration] = []
         var kernels: [CardKernel] = []
         var seen: Set<String> = []
+        var critical: [Bool] = []
         var skipped: [(id: String, line: String, why: String)] = []
         for (position, entry) in entries.enumerated() {
             guard seen.insert(entry.id.rawValue).inserted else {
@@ -61,6 +64,7 @@ public final class ScreenRuntime: Sendable {
                     timeout: settings.timeout, payload: entry.payload)
                 registrations.append(registration)
                 kernels.append(registration.kernel(context: context))
+                critical.append(entry.critical)
             } catch .unknown(_, let known) {
                 let why = "unknown component; known: \(known.map(\.rawValue).joined(separator: ", "))"
                 skipped.append((Self.shown(entry.id), "skipping '\(Self.shown(entry.id))' from \(source): \(why)", why))
@@ -71,10 +75,12 @@ public final class ScreenRuntime: Sendable {
         }
         Self.reportSkipped(skipped, from: source, to: report)
         (self.registrations, self.kernels) = (registrations, kernels)
-        let cards = zip(registrations, kernels).map { registration, kernel in
-            CardState(
-                id: registration.id, module: registration.module, consumes: kernel.consumes,
-                refreshesOn: kernel.refreshesOn, skeleton: kernel.card(for: .loading))
+        let cards = zip(registrations, kernels).enumerated().map { index, pair in
+            var card = CardState(
+                id: pair.0.id, module: pair.0.module, consumes: pair.1.consumes, refreshesOn: pair.1.refreshesOn,
+                skeleton: pair.1.card(for: .loading))
+            (card.critical, card.validates) = (critical[index], pair.1.validates)
+            return card
         }
         world = Locked(World(state: ScreenState(cards: cards, started: clock.now(), settings: settings)))
     }
@@ -181,16 +187,39 @@ public final class ScreenRuntime: Sendable {
     /// What is open over the live screen now (dialog, prompt, tab content), for drawing it.
     public var console: ScreenConsole { world.withLock { $0.state.console } }
 
-    /// The verdicts of the cards already loaded, without loading anything (the live screen's cancel dialog):
-    /// a validating card without info has no verdict, which counts as a veto.
+    /// The verdicts of the cards already loaded, without loading anything (each card's verdict is worked out
+    /// when its info arrives, for the actions the settings name): a validating card without info has no
+    /// verdict, which counts as a veto.
     public func currentVerdicts(on action: UserAction) -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
         let cards = world.withLock { $0.state.cards }
-        return kernels.indices.filter { kernels[$0].validates }.map { index in
+        return cards.indices.filter { cards[$0].validates }.map { index in
             let card = cards[index]
-            let verdict = card.phase == .info ? card.info.flatMap { kernels[index].validate(action, info: $0) } : nil
+            // Worked out with its info for the settings' actions; any other action is asked now.
+            let asked = card.info.flatMap { kernels[index].validate(action, info: $0) }
+            let verdict = card.phase == .info ? card.verdicts[action.name] ?? asked : nil
             if let verdict { record(kernels[index].analytics(for: .verdict(action, verdict)), from: index) }
             return (card.id, verdict, card.reason)
         }
+    }
+
+    /// A send's answer as fields: a JSON object whose values are strings, numbers or booleans.
+    static func fields(of data: Data, from endpoint: Endpoint) -> Result<[String: String], Failure> {
+        guard case .object(let object)? = try? JSONValue(parsing: data) else {
+            return .failure(Failure("\(endpoint.path): the answer is not a JSON object"))
+        }
+        var fields: [String: String] = [:]
+        for (name, value) in object {
+            switch value {
+            case .string(let text): fields[name] = text
+            case .number(let number):
+                fields[name] =
+                    number == number.rounded() && abs(number) < 1e15
+                    ? String(Int64(number)) : String(number)
+            case .bool(let flag): fields[name] = String(flag)
+            default: continue
+            }
+        }
+        return .success(fields)
     }
 
     /// The screen now (each card's info as JSON when the settings keep it).
@@ -220,7 +249,8 @@ public final class ScreenRuntime: Sendable {
             case .action(let action): handle(action)
             case .answer(let index, let generation, .success(let info)):
                 let received = world.withLock { $0.state.cards[index].received }
-                let answer = kernels[index].answer(for: info, consuming: received, json: settings.includeInfo)
+                let answer = kernels[index].answer(
+                    for: info, consuming: received, json: settings.includeInfo, actions: settings.actions.map(\.id))
                 handle(.loaded(card: index, generation: generation, answer))
             case .answer(let index, let generation, .failure(let failure)):
                 let drawn = kernels[index].card(for: .failed(failure))
@@ -291,7 +321,8 @@ public final class ScreenRuntime: Sendable {
             let card = world.withLock { $0.state.cards[index] }
             guard let info = card.info else { return queue.append(.consumed(card: index, nil, path: path)) }
             _ = event
-            let answer = kernels[index].answer(for: info, consuming: card.received, json: settings.includeInfo)
+            let answer = kernels[index].answer(
+                for: info, consuming: card.received, json: settings.includeInfo, actions: settings.actions.map(\.id))
             queue.append(.consumed(card: index, answer.info == info ? nil : answer, path: path))
         case .track(let index, let moment):
             let info = world.withLock { $0.state.cards[index].info }
@@ -299,11 +330,26 @@ public final class ScreenRuntime: Sendable {
             case .shown: if let info { record(kernels[index].analytics(for: .shown(info)), from: index) }
             case .hidden(let failure): record(kernels[index].analytics(for: .hidden(failure)), from: index)
             case .stale(let since): record(kernels[index].analytics(for: .stale(since: since)), from: index)
+            case .verdict(let id):
+                guard let verdict = world.withLock({ $0.state.cards[index].verdicts[id] }) else { return }
+                record(kernels[index].analytics(for: .verdict(UserAction(stringLiteral: id), verdict)), from: index)
             }
         case .draw(let moment):
             let (frame, frames) = world.withLock { ($0.state.frame(at: now), $0.frames) }
             frames?(frame, moment)
         case .request(let request): world.withLock { $0.requests }?(request)
+        case .send(let request):
+            let (backend, sink) = (backend, sink)
+            let task = Task.placed {
+                let result: Result<[String: String], Failure>
+                do {
+                    let data = try await backend.send(
+                        request.endpoint, body: request.body, headers: ["Idempotency-Key": request.key])
+                    result = Self.fields(of: data, from: request.endpoint)
+                } catch { result = .failure(Failure(describing: error)) }
+                sink.yield(.action(.sent(request.action, result)))
+            }
+            world.withLock { $0.loads[-1] = task }
         case .trace(let line): trace(line, now)
         case .diagnostic(let line): report.diagnostic(line)
         case .finish: break

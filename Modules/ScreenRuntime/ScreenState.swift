@@ -15,6 +15,12 @@ public struct CardState: Sendable, Equatable {
     public let refreshesOn: Set<String>
     /// Its skeleton: drawn at the start and again when a failed card is retried.
     public let skeleton: Block?
+    /// Its failure fails the whole screen.
+    public var critical = false
+    /// It answers for actions (``Validatable``): without info it counts as "could not check".
+    public var validates = false
+    /// Its verdict on each of the screen's actions, from its latest info.
+    public var verdicts: [String: Verdict] = [:]
     /// Where its state machine is.
     public var phase: Phase = .loading
     /// Bumped each time a load starts: an answer for an older number is late, and dropped.
@@ -105,6 +111,20 @@ public struct ScreenState: Sendable, Equatable {
     public var console: ScreenConsole
     /// A person's code was sent: its "Looking up …" line goes once the screen settles.
     public var inputPending = false
+    /// What a person can do on this screen.
+    public let actions: [ActionSpec]
+    /// The screen's inputs (`["cart": "C100"]`): filled into the actions' words and addresses.
+    public let inputs: [String: String]
+    /// An action to carry out once the first loads settle (`--pay`).
+    public var perform: String?
+    /// What a person said before the start, routed at the start.
+    public let said: [DomainEvent]
+    /// Where the last action asked for is.
+    public var action: ActionProgress?
+    /// A confirmed action is on its way to the backend.
+    public var sending = false
+    /// The screen a finished action leads to.
+    public var next: ScreenLink?
 
     /// A screen of `cards` that starts at `started`.
     public init(cards: [CardState], started: Date, settings: ScreenSettings) {
@@ -112,11 +132,13 @@ public struct ScreenState: Sendable, Equatable {
         self.started = started
         (timeout, watch, every, staleLimit) = (settings.timeout, settings.watch, settings.every, settings.staleLimit)
         keepsJSON = settings.includeInfo
-        console = ScreenConsole(prompts: settings.prompts)
+        console = ScreenConsole(prompts: settings.prompts, actions: settings.actions)
+        (actions, inputs, perform) = (settings.actions, settings.ids, settings.watch ? nil : settings.perform)
+        said = settings.said
     }
 
-    /// Whether no load or delivery is under way.
-    public var quiet: Bool { delivering == 0 && !cards.contains(where: \.loading) }
+    /// Whether no load, delivery or send is under way.
+    public var quiet: Bool { delivering == 0 && !sending && !cards.contains(where: \.loading) }
 
     /// The screen as the outputs see it.
     public func frame(at now: Date) -> ScreenFrame {
@@ -130,8 +152,9 @@ public struct ScreenState: Sendable, Equatable {
                 frame.info = card.phase == .info || card.staleSince != nil ? card.json : nil
                 frame.reason = card.reason
                 frame.settledMs = card.settledAt.map(milliseconds)
+                frame.critical = card.critical
                 return frame
-            }, elapsedMs: milliseconds(now), finished: finished)
+            }, elapsedMs: milliseconds(now), finished: finished, action: action, next: next)
     }
 
     /// Milliseconds from the start to `date`, as traces and frames count them.

@@ -7,17 +7,26 @@ import ScreenRuntime
 /// encoder wrote (never re-printed through a Double). Keys sorted. Under `--watch` each line also carries
 /// `seq` and `time`; `includingTimes: false` leaves out what changes on every run, to compare two screens.
 public struct JSONReport: Sendable {
-    let order: String
+    let subject: ScreenSubject
     let frame: ScreenFrame
     var sequence: Int?
     var time: Date?
     var includingTimes = true
 
     /// A report of `frame`; `sequence` and `time` are the NDJSON line's `seq` and `time`.
+    public init(
+        subject: ScreenSubject, frame: ScreenFrame, sequence: Int? = nil, time: Date? = nil,
+        includingTimes: Bool = true
+    ) {
+        (self.subject, self.frame, self.sequence, self.time, self.includingTimes) =
+            (subject, frame, sequence, time, includingTimes)
+    }
+
+    /// A report of order `order`'s tracking screen.
     public init(order: String, frame: ScreenFrame, sequence: Int? = nil, time: Date? = nil, includingTimes: Bool = true)
     {
-        (self.order, self.frame, self.sequence, self.time, self.includingTimes) =
-            (order, frame, sequence, time, includingTimes)
+        self.init(
+            subject: .order(order), frame: frame, sequence: sequence, time: time, includingTimes: includingTimes)
     }
 
     /// The object, keys sorted, info bytes as the squad encoded them.
@@ -37,12 +46,16 @@ public struct JSONReport: Sendable {
         var fields: [(String, String)] = [
             ("components", "[" + cards.joined(separator: ",") + "]"),
             ("elapsed_ms", includingTimes ? String(frame.elapsedMs) : "null"),
-            ("order", JSONValue.string(order).text),
+            ("screen", JSONValue.string(subject.screen).text),
         ]
+        fields += subject.inputs.map { ($0.name, JSONValue.string($0.value).text) }
+        if let failure = frame.failure { fields.append(("failure", JSONValue.string(failure).text)) }
         if let sequence { fields.append(("seq", String(sequence))) }
-        fields.append(("status", JSONValue.string(frame.degraded ? "degraded" : "complete").text))
+        let status = frame.failure != nil ? "failed" : frame.degraded ? "degraded" : "complete"
+        fields.append(("status", JSONValue.string(status).text))
         if let time { fields.append(("time", JSONValue.string(JSONReport.iso(time)).text)) }
-        return JSONReport.object(fields)
+        fields += ActionReport(frame.action).map { $0.jsonFields } ?? []
+        return JSONReport.object(fields.sorted { $0.0 < $1.0 })
     }
 
     /// ISO 8601 in UTC, as every time in the report is written.

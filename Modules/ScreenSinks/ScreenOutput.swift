@@ -17,24 +17,34 @@ public final class ScreenOutput: Sendable {
     /// Chosen from `json`, `plain` and whether the terminal can redraw.
     public let mode: Mode
     private let watching: Bool
-    private let order: String
+    private let subject: ScreenSubject
     private let terminal: Terminal
     private let clock: any CourierClock
     private let screen: PaintedScreen
     private let last = Locked((text: String?.none, sequence: 0))
 
-    /// An output for order `order`'s cards (in the runtime's order), written to `terminal`.
-    public init(
+    /// An output for order `order`'s tracking screen (its cards in the runtime's order), written to `terminal`.
+    public convenience init(
         order: String, cards: [ComponentID], json: Bool, plain: Bool, watch: Bool, terminal: Terminal,
         clock: any CourierClock
     ) {
+        self.init(
+            subject: .order(order), cards: cards, json: json, plain: plain, watch: watch, terminal: terminal,
+            clock: clock)
+    }
+
+    /// An output for `subject`'s cards (in the runtime's order), written to `terminal`.
+    public init(
+        subject: ScreenSubject, cards: [ComponentID], json: Bool, plain: Bool, watch: Bool, terminal: Terminal,
+        clock: any CourierClock
+    ) {
         let mode: Mode = json ? .json : (terminal.canRedraw && !plain ? .live : .plain)
-        (self.mode, watching, self.order, self.terminal, self.clock) = (mode, watch, order, terminal, clock)
+        (self.mode, watching, self.subject, self.terminal, self.clock) = (mode, watch, subject, terminal, clock)
         let screen = PaintedScreen(
             FramePainter(
                 width: CardRenderer.width(forColumns: terminal.currentWidth()), styler: terminal.styler,
                 live: mode == .live,
-                header: [terminal.styler.apply(.bold, "Order \(order)")], slots: cards.map { SlotView(id: $0) }
+                header: [terminal.styler.apply(.bold, subject.title)], slots: cards.map { SlotView(id: $0) }
             ) { terminal.out($0) })
         self.screen = screen
         terminal.onResume { screen.paint { $0.repaintWhole() } }
@@ -57,24 +67,34 @@ public final class ScreenOutput: Sendable {
             let text = screen.read { $0.frame() }
             emitIfChanged(key: text) { _ in "── \(time) " + String(repeating: "─", count: 20) + "\n" + text }
         case .json:
-            let body = JSONReport(order: order, frame: frame, includingTimes: false).text
+            let body = JSONReport(subject: subject, frame: frame, includingTimes: false).text
             emitIfChanged(key: body) { sequence in
-                JSONReport(order: order, frame: frame, sequence: sequence, time: clock.now()).text + "\n"
+                JSONReport(subject: subject, frame: frame, sequence: sequence, time: clock.now()).text + "\n"
             }
         }
     }
 
-    /// The run is over: the last frame or report (unless `watch` already showed exactly this), the terminal
-    /// restored, and one stderr line per hidden card saying why.
+    /// The run is over: the last frame or report (unless `watch` already showed exactly this), then what an
+    /// action came to (text), the terminal restored, one stderr line if a critical card failed the screen and one
+    /// per other hidden card saying why.
     public func finish(_ frame: ScreenFrame) {
         screen.show(frame)
         switch mode {
         case .live: screen.paint { $0.setFooter([]) }
-        case .plain: if !watching { terminal.out(screen.read { $0.frame() }) }
-        case .json: if !watching { terminal.out(JSONReport(order: order, frame: frame).text + "\n") }
+        // A failed screen's survivors are not the screen: plain text says nothing but the stderr line.
+        case .plain: if !watching && frame.failure == nil { terminal.out(screen.read { $0.frame() }) }
+        case .json: if !watching { terminal.out(JSONReport(subject: subject, frame: frame).text + "\n") }
+        }
+        if mode != .json, let action = ActionReport(frame.action) {
+            terminal.out(action.lines.map { $0 + "\n" }.joined())
         }
         terminal.restore()
-        for card in frame.cards where !card.visible { terminal.err("\(card.id) hidden: \(card.reason ?? "failed")") }
+        if let failure = frame.failure {
+            terminal.err("\(subject.title) cannot be shown: \(failure) (a card it cannot do without); try again later")
+        }
+        for card in frame.cards where !card.visible && !card.critical {
+            terminal.err("\(card.id) hidden: \(card.reason ?? "failed")")
+        }
     }
 
     private func emitIfChanged(key: String, _ text: (Int) -> String) {

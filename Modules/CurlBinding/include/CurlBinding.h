@@ -28,4 +28,8 @@ int courier_curl_multi_wakeup(void *multi);
 int courier_curl_multi_next_done(void *multi, void **easy, int *result);
 void courier_curl_multi_cleanup(void *multi);
 
+/// A header list for a request (NULL `list` starts one); NULL when out of memory. Free it after the transfer.
+void *courier_curl_slist_append(void *list, const char *line);
+void courier_curl_slist_free_all(void *list);
+
 #endif

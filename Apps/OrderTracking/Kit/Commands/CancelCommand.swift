@@ -2,9 +2,10 @@ import Core
 import ScreenRuntime
 import ScreenSinks
 
-/// `cancel ORDER-ID`: loads the order's screen and asks every `Validatable` component whether it may be
-/// cancelled; prints each verdict (ScreenSinks' `VerdictReport`). Fails closed: a validating component that
-/// could not load counts as a veto, and a screen with no validating card is "cannot tell" (exit 4), never yes.
+/// `cancel ORDER-ID`: the tracking screen's `cancel-order` action, asked without a person: loads the order's
+/// validating cards and prints each verdict (ScreenSinks' `VerdictReport`). Fails closed: a validating card
+/// that could not load counts as a veto, and a screen with no validating card is "cannot tell" (exit 4), never
+/// yes.
 struct CancelCommand {
     let order: String
     let host: HostEnvironment
@@ -12,9 +13,10 @@ struct CancelCommand {
     let analytics: AnalyticsLog?
 
     func run() async -> ExitCode {
+        guard let definition = await host.definition("tracking") else { return .fatal }
         var settings = ScreenSettings(ids: ["order": order])
-        settings.timeout = host.timeout
-        guard let runtime = await host.runtime(order: order, settings: settings, analytics: analytics) else {
+        (settings.timeout, settings.actions) = (host.timeout, definition.actions)
+        guard let runtime = await host.runtime(definition, settings: settings, analytics: analytics) else {
             return .fatal
         }
         let report = VerdictReport(order: order, entries: await runtime.verdicts(on: UserAction.cancelOrder))

@@ -12,6 +12,8 @@ enum Help {
 
         USAGE
           order-tracking [ORDER-ID] [options]     track an order (default ORDER-ID: 1234, the demo order)
+          order-tracking screen NAME [--input KEY=VALUE]... [--action ID]   any screen the backend defines
+          order-tracking checkout CART-ID [--method ID] [--promo CODE] [--pay]   pay for a cart
           order-tracking preview COMPONENT [...]  show one component alone, with any payload or fault
           order-tracking components [--format json]
           order-tracking cancel ORDER-ID [--format json]   may the order be cancelled? (each veto, or the refund)
@@ -24,7 +26,7 @@ enum Help {
         \(OptionSpec.helpLines(OrderTrackingApp.track))
 
         KEYS (--watch on a terminal: a screen you can drive)
-        \(DisplayWidth.columns(ScreenConsole(prompts: HostEnvironment.prompts).keyHelp.map { ["  " + $0.keys, $0.effect] }).joined(separator: "\n"))
+        \(keys("tracking"))
 
         DEMO ORDERS
           1234 happy path · 5678 payment payload bug · 9012 slow rider endpoint · 4040 no rider/ETA
@@ -32,10 +34,42 @@ enum Help {
           4242 live: preparing → on the way → delivered in about a minute (try --watch)
           6060 the rider reports the hand-over first (an event loop, refused and named on stderr)
 
+        DEMO CARTS (order-tracking checkout CART-ID)
+          C100 pays (the answer is the live order 4242) · C200 no usable payment method (Pay vetoed)
+          C300 its price fails (a critical card: the screen fails)
+
         EXIT STATUS
           0 every card shown · 2 degraded (cards hidden or stale) · 1 fatal (unknown order, backend down,
-          output not writable) · 3 cancel vetoed · 4 cancel cannot tell · 64 usage error · 129/130/131/143 HUP/INT/QUIT/TERM
+          a critical card failed, a send failed, output not writable) · 3 an action vetoed · 4 an action
+          cannot tell · 64 usage error · 129/130/131/143 HUP/INT/QUIT/TERM
         """
+
+    static let screen = """
+        order-tracking screen NAME [options]
+
+        Shows any screen the backend defines in screens/NAME.json: its cards in order, each from its squad.
+        --input gives the ids its cards read (the definition lists them); --action carries out one of its
+        actions once the cards have loaded. A card marked critical that fails fails the whole screen.
+        Exit 0 shown (or the action done), 2 degraded, 1 a critical card failed, 3 vetoed, 4 cannot tell, 64 usage.
+        """
+
+    static let checkout = """
+        order-tracking checkout CART-ID [options]
+
+        The checkout screen of a cart: what is in it, how to pay, the coupon and the total. --method picks a saved
+        method, --promo applies a code (the total is recalculated), --pay pays once the cards have loaded: every
+        card that answers for paying is asked, and a veto stops it (nothing is sent). A payment is sent once, with
+        an Idempotency-Key derived from what is paid. With --watch on a terminal: m chooses a method, p a code,
+        P pays (after y), and the new order is followed. Exit 0 paid, 3 vetoed, 1 failed, 64 usage.
+        """
+
+    /// The live screen's keys for screen `name` (from the embedded demo's definition).
+    static func keys(_ name: String) -> String {
+        let definition = HostEnvironment.embeddedDefinition(name)
+        let console = ScreenConsole(
+            prompts: definition?.prompts.map(\.prompt) ?? [], actions: definition?.actions ?? [])
+        return DisplayWidth.columns(console.keyHelp.map { ["  " + $0.keys, $0.effect] }).joined(separator: "\n")
+    }
 
     static let preview = """
         order-tracking preview COMPONENT [options]

@@ -43,10 +43,16 @@ public enum OrderTrackingApp {
     static let verbose = OptionSpec("--verbose", help: "also print what each login hook found")
     static let select = OptionSpec("--select", .required("ID"), help: "the tab to open (default tracking)")
     static let watchTabs = OptionSpec("--watch", help: "follow the bar: badges and sign-in/out, until Ctrl-C")
+    static let inputOption = OptionSpec(
+        "--input", .required("KEY=VALUE"), help: "an id the screen's cards read, e.g. cart=C100 (repeatable)")
+    static let actionOption = OptionSpec("--action", .required("ID"), help: "carry out the screen's action ID once")
+    static let methodOption = OptionSpec("--method", .required("ID"), help: "pay with saved method ID (e.g. cash)")
+    static let payOption = OptionSpec("--pay", help: "pay once the cards have loaded (exit 3 if a card vetoes)")
     static let common = [api, cacert, noColor, timeoutOption, helpOption]
-    static let track =
+    static let screens =
         [formatOption, plain, watch, every, staleLimit, record, replay, promo, trace] + common
-        + [dataDir, analyticsOption, versionOption]
+        + [dataDir, analyticsOption]
+    static let track = screens + [versionOption]
     static let preview = common + [order, payload, fail, state, event]
 
     /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.

@@ -112,14 +112,8 @@ struct HostEnvironment: Sendable {
         return (login, tabs, HostRegistry.make(store: store, tabs: tabs, promo: promo))
     }
 
-    /// What a person can type on the live screen: a promo code, sent as `promo.entered` (the Promo card
-    /// declares that it refreshes on it, and the host's ``PromoInput`` hears it).
-    static let prompts = [
-        ConsolePrompt(
-            key: "p", label: "Promo code", effect: "enter a promo code", event: EventName.promoEntered.rawValue)
-    ]
-    /// The cards the prompts feed: a live screen (or `--promo`) shows them even where the layout does not.
-    static let promptCards: [ComponentID] = [PromoComponent.id]
+    /// The card `--promo` feeds: shown even where the screen does not name it.
+    static let promoCard: ComponentID = PromoComponent.id
     /// The card the live screen draws as its tab bar, above the others rather than among them.
     static let barCard: ComponentID = TabsComponent.id
 

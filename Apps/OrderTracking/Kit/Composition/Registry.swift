@@ -14,6 +14,9 @@ enum HostRegistry {
         LocationModule.eta,
         LocationModule.delivery,
         PaymentsModule.registration,
+        OrderModule.cart,
+        PaymentsModule.methods,
+        PaymentsModule.total,
         // squad:new-registration (squad new inserts above this line)
     ]
 

@@ -1,0 +1,24 @@
+import Core
+
+/// What a screen command (`order-tracking [ORDER-ID]`, `screen NAME`, `checkout CART-ID`) was asked to show.
+struct ScreenOptions: Sendable {
+    /// The screen's name: `screens/NAME.json` on the backend.
+    var name = "tracking"
+    /// Its inputs, in the order given.
+    var inputs: [(String, String)] = [("order", "1234")]
+    var json = false
+    var plain = false
+    /// Follow the screen until it is finished (or a signal ends the run).
+    var watch = false
+    /// Under `--watch`, how often every card is reloaded when none asked for an earlier look.
+    var every: Duration = .seconds(10)
+    /// Under `--watch`, how long a card keeps its last info, marked stale, while the backend cannot be reached.
+    var staleLimit: Duration = .seconds(60)
+    var trace = false
+    /// `--promo CODE`: a code applied through the Promo card from the start.
+    var promo: String?
+    /// What a person said before the first load (`--method ID`), routed to the cards that take it.
+    var said: [DomainEvent] = []
+    /// An action to carry out once the cards have loaded (`--pay`, `--action ID`).
+    var perform: String?
+}

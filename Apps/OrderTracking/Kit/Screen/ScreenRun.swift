@@ -1,0 +1,90 @@
+import Core
+import Foundation
+import HostIO
+import LiveScreen
+import ScreenRuntime
+import ScreenSinks
+
+/// Any screen the backend defines: fetch its definition (`screens/NAME.json`), hand its cards to the screen
+/// runtime and its frames to the output (painted in place, frames, JSON, or the live screen a person drives),
+/// then say what an action came to. On the live screen a finished action may lead to another screen (pay → the
+/// new order's tracking), which this same run then shows. The host never decodes a card's data or decides a
+/// card's business.
+struct ScreenRun: Sendable {
+    var options: ScreenOptions
+    let host: HostEnvironment
+    /// `--analytics FILE`, when given: where the squads' analytics events go.
+    var analytics: AnalyticsLog?
+
+    func run() async -> ExitCode {
+        if let code = options.promo { host.promo.submit(code) }
+        var options = options
+        while true {
+            guard let definition = await host.definition(options.name) else { return .fatal }
+            let missing = definition.inputs.filter { name in !options.inputs.contains { $0.0 == name } }
+            guard missing.isEmpty else {
+                host.terminal.err("order-tracking: screen '\(definition.name)' needs --input \(missing[0])=VALUE")
+                return .usage
+            }
+            guard let (final, interactive) = await show(definition, options) else { return .fatal }
+            guard interactive, let next = final.next else { return exitCode(final, interactive: interactive) }
+            options = ScreenOptions(name: next.screen, inputs: next.inputs.sorted { $0.key < $1.key }.map { ($0, $1) })
+            options.watch = true
+        }
+    }
+
+    private func show(_ definition: ScreenDefinition, _ options: ScreenOptions) async -> (ScreenFrame, Bool)? {
+        // A person at a terminal drives a watched screen with keys (LiveConsole); everything else is as before.
+        let interactive = options.watch && host.terminal.canReadKeys && !options.plain && !options.json
+        let inputs = options.inputs.filter { definition.inputs.contains($0.0) }
+        var settings = ScreenSettings(ids: Dictionary(inputs) { first, _ in first })
+        (settings.timeout, settings.watch, settings.every) = (host.timeout, options.watch, options.every)
+        (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
+        (settings.actions, settings.perform, settings.said) = (definition.actions, options.perform, options.said)
+        settings.prompts = interactive ? definition.prompts.map(\.prompt) : []
+        let fed = definition.prompts.compactMap { $0.card }
+        let adding = interactive ? fed : options.promo == nil ? [] : fed.filter { $0 == HostEnvironment.promoCard }
+        guard
+            let runtime = await host.runtime(
+                definition, settings: settings, trace: options.trace, analytics: analytics, adding: adding)
+        else { return nil }
+        let subject = ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs)
+        let output = {
+            ScreenOutput(
+                subject: subject, cards: runtime.registrations.map(\.id), json: options.json,
+                plain: options.plain || interactive, watch: options.watch && !interactive, terminal: host.terminal,
+                clock: host.clock)
+        }
+        let (final, shown): (ScreenFrame, ScreenOutput)
+        if interactive {
+            let bar = runtime.registrations.contains { $0.id == HostEnvironment.barCard }
+            let console = LiveConsole(
+                title: subject.title, runtime: runtime, terminal: host.terminal, clock: host.clock,
+                tabs: bar ? host.consoleTabs() : .none, heard: { [promo = host.promo] in promo.hear($0) },
+                skipping: [HostEnvironment.barCard])
+            final = await KeyReader.reading { await console.run(keys: $0) }
+            // The last frame stays on the main screen, as a plain frame at the terminal's width now.
+            shown = output()
+        } else {
+            shown = output()
+            final = await runtime.run { frame, moment in shown.show(frame, moment) }
+        }
+        shown.finish(final)
+        return (final, interactive)
+    }
+
+    /// A failed screen is fatal; an action's ending decides the rest (not on the live screen, where a person saw
+    /// it); otherwise complete or degraded.
+    private func exitCode(_ final: ScreenFrame, interactive: Bool) -> ExitCode {
+        if final.failure != nil { return .fatal }
+        if !interactive, let action = ActionReport(final.action) {
+            switch action.ending {
+            case .done: return .ok
+            case .vetoed: return .vetoed
+            case .cannotTell: return .cannotTell
+            case .failed: return .fatal
+            }
+        }
+        return final.degraded ? .degraded : .ok
+    }
+}

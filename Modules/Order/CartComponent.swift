@@ -1,0 +1,74 @@
+import Core
+import Currency
+import Foundation
+
+/// The wire shape of `carts/<id>/cart.json`.
+struct CartPayload: Decodable {
+    struct Item: Decodable {
+        let name: String
+        let quantity: Int
+        let price: Money
+    }
+    let items: [Item]
+}
+
+/// What is in a cart, as the Order squad shows it before it becomes an order.
+public struct CartInfo: Sendable, Equatable, Encodable {
+    /// One line of the cart.
+    public struct Item: Sendable, Equatable, Encodable {
+        /// What it is.
+        public let name: String
+        /// How many.
+        public let quantity: Int
+        /// Quantity times the unit price.
+        public let amount: Money
+    }
+
+    /// The lines, in order.
+    public let items: [Item]
+}
+
+/// The Order squad's cart card on a checkout: each item with its quantity and amount. An empty cart vetoes
+/// paying ("the cart is empty"); the price itself is Payments' card.
+public struct CartComponent: Component, Validatable {
+    /// The id layouts use.
+    public static let id: ComponentID = "cart"
+
+    /// Creates the component; it needs nothing but the context it is loaded with.
+    public init() {}
+
+    /// Fetches `carts/<id>/cart.json`: quantities 1 to 99, amounts checked.
+    public func load(_ context: ComponentContext) async throws -> CartInfo {
+        let data = try await context.payloadOrFetch(try Endpoint("carts", try context.id("cart"), "cart.json"))
+        let payload = try JSONDecoder().decode(CartPayload.self, from: data)
+        return CartInfo(
+            items: try payload.items.map { item in
+                guard (1...99).contains(item.quantity) else {
+                    throw Failure("cart item quantity must be 1 to 99, got \(item.quantity)")
+                }
+                guard !item.name.isEmpty else { throw Failure("a cart item has no name") }
+                do {
+                    return CartInfo.Item(
+                        name: item.name, quantity: item.quantity, amount: try item.price.times(item.quantity))
+                } catch { throw Failure("cart item '\(item.name)': \(error)") }
+            })
+    }
+
+    /// Skeleton, the items, or nothing when failed.
+    public func card(for state: ComponentState<CartInfo>, context: ComponentContext) -> Block? {
+        switch state {
+        case .loading: return .skeleton(title: "Cart", lines: 2)
+        case .failed: return nil
+        case .info(let info) where info.items.isEmpty:
+            return Block(title: "Cart", rows: [Row("The cart is empty", style: .warning)])
+        case .info(let info):
+            return Block(
+                title: "Cart", rows: info.items.map { Row("\($0.quantity) × \($0.name)", value: $0.amount.description) })
+        }
+    }
+
+    /// Nothing to pay for in an empty cart.
+    public func validate(_ action: UserAction, info: CartInfo) -> Verdict {
+        action == .pay && info.items.isEmpty ? .veto("the cart is empty") : .allow
+    }
+}

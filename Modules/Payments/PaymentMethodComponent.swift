@@ -1,0 +1,117 @@
+import Core
+import Faces
+import Foundation
+
+/// The wire shape of `carts/<id>/methods.json`: the saved methods, and the one picked unless a person picks another.
+struct SavedMethodsPayload: Decodable {
+    struct Saved: Decodable {
+        let id: String
+        let method: PaymentPayload.Method
+        let usable: Bool
+        let note: String?
+    }
+    let methods: [Saved]
+    let chosen: String?
+}
+
+/// The saved ways to pay, and which one this checkout would use.
+public struct SavedMethods: Sendable, Equatable, Encodable {
+    /// One saved method.
+    public struct Saved: Sendable, Equatable, Encodable {
+        /// The provider's id for it ("visa4242").
+        public let id: String
+        /// As a person reads it ("Visa •••• 4242").
+        public let label: String
+        /// Whether it can pay now (an expired card cannot).
+        public let usable: Bool
+        /// Why not, when it cannot.
+        public let note: String?
+    }
+
+    /// The methods in the order the backend gave them.
+    public let methods: [Saved]
+    /// The chosen method's id, when one usable method is chosen.
+    public internal(set) var chosen: String?
+    /// What a person's last choice came to, when it chose nothing ("3 is not one of the methods").
+    public internal(set) var note: String?
+
+    /// The chosen method, if it is one of the usable ones.
+    public var choice: Saved? { methods.first { $0.id == chosen && $0.usable } }
+}
+
+/// The Payments squad's "how to pay" card on a checkout: the saved methods with the chosen one marked. A person
+/// picks another by its number or id (`payment.method.chosen`: the checkout's `m` prompt or `--method ID`). With
+/// no usable method chosen it vetoes paying: "choose how to pay".
+public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
+    /// The id layouts use.
+    public static let id: ComponentID = "payment-method"
+    /// A person's choice.
+    public static let consumedEvents: Set<EventName> = [.paymentMethodChosen]
+    /// What a person sends this card through a screen's prompt (`squad lint` counts it as published).
+    public static let inputEvents: Set<EventName> = [.paymentMethodChosen]
+
+    /// Creates the component; it needs nothing but the context it is loaded with.
+    public init() {}
+
+    /// Fetches `carts/<id>/methods.json` and applies Payments' rules to each method.
+    public func load(_ context: ComponentContext) async throws -> SavedMethods {
+        let data = try await context.payloadOrFetch(try Endpoint("carts", try context.id("cart"), "methods.json"))
+        let payload = try JSONDecoder().decode(SavedMethodsPayload.self, from: data)
+        let methods = try payload.methods.map { saved in
+            guard PromoDiscount.isCode(saved.id) else {
+                throw Failure("a saved method's id must be 1 to 16 letters and digits")
+            }
+            return SavedMethods.Saved(
+                id: saved.id, label: try PaymentInfo.Method(saved.method).label, usable: saved.usable,
+                note: saved.usable ? nil : saved.note ?? "cannot be used")
+        }
+        var info = SavedMethods(methods: methods, chosen: nil)
+        info.chosen = info.methods.first { $0.id == payload.chosen && $0.usable }?.id
+        return info
+    }
+
+    /// The methods, numbered, the chosen one marked; a warning when none can pay.
+    public func card(for state: ComponentState<SavedMethods>, context: ComponentContext) -> Block? {
+        switch state {
+        case .loading: return .skeleton(title: "Pay with", lines: 2)
+        case .failed: return nil
+        case .info(let info):
+            var rows = info.methods.enumerated().map { index, saved in
+                let mark = saved.id == info.choice?.id ? "●" : "○"
+                let label = "\(mark) \(index + 1) \(saved.label)"
+                return saved.usable
+                    ? Row(label, style: mark == "●" ? .bold : .plain)
+                    : Row(label, value: saved.note ?? "", style: .dim)
+            }
+            if let note = info.note { rows.append(Row(note, style: .warning)) }
+            if info.choice == nil { rows.append(Row("Choose how to pay", value: "press m", style: .warning)) }
+            return Block(title: "Pay with", rows: rows)
+        }
+    }
+
+    /// A person's choice, by number on the card or by id; anything else is noted and leaves nothing chosen.
+    public func consume(_ event: DomainEvent, into info: SavedMethods) -> SavedMethods {
+        var info = info
+        let wanted = event.value.lowercased()
+        let byNumber = Int(wanted).flatMap { info.methods.indices.contains($0 - 1) ? info.methods[$0 - 1] : nil }
+        // A choice that cannot pay leaves nothing chosen: paying with another method than the one asked for
+        // would be worse than asking again.
+        guard let saved = byNumber ?? info.methods.first(where: { $0.id.lowercased() == wanted }) else {
+            (info.chosen, info.note) = (nil, "\(event.value.prefix(16)) is not one of the methods")
+            return info
+        }
+        guard saved.usable else {
+            (info.chosen, info.note) = (nil, "\(saved.label): \(saved.note ?? "cannot be used")")
+            return info
+        }
+        (info.chosen, info.note) = (saved.id, nil)
+        return info
+    }
+
+    /// Paying needs a usable method: the confirmation carries it ("with Visa •••• 4242").
+    public func validate(_ action: UserAction, info: SavedMethods) -> Verdict {
+        guard action == .pay else { return .allow }
+        guard let choice = info.choice else { return .veto("choose how to pay") }
+        return .confirm("with \(choice.label)", facts: ["method": choice.label, "method_id": choice.id])
+    }
+}

@@ -1,0 +1,89 @@
+import Core
+import Currency
+import Faces
+import Foundation
+
+/// The wire shape of `carts/<id>/price.json`.
+struct PricePayload: Decodable {
+    let items: Money
+    let delivery: Money
+}
+
+/// What the checkout costs: the items, delivery, a promo's discount and what is due.
+public struct CheckoutTotal: Sendable, Equatable, Encodable {
+    /// The items' price.
+    public let items: Money
+    /// The delivery fee.
+    public let delivery: Money
+    /// Items plus delivery.
+    public let total: Money
+    /// A promo code applied to the total (absent from JSON until one is).
+    public internal(set) var promo: AppliedPromo?
+
+    /// What is due: the total, less a promo's discount.
+    public var due: Money { promo?.due ?? total }
+}
+
+/// The Payments squad's total on a checkout. The backend prices the cart; when a coupon is applied (Promo's
+/// `promo.applied`) the card loads the price again and applies the discount by Payments' own rule, as the
+/// payment card does. Paying confirms the amount due.
+public struct TotalComponent: Component, Validatable, RefreshingOnEvents, EventConsuming {
+    /// The id layouts use.
+    public static let id: ComponentID = "total"
+    /// A coupon makes the price worth loading again.
+    public static let refreshingEvents: Set<EventName> = [.promoApplied]
+    /// The coupon's rule, applied to the total.
+    public static let consumedEvents: Set<EventName> = [.promoApplied]
+
+    /// Creates the component; it needs nothing but the context it is loaded with.
+    public init() {}
+
+    /// Fetches `carts/<id>/price.json`: the items and delivery, in one currency.
+    public func load(_ context: ComponentContext) async throws -> CheckoutTotal {
+        let data = try await context.payloadOrFetch(try Endpoint("carts", try context.id("cart"), "price.json"))
+        let payload = try JSONDecoder().decode(PricePayload.self, from: data)
+        let total: Money
+        do { total = try Money.sum([payload.items, payload.delivery]) } catch {
+            throw Failure("price: \(error)")
+        }
+        return CheckoutTotal(items: payload.items, delivery: payload.delivery, total: total)
+    }
+
+    /// Skeleton, the price lines, nothing when failed.
+    public func card(for state: ComponentState<CheckoutTotal>, context: ComponentContext) -> Block? {
+        switch state {
+        case .loading: return .skeleton(title: "Total", lines: 3)
+        case .failed: return nil
+        case .info(let info):
+            var rows = [
+                Row("Items", value: info.items.description), Row("Delivery", value: info.delivery.description),
+            ]
+            if let promo = info.promo {
+                let off = promo.discount.map { "− \($0)" } ?? promo.note ?? ""
+                rows.append(Row("Promo \(promo.code)", value: off, style: promo.discount == nil ? .warning : .success))
+            }
+            rows.append(Row("To pay", value: info.due.description, style: .bold))
+            return Block(title: "Total", rows: rows)
+        }
+    }
+
+    /// A coupon's discount on this total.
+    public func consume(_ event: DomainEvent, into info: CheckoutTotal) -> CheckoutTotal {
+        guard let rule = PromoDiscount(event) else { return info }
+        var info = info
+        info.promo = AppliedPromo(rule, on: info.total)
+        return info
+    }
+
+    /// Paying confirms the amount due, by name for the payment ("amount", "amount_minor", "currency").
+    public func validate(_ action: UserAction, info: CheckoutTotal) -> Verdict {
+        guard action == .pay else { return .allow }
+        guard info.due.minorUnits > 0 else { return .veto("nothing to pay") }
+        return .confirm(
+            info.due.description,
+            facts: [
+                "amount": info.due.description, "amount_minor": String(info.due.minorUnits),
+                "currency": info.due.currency,
+            ])
+    }
+}

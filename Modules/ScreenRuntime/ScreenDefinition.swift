@@ -1,0 +1,209 @@
+import Core
+import Foundation
+import JSON
+
+/// A screen as the backend defines it (`screens/NAME.json`): its title, the ids its cards read, its cards in
+/// order (some critical), what a person can do on it and type into it. Adding a screen is this file on the
+/// backend; no host code changes.
+public struct ScreenDefinition: Sendable, Equatable {
+    /// The screen's name, as `order-tracking screen NAME` takes it.
+    public let name: String
+    /// The title, with `{input}` placeholders: "Checkout {cart}".
+    public var title: String
+    /// The ids the cards read (`context.id("cart")`), each given on the command line.
+    public var inputs: [String]
+    /// The cards in order.
+    public var entries: [ScreenEntry]
+    /// A per-subject layout whose `components` replace `entries` ("orders/{order}/screen.json"): a 404 there
+    /// means the subject does not exist.
+    public var layout: String?
+    /// What a person can do on it.
+    public var actions: [ActionSpec]
+    /// What a person can type on the live screen, with the card each prompt feeds.
+    public var prompts: [(prompt: ConsolePrompt, card: ComponentID?)]
+
+    /// A definition; what the JSON gives.
+    public init(
+        name: String, title: String, inputs: [String], entries: [ScreenEntry], layout: String? = nil,
+        actions: [ActionSpec] = [], prompts: [(prompt: ConsolePrompt, card: ComponentID?)] = []
+    ) {
+        (self.name, self.title, self.inputs, self.entries) = (name, title, inputs, entries)
+        (self.layout, self.actions, self.prompts) = (layout, actions, prompts)
+    }
+
+    /// Equal when every part is.
+    public static func == (one: ScreenDefinition, other: ScreenDefinition) -> Bool {
+        (one.name, one.title, one.inputs, one.entries, one.layout, one.actions)
+            == (other.name, other.title, other.inputs, other.entries, other.layout, other.actions)
+            && one.prompts.map(\.prompt) == other.prompts.map(\.prompt)
+            && one.prompts.map(\.card) == other.prompts.map(\.card)
+    }
+
+    /// Names an input may not take: the JSON report's own keys.
+    static let reserved: Set<String> = [
+        "components", "elapsed_ms", "seq", "status", "time", "screen", "action", "failure",
+    ]
+
+    /// Whether `name` can name a screen or an input: 1 to 32 of `a-z`, `0-9`, `-`, `_`, starting with a letter.
+    public static func isName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, (97...122).contains(first), name.utf8.count <= 32 else { return false }
+        return name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 || $0 == 95 }
+    }
+
+    /// Reads `screens/NAME.json`; every error names the field and what it must be.
+    public static func parse(_ data: Data, name: String) throws -> ScreenDefinition {
+        let (value, slices) = try JSONValue.parse(data) { path in
+            path.count == 3 && path[0] == "components" && path[2] == "payload"
+        }
+        guard case .object(let root) = value else { throw Failure("screens/\(name).json must be a JSON object") }
+        func text(_ key: String) throws -> String? {
+            switch root[key] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            default: throw Failure("screens/\(name).json: '\(key)' must be a string")
+            }
+        }
+        var inputs: [String] = []
+        if case .array(let items)? = root["inputs"] {
+            for item in items {
+                guard case .string(let input) = item, isName(input), !reserved.contains(input),
+                    !inputs.contains(input)
+                else { throw Failure("screens/\(name).json: 'inputs' must be distinct lower-case names like \"cart\"") }
+                inputs.append(input)
+            }
+        } else if root["inputs"] != nil {
+            throw Failure("screens/\(name).json: 'inputs' must be a list of names")
+        }
+        let entries = try ScreenEntry.entries(root["components"], slices: slices, source: "screens/\(name).json") ?? []
+        var definition = ScreenDefinition(
+            name: name, title: try text("title") ?? name, inputs: inputs, entries: entries, layout: try text("layout"))
+        if let actions = root["actions"] {
+            guard case .array(let items) = actions else {
+                throw Failure("screens/\(name).json: 'actions' must be a list")
+            }
+            definition.actions = try items.map { try ActionSpec(json: $0, screen: name) }
+            for action in definition.actions
+            where !isName(action.result) || reserved.contains(action.result) || inputs.contains(action.result) {
+                throw Failure(
+                    "screens/\(name).json: action '\(action.id)': 'result' must be a lower-case name that is not an "
+                        + "input or one of the report's keys")
+            }
+        }
+        if let prompts = root["prompts"] {
+            guard case .array(let items) = prompts else {
+                throw Failure("screens/\(name).json: 'prompts' must be a list")
+            }
+            definition.prompts = try items.map { try Self.prompt($0, screen: name) }
+        }
+        return definition
+    }
+
+    private static func prompt(_ value: JSONValue, screen: String) throws -> (ConsolePrompt, ComponentID?) {
+        guard case .object(let fields) = value, case .string(let key)? = fields["key"], key.count == 1,
+            let character = key.first, character.isASCII, case .string(let label)? = fields["label"],
+            case .string(let event)? = fields["event"]
+        else {
+            throw Failure(
+                "screens/\(screen).json: a prompt needs a one-character 'key', a 'label' and the 'event' it sends")
+        }
+        let effect = fields["effect"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? label
+        let card = fields["card"].flatMap { if case .string(let id) = $0 { ComponentID(id) } else { nil } }
+        return (ConsolePrompt(key: character, label: label, effect: effect, event: event), card)
+    }
+
+    /// `template` with each `{name}` replaced by `values[name]`, or nil when a name has no value: a line or a
+    /// path is never made with a hole in it.
+    public static func fill(_ template: String, _ values: [String: String]) -> String? {
+        var result = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { return nil }
+            guard let value = values[String(rest[rest.index(after: open)..<close])] else { return nil }
+            result += value
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    /// The endpoint `template` names with `values` filled in ("carts/{cart}/pay"), each segment checked.
+    public static func endpoint(_ template: String, _ values: [String: String]) throws -> Endpoint {
+        let segments = try template.split(separator: "/", omittingEmptySubsequences: false).map { part in
+            guard let filled = fill(String(part), values) else {
+                throw Failure("'\(template)' names a value nobody gave")
+            }
+            return filled
+        }
+        return try Endpoint(segments: segments)
+    }
+}
+
+/// Something a person can do on a screen (pay, cancel an order), as the screen's definition declares it: the
+/// key, the words, where it is sent. Every `Validatable` card on the screen is asked; see ``ActionCheck``.
+public struct ActionSpec: Sendable, Equatable {
+    /// The action's name, as components' `validate` receives it ("pay", "cancel-order").
+    public let id: String
+    /// The key on the live screen.
+    public var key: Character
+    /// A short name ("Pay"): the dialog's title.
+    public var label: String
+    /// Where the confirmed action is POSTed ("carts/{cart}/pay"); nil: nothing is sent.
+    public var send: String?
+    /// The question before it goes ("Pay {amount} with {method}?"); `{…}` are the cards' facts and the inputs.
+    public var question: String
+    /// The line once done ("Paid {amount} with {method}: order {order}"); also the backend's answer's fields.
+    public var done: String
+    /// The JSON report's key for the result ("paid").
+    public var result: String
+    /// What the key does, for the key help ("may the order be cancelled?").
+    public var help: String
+    /// The screen to show after it is done, with the answer's fields as its inputs (on the live screen).
+    public var then: String?
+    /// The lines after the verdicts: allowed, vetoed (`{vetoes}`: "1 veto"), and nobody to ask.
+    public var allowed, vetoed, unknown: String
+
+    /// An action with default words for `id`.
+    public init(id: String, key: Character? = nil, label: String? = nil) {
+        self.id = id
+        self.key = key ?? id.first ?? "?"
+        let label = label ?? id.prefix(1).uppercased() + id.dropFirst().replacingOccurrences(of: "-", with: " ")
+        self.label = label
+        question = "\(label)?"
+        done = "\(label): done."
+        result = id
+        help = label.lowercased()
+        allowed = "\(label): nobody objects."
+        vetoed = "Can't \(label.lowercased()) ({vetoes})."
+        unknown = "Cannot tell whether to \(label.lowercased()): no card on this screen answers for it."
+    }
+
+    init(json: JSONValue, screen: String) throws {
+        switch json {
+        case .string(let id) where !id.isEmpty: self.init(id: id)
+        case .object(let fields):
+            func text(_ key: String) throws -> String? {
+                switch fields[key] {
+                case nil: return nil
+                case .string(let value)? where !value.isEmpty: return value
+                default: throw Failure("screens/\(screen).json: an action's '\(key)' must be a non-empty string")
+                }
+            }
+            guard let id = try text("id") else { throw Failure("screens/\(screen).json: an action needs an 'id'") }
+            let key = try text("key")
+            guard key == nil || key?.count == 1 else {
+                throw Failure("screens/\(screen).json: action '\(id)': 'key' must be one character")
+            }
+            self.init(id: id, key: key?.first, label: try text("label"))
+            send = try text("send")
+            question = try text("question") ?? question
+            done = try text("done") ?? done
+            result = try text("result") ?? result
+            help = try text("help") ?? help
+            then = try text("then")
+            allowed = try text("allowed") ?? allowed
+            vetoed = try text("vetoed") ?? vetoed
+            unknown = try text("unknown") ?? unknown
+        default: throw Failure("screens/\(screen).json: an action must be a name or {\"id\": …}")
+        }
+    }
+}

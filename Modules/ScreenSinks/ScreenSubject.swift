@@ -1,0 +1,35 @@
+import ScreenRuntime
+
+/// What a screen is about, as its outputs name it: the screen's name, its title with the inputs filled in, and
+/// the inputs in the definition's order (`order: 1234`, `cart: C100`), which the JSON report carries at its top.
+public struct ScreenSubject: Sendable, Equatable {
+    /// The screen's name ("tracking", "checkout").
+    public let screen: String
+    /// The heading a person reads ("Order 1234", "Checkout C100").
+    public let title: String
+    /// The inputs, in order.
+    public let inputs: [Input]
+
+    /// One input: its name and value.
+    public struct Input: Sendable, Equatable {
+        /// The id kind ("cart").
+        public let name: String
+        /// Its value ("C100").
+        public let value: String
+    }
+
+    /// A subject; `title` is filled from `inputs` (the template itself when one is missing).
+    public init(screen: String, title: String, inputs: [(String, String)]) {
+        self.screen = screen
+        self.inputs = inputs.map { Input(name: $0.0, value: $0.1) }
+        self.title = ScreenDefinition.fill(title, Dictionary(inputs, uniquingKeysWith: { first, _ in first })) ?? title
+    }
+
+    /// The tracking screen of `order`.
+    public static func order(_ order: String) -> ScreenSubject {
+        ScreenSubject(screen: "tracking", title: "Order {order}", inputs: [("order", order)])
+    }
+
+    /// The value of input `name` ("" when the screen has none).
+    public func value(_ name: String) -> String { inputs.first { $0.name == name }?.value ?? "" }
+}

@@ -138,6 +138,7 @@ extension ScreenState {
             if confirmed { settleIfQuiet(now, &effects) }
         case .sent(let id, let result):
             sent(id, result, &effects)
+            if stopped { return effects }
             effects.append(.draw(.changed))
             settleIfQuiet(now, &effects)
         }

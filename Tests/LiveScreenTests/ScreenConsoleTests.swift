@@ -44,40 +44,33 @@ import Testing
         #expect(console.selected == 0)
     }
 
-    @Test func cancelShowsTheVerdictsAndConfirmsOnlyWhenNobodyVetoed() {
-        var console = ScreenConsole(prompts: [Self.promo])
-        #expect(console.handle(.character("c"), tabs: tabs) == .askVerdicts)
-        console.show(VerdictReport(order: "4242", entries: [("order", .veto("already preparing"), nil)]))
-        #expect(
-            console.overlay
-                == .verdicts(
-                    lines: ["order: veto: already preparing", "Order 4242 can't be cancelled (1 veto)."],
-                    askToConfirm: false))
+    /// The tracking screen's cancel, as its definition declares it.
+    static let cancel = ActionSpec(id: "cancel-order", key: "c", label: "Cancel")
+
+    @Test func anActionsKeyAsksTheScreenAndYesConfirmsOnlyWhenAQuestionIsAsked() {
+        var console = ScreenConsole(prompts: [Self.promo], actions: [Self.cancel])
+        #expect(console.handle(.character("c"), tabs: tabs) == .act("cancel-order"))
+        console.showAction(
+            id: "cancel-order", title: "Cancel",
+            lines: ["order: veto: already preparing", "Order 4242 can't be cancelled (1 veto)."], question: nil)
         #expect(console.handle(.character("y"), tabs: tabs) == nil, "a vetoed cancel cannot be confirmed")
+        #expect(console.overlay != .none)
         #expect(console.handle(.escape, tabs: tabs) == nil)
         #expect(console.overlay == .none)
         _ = console.handle(.character("c"), tabs: tabs)
-        console.show(VerdictReport(order: "3333", entries: [("order", .allow, nil)]))
-        #expect(console.handle(.character("y"), tabs: tabs) == .confirmCancel)
+        console.showAction(id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?")
+        #expect(console.handle(.character("y"), tabs: tabs) == .confirm("cancel-order"))
         _ = console.handle(.character("c"), tabs: tabs)
-        console.show(VerdictReport(order: "3333", entries: [("order", .allow, nil)]))
+        console.showAction(id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?")
         #expect(console.handle(.character("n"), tabs: tabs) == nil)
         #expect(console.overlay == .none, "n closes it")
     }
 
-    /// No validating card on the screen: the dialog says it cannot tell and never offers "Cancel order? (y/n)".
-    @Test func nobodyToAskIsNeverAYes() {
+    @Test func withoutTheActionItsKeyMeansNothingAndTheHelpListsOnlyWhatTheScreenDeclares() {
         var console = ScreenConsole(prompts: [Self.promo])
-        _ = console.handle(.character("c"), tabs: tabs)
-        console.show(VerdictReport(order: "7777", entries: []))
-        #expect(
-            console.overlay
-                == .verdicts(
-                    lines: [
-                        "Cannot tell whether order 7777 can be cancelled: no card on its screen answers for cancelling."
-                    ],
-                    askToConfirm: false))
-        #expect(console.handle(.character("y"), tabs: tabs) == nil, "nothing to confirm")
+        #expect(console.handle(.character("c"), tabs: tabs) == nil)
+        #expect(!console.keyHelp.contains { $0.keys == "c" })
+        #expect(ScreenConsole(actions: [Self.cancel]).keyHelp.contains { $0.keys == "c" && $0.effect == "cancel" })
     }
 
     @Test func thePromoPromptTypesErasesAppliesAndAbandons() {
@@ -157,12 +150,5 @@ import Testing
             title: "Order 1234", bar: nil, body: [], updated: nil, width: 20, styler: TextStyler(colors: false))
         #expect(prompt.last?.hasPrefix("Promo code: S") == true)
         #expect(prompt.allSatisfy { DisplayWidth.of($0) <= 20 })
-    }
-}
-
-extension ScreenConsole {
-    /// What the live screen does with a report: its words, and a confirmation only when nobody vetoed.
-    mutating func show(_ report: VerdictReport) {
-        showVerdicts(lines: report.lines, allowed: report.outcome == .allowed)
     }
 }

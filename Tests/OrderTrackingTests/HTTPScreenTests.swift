@@ -31,7 +31,7 @@ import Testing
     @Test func anUnreachableBackendIsFatal() async throws {
         let run = try await CLI.run(["1234", "--api", "http://127.0.0.1:9"])
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("cannot load the screen layout: orders/1234/screen.json:"))
+        #expect(run.stderr.hasPrefix("cannot load screen 'tracking': screens/tracking.json:"))
         #expect(run.stderr.hasSuffix("; check --api or try again later\n"))
     }
 
@@ -72,7 +72,7 @@ import Testing
             #expect(
                 run.status == 1
                     && run.stderr
-                        == "cannot load the screen layout: orders/1234/screen.json: no answer within 0.3s; check --api or raise --timeout\n",
+                        == "cannot load screen 'tracking': screens/tracking.json: no answer within 0.3s; check --api or raise --timeout\n",
                 "\(run.stderr)")
             waited = min(waited, run.elapsed)
             let fast = try await CLI.run([

@@ -56,7 +56,9 @@ import Testing
         }
     }
 
-    func live(_ order: String, dataDir: String? = nil, record folder: TemporaryDirectory) async throws -> Live {
+    func live(
+        _ order: String, screen name: String = "tracking", dataDir: String? = nil, record folder: TemporaryDirectory
+    ) async throws -> Live {
         let screen = Screen()
         let streams = StandardStreams { descriptor, text in
             if descriptor == 1 { screen.written.withLock { $0 += text } }
@@ -67,16 +69,18 @@ import Testing
         let options = HostOptions(
             dataDir: dataDir, recording: RecordingFiles(record: record.path, replay: nil))
         let host = try HostEnvironment.make(options, environment: CLI.environment, terminal: terminal, clock: clock)
-        var watched = ScreenSettings(ids: ["order": order])
-        (watched.watch, watched.prompts) = (true, HostEnvironment.prompts)
+        let definition = try #require(HostEnvironment.embeddedDefinition(name))
+        var watched = ScreenSettings(ids: [definition.inputs[0]: order])
+        (watched.watch, watched.prompts) = (true, definition.prompts.map(\.prompt))
+        watched.actions = definition.actions
         let settings = watched
         let runtime = try #require(
             await clock.drive {
                 await host.runtime(
-                    order: order, settings: settings, analytics: nil, adding: HostEnvironment.promptCards)
+                    definition, settings: settings, analytics: nil, adding: definition.prompts.compactMap(\.card))
             } ?? nil)
         let console = LiveConsole(
-            order: order, runtime: runtime, terminal: terminal, clock: clock, tabs: host.consoleTabs(),
+            title: "\(name) \(order)", runtime: runtime, terminal: terminal, clock: clock, tabs: host.consoleTabs(),
             heard: { [promo = host.promo] in promo.hear($0) }, skipping: [HostEnvironment.barCard])
         let (keys, feed) = AsyncStream<[Key]>.makeStream()
         let running = clock.start { await console.run(keys: keys) }
@@ -133,7 +137,7 @@ import Testing
             environment: [:], noColorFlag: true,
             streams: StandardStreams { _, text in screen.written.withLock { $0 += text } })
         let console = LiveConsole(
-            order: "1234", runtime: watched.runtime, terminal: terminal, clock: watched.clock, tabs: .none)
+            title: "Order 1234", runtime: watched.runtime, terminal: terminal, clock: watched.clock, tabs: .none)
         let (keys, feed) = AsyncStream<[Key]>.makeStream()
         let running = watched.clock.start { await console.run(keys: keys) }
         await watched.run(for: .seconds(1))

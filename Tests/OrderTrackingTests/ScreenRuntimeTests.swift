@@ -33,7 +33,7 @@ import Testing
         var registry = ComponentRegistry()
         for line in HostRegistry.lines { try registry.register(line) }
         let file = URL(fileURLWithPath: HostEnvironment.embeddedFixtures + "/orders/\(order)/screen.json")
-        let entries = try ScreenEntry.layout(from: Data(contentsOf: file), defaultOrder: ScreenLayout.defaultOrder)
+        let entries = try ScreenEntry.layout(from: Data(contentsOf: file), defaultOrder: [])
             .filter {
                 (try? registry.registration(for: $0.id)) != nil
             }

@@ -117,7 +117,9 @@ import Testing
         }
         #expect((rider?["elapsed_ms"] as? Int ?? 0) >= 1400, "the slow answer keeps its recorded timing")
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 5, "the layout and the four cards that fetch (order, eta, delivery, payment)")
+        #expect(
+            lines.count == 6,
+            "the screen's definition, its layout and the four cards that fetch (order, eta, delivery, payment)")
         let bad = await InProcess.run(["1234", "--replay", folder.url.appendingPathComponent("missing").path])
         #expect(bad.status == 64)
     }

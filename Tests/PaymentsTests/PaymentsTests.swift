@@ -160,41 +160,6 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
                 == .veto("The payment was already refunded."))
     }
 
-    /// The typed face a client uses without a registry: made with the order id, rendered into a slot, listened
-    /// to load after load: loading, shown, hidden when the backend fails, shown again when it recovers.
-    @Test func theTypedFaceReportsEachLoadUntilTheClientEnds() async throws {
-        let clock = VirtualClock()
-        let outage = BackendError.httpStatus(503, path: paymentPath)
-        let backend = CannedBackend(
-            [paymentPath: .sequence([.json(goodPayment), .fault(outage), .json(goodPayment)])], clock: clock)
-        let face = PaymentsModule.face(order: "1234")
-        #expect(face.input == "1234")
-        let session = face.render(
-            into: Slot(id: "payment") { _ in }, context: ComponentContext(backend: backend, clock: clock))
-        await session.reload()
-        await session.reload()
-        session.end()
-        var outputs: [ModuleOutput<PaymentInfo>] = []
-        for await output in session.outputs { outputs.append(output) }
-        guard outputs.count == 4, case .shown(let info) = outputs[1] else {
-            Issue.record("expected loading, shown, hidden, shown; got \(outputs)")
-            return
-        }
-        #expect(info.total.description == "SAR 50.50")
-        #expect(outputs == [.loading, .shown(info), .hidden(Failure(outage.description)), .shown(info)])
-        #expect(backend.requests == [paymentPath, paymentPath, paymentPath])
-    }
-
-    @Test func anUnknownOrderIsHiddenWithTheReason() async {
-        let clock = VirtualClock()
-        let session = PaymentsModule.face(order: "9").render(
-            into: Slot(id: "payment") { _ in },
-            context: ComponentContext(backend: CannedBackend([:], clock: clock), clock: clock))
-        var iterator = session.outputs.makeAsyncIterator()
-        #expect(await iterator.next() == .loading)
-        #expect(await iterator.next() == .hidden(Failure("orders/9/payment.json: not found (404)")))
-        session.end()
-    }
 }
 
 /// The Payments squad decides what analytics hears about its card; the host only forwards it.

@@ -69,25 +69,6 @@ import Testing
         #expect(store.state.console.overlay == .none)
     }
 
-    @Test func theCancelDialogAsksTheHostForWordsAndConfirmsOnlyWhenAllowed() {
-        let store = Self.loaded()
-        store.send(
-            .keys([.character("c")], tabs: Self.tabs), effects: [.request(.verdicts(.cancelOrder)), .draw(.changed)])
-        store.send(
-            .answered(.verdicts(lines: ["Order 1 can be cancelled."], allowed: true)), effects: [.draw(.changed)]
-        ) {
-            $0.console.showVerdicts(lines: ["Order 1 can be cancelled."], allowed: true)
-        }
-        store.send(
-            .keys([.character("y")], tabs: Self.tabs), effects: [.request(.confirmed(.cancelOrder)), .draw(.changed)]
-        ) {
-            _ = $0.console.handle(.character("y"), tabs: Self.tabs)
-        }
-        store.send(.answered(.said("Cancel requested.")), effects: [.draw(.changed)]) {
-            $0.console.message = "Cancel requested."
-        }
-    }
-
     @Test func aTabIsOpenedByTheHostAndShownOnlyIfStillSelected() {
         let store = Self.loaded()
         store.send(.keys([.right], tabs: Self.tabs), effects: [.request(.open(tab: "profile")), .draw(.changed)]) {

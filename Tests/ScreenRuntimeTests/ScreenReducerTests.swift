@@ -12,11 +12,14 @@ import Testing
     static let skeleton = Block(title: "…", rows: [Row("", style: .skeleton)])
     typealias Store = TestStore<ScreenState, ScreenAction, ScreenEffect>
 
-    static func store(_ cards: [CardState]? = nil, watch: Bool = false, prompts: [ConsolePrompt] = []) -> Store {
-        var settings = ScreenSettings(ids: [:])
+    static func store(
+        _ cards: [CardState]? = nil, watch: Bool = false, prompts: [ConsolePrompt] = [], actions: [ActionSpec] = [],
+        perform: String? = nil, ids: [String: String] = [:]
+    ) -> Store {
+        var settings = ScreenSettings(ids: ids)
         (settings.timeout, settings.watch, settings.every, settings.staleLimit) =
             (.seconds(5), watch, .seconds(10), .seconds(60))
-        settings.prompts = prompts
+        (settings.prompts, settings.actions, settings.perform) = (prompts, actions, perform)
         let cards = cards ?? [card("order"), card("payment")]
         return TestStore(ScreenState(cards: cards, started: start, settings: settings), at: start) {
             $0.reduce($1, at: $2)

@@ -69,13 +69,13 @@ private func hiddenRider() -> CardFrame {
                 + #""module":"Payments","reason":null,"stale_since":"2027-01-15T08:00:00Z","state":"info"},"#
                 + #"{"elapsed_ms":null,"hidden":true,"id":"delivery","info":null,"module":"Location","#
                 + #""reason":"HTTP 500 at riders/1234.json","stale_since":null,"state":"failed"}],"#
-                + #""elapsed_ms":12,"order":"1234","status":"degraded"}"#)
+                + #""elapsed_ms":12,"order":"1234","screen":"tracking","status":"degraded"}"#)
     }
 
     @Test func comparableReportsLeaveOutWhatChangesOnEveryRun() {
         let text = JSONReport(order: "1234", frame: frame([paymentCard()]), includingTimes: false).text
         #expect(text.contains(#""elapsed_ms":null,"hidden""#))
-        #expect(text.hasSuffix(#""elapsed_ms":null,"order":"1234","status":"complete"}"#))
+        #expect(text.hasSuffix(#""elapsed_ms":null,"order":"1234","screen":"tracking","status":"complete"}"#))
     }
 }
 

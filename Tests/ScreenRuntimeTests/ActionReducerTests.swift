@@ -1,0 +1,311 @@
+import Core
+import CoreTesting
+import Foundation
+import Testing
+
+@testable import ScreenRuntime
+
+/// A screen's actions and critical cards on the test store: every effect asserted, time moved only by the test.
+@Suite struct ActionReducerTests {
+    typealias Rules = ScreenReducerTests
+    static let tabs = [ConsoleTab(id: "tracking")]
+    static let pay: ActionSpec = {
+        var pay = ActionSpec(id: "pay", key: "P", label: "Pay")
+        (pay.send, pay.question, pay.then) = ("carts/{cart}/pay", "Pay {amount} with {method}?", "tracking")
+        (pay.done, pay.result) = ("Paid {amount} with {method}: order {order}", "paid")
+        pay.vetoed = "Checkout {cart} can't be paid ({vetoes})."
+        return pay
+    }()
+    static let method = Verdict.confirm("with Visa", facts: ["method": "Visa", "method_id": "visa4242"])
+    static let amount = Verdict.confirm("SAR 45.45", facts: ["amount": "SAR 45.45"])
+
+    /// A validating card whose answer says `verdict` about paying.
+    static func answer(_ title: String, _ verdict: Verdict) -> CardAnswer {
+        var answer = Rules.answer(title)
+        answer.verdicts = ["pay": verdict]
+        return answer
+    }
+
+    static func validating(_ id: ComponentID, critical: Bool = false) -> CardState {
+        var card = Rules.card(id)
+        (card.validates, card.critical) = (true, critical)
+        return card
+    }
+
+    /// A checkout of two validating cards (the second critical), loaded with these verdicts, paying on its own
+    /// once loaded when `perform`.
+    static func checkout(_ first: Verdict, _ second: Verdict, perform: Bool = false) -> Rules.Store {
+        let store = Rules.store(
+            [validating("method"), validating("total", critical: true)], actions: [pay],
+            perform: perform ? "pay" : nil, ids: ["cart": "C100"])
+        store.send(
+            .start(loading: [0, 1]),
+            effects: [
+                .trace("method: start → loading"), .trace("total: start → loading"), .draw(.first),
+                .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
+            ]
+        ) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        store.send(
+            .loaded(card: 0, generation: 1, answer("method", first)),
+            effects: [.trace("method: loading → info"), .track(card: 0, .shown), .draw(.changed)]
+        ) { screen in
+            Rules.shows("method", 0, at: Rules.start)(&screen)
+            screen.cards[0].verdicts = ["pay": first]
+        }
+        return store
+    }
+
+    static func request(_ facts: [String: String]) throws -> ActionRequest {
+        ActionRequest(action: "pay", endpoint: try Endpoint("carts", "C100", "pay"), facts: facts)
+    }
+
+    @Test func payingOnItsOwnSendsTheFactsOnceWithTheKeyAndFollowsTheAnswer() throws {
+        let store = Self.checkout(Self.method, Self.amount, perform: true)
+        let facts = ["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"]
+        let request = try Self.request(facts)
+        let check = ActionCheck(
+            action: "pay",
+            verdicts: [
+                ActionVerdict(id: "method", verdict: Self.method, reason: nil),
+                ActionVerdict(id: "total", verdict: Self.amount, reason: nil),
+            ])
+        store.send(
+            .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
+            effects: [
+                .trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+                .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
+                .trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed),
+            ]
+        ) { screen in
+            Rules.shows("total", 1, at: Rules.start)(&screen)
+            screen.cards[1].verdicts = ["pay": Self.amount]
+            (screen.perform, screen.action, screen.sending) = (nil, .sending(request), true)
+            screen.console.message = "Pay: sending…"
+            _ = check
+        }
+        #expect(!store.state.quiet, "a send under way keeps the screen from settling")
+        #expect(
+            String(decoding: request.body, as: UTF8.self)
+                == #"{"amount":"SAR 45.45","method":"Visa","method_id":"visa4242"}"#)
+        let line = "Paid SAR 45.45 with Visa: order 4242"
+        var fields = facts
+        fields["order"] = "4242"
+        store.send(
+            .sent("pay", .success(["order": "4242"])),
+            effects: [.trace("action pay: done"), .finish]
+        ) { screen in
+            (screen.action, screen.sending) = (.done(action: "pay", fields: fields, line: line, result: "paid"), false)
+            screen.console.message = line
+            screen.next = ScreenLink(screen: "tracking", inputs: fields)
+            screen.stopped = true
+        }
+    }
+
+    @Test func aVetoListsTheCardsAndSendsNothing() {
+        let store = Self.checkout(.veto("choose how to pay"), Self.amount, perform: true)
+        let check = ActionCheck(
+            action: "pay",
+            verdicts: [
+                ActionVerdict(id: "method", verdict: .veto("choose how to pay"), reason: nil),
+                ActionVerdict(id: "total", verdict: Self.amount, reason: nil),
+            ])
+        store.send(
+            .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
+            effects: [
+                .trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+                .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
+                .trace("action pay: vetoed (1 vetoes)"), .draw(.changed),
+            ]
+        ) { screen in
+            Rules.shows("total", 1, at: Rules.start)(&screen)
+            screen.cards[1].verdicts = ["pay": Self.amount]
+            screen.perform = nil
+            screen.action = .checked(check, summary: "Checkout C100 can't be paid (1 veto).")
+            screen.console.showAction(
+                id: "pay", title: "Pay",
+                lines: [
+                    "method: veto: choose how to pay", "total: ok: SAR 45.45", "Checkout C100 can't be paid (1 veto).",
+                ], question: nil)
+        }
+        #expect(store.state.quiet)
+    }
+
+    @Test func onTheLiveScreenTheKeyAsksAndOnlyYesSendsAndAFailedSendIsNotRetried() throws {
+        let store = Self.checkout(Self.method, Self.amount)
+        store.send(
+            .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
+            effects: [.trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled)]
+        ) { screen in
+            Rules.shows("total", 1, at: Rules.start)(&screen)
+            screen.cards[1].verdicts = ["pay": Self.amount]
+        }
+        let verdicts: [ScreenEffect] = [.track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay"))]
+        store.send(
+            .keys([.character("P")], tabs: Self.tabs),
+            effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .draw(.changed)]
+        ) { screen in
+            _ = screen.console.handle(.character("P"), tabs: Self.tabs)
+            let check = ActionCheck(
+                action: "pay",
+                verdicts: [
+                    ActionVerdict(id: "method", verdict: Self.method, reason: nil),
+                    ActionVerdict(id: "total", verdict: Self.amount, reason: nil),
+                ])
+            screen.action = .checked(check, summary: "Pay: nobody objects.")
+            screen.console.showAction(
+                id: "pay", title: "Pay",
+                lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
+                question: "Pay SAR 45.45 with Visa?")
+        }
+        let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
+        store.send(
+            .keys([.character("y")], tabs: Self.tabs),
+            effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed)]
+        ) { screen in
+            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+            (screen.action, screen.sending) = (.sending(request), true)
+            screen.console.message = "Pay: sending…"
+        }
+        store.send(.keys([.character("P")], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
+            _ = screen.console.handle(.character("P"), tabs: Self.tabs)
+        }
+        store.send(
+            .sent("pay", .failure(Failure("carts/C100/pay: server answered HTTP 502"))),
+            effects: [
+                .trace("action pay: failed (carts/C100/pay: server answered HTTP 502)"), .draw(.changed),
+                .draw(.settled),
+            ]
+        ) { screen in
+            (screen.action, screen.sending) = (
+                .failed(action: "pay", reason: "carts/C100/pay: server answered HTTP 502"), false
+            )
+            screen.console.message = "Pay failed: carts/C100/pay: server answered HTTP 502"
+        }
+    }
+
+    @Test func aCriticalCardsFailureFailsTheScreenAndNothingIsSent() {
+        let store = Self.checkout(Self.method, Self.amount, perform: true)
+        let failure = Failure("carts/C300/price.json: server answered HTTP 500")
+        store.send(
+            .failed(card: 1, generation: 1, failure, drawn: nil),
+            effects: [
+                .trace("total: loading → failed"), .trace("total: hide (\(failure.reason))"),
+                .track(card: 1, .hidden(failure)), .draw(.changed), .draw(.settled), .draw(.changed),
+            ]
+        ) { screen in
+            screen.cards[1].loading = false
+            (screen.cards[1].phase, screen.cards[1].reason, screen.cards[1].hidden) = (.failed, failure.reason, true)
+            (screen.cards[1].settledAt, screen.cards[1].visible, screen.cards[1].drawn) = (Rules.start, false, nil)
+            screen.cards[1].block = nil
+            screen.perform = nil
+            screen.action = .failed(
+                action: "pay", reason: "the screen failed (total: \(failure.reason)); nothing was sent")
+        }
+        #expect(store.state.frame(at: Rules.start).failure == "total: \(failure.reason)")
+    }
+
+    @Test func aNonCriticalFailureOnlyHidesItsCard() {
+        let store = Rules.store([Rules.card("promo"), Self.validating("total", critical: true)])
+        store.send(
+            .start(loading: [0, 1]),
+            effects: [
+                .trace("promo: start → loading"), .trace("total: start → loading"), .draw(.first),
+                .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
+            ]
+        ) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+        var state = store.state
+        _ = state.reduce(.failed(card: 0, generation: 1, Failure("HTTP 500"), drawn: nil), at: Rules.start)
+        #expect(state.frame(at: Rules.start).failure == nil)
+        #expect(state.frame(at: Rules.start).degraded)
+    }
+}
+
+/// Screens as data: what a definition says, and what it may not say.
+@Suite struct ScreenDefinitionTests {
+    @Test func aDefinitionCarriesItsInputsCardsCriticalMarksActionsAndPrompts() throws {
+        let json = #"""
+            {"title": "Checkout {cart}", "inputs": ["cart"],
+             "components": ["cart", {"id": "total", "critical": true, "payload": {"items": 1}}],
+             "actions": ["gift", {"id": "pay", "key": "P", "send": "carts/{cart}/pay", "result": "paid"}],
+             "prompts": [{"key": "m", "label": "Pay with", "event": "payment.method.chosen", "card": "payment-method"}]}
+            """#
+        let definition = try ScreenDefinition.parse(Data(json.utf8), name: "checkout")
+        #expect(definition.inputs == ["cart"])
+        #expect(definition.entries.map(\.id) == ["cart", "total"])
+        #expect(definition.entries.map(\.critical) == [false, true])
+        #expect(definition.entries[1].payload == Data(#"{"items": 1}"#.utf8))
+        #expect(definition.actions.map(\.id) == ["gift", "pay"])
+        #expect(definition.actions[1].key == "P" && definition.actions[0].key == "g")
+        #expect(definition.prompts.map(\.card) == ["payment-method"])
+        #expect(try ScreenDefinition.endpoint("carts/{cart}/pay", ["cart": "C100"]).path == "carts/C100/pay")
+    }
+
+    @Test(arguments: [
+        (#"[]"#, "must be a JSON object"),
+        (#"{"inputs": ["Cart"]}"#, "'inputs' must be distinct lower-case names"),
+        (#"{"inputs": ["status"]}"#, "'inputs' must be distinct lower-case names"),
+        (#"{"components": [{"id": "total", "critical": "yes"}]}"#, "'critical' must be true or false"),
+        (#"{"actions": [{"key": "P"}]}"#, "an action needs an 'id'"),
+        (#"{"actions": [{"id": "pay", "key": "Pay"}]}"#, "'key' must be one character"),
+        (#"{"inputs": ["cart"], "actions": [{"id": "pay", "result": "cart"}]}"#, "'result' must be"),
+        (#"{"prompts": [{"key": "m"}]}"#, "a prompt needs"),
+    ])
+    func aBrokenDefinitionSaysWhichFieldIsWrong(json: String, expected: String) {
+        #expect {
+            try ScreenDefinition.parse(Data(json.utf8), name: "x")
+        } throws: { error in
+            "\(error)".contains(expected)
+        }
+    }
+
+    @Test func aTemplateWithAHoleIsNoLineAndNoPath() {
+        #expect(ScreenDefinition.fill("Pay {amount}", [:]) == nil)
+        #expect(ScreenDefinition.fill("Pay {amount", ["amount": "1"]) == nil)
+        #expect(ScreenDefinition.fill("Pay {amount}.", ["amount": "SAR 1.00"]) == "Pay SAR 1.00.")
+        #expect(throws: (any Error).self) { try ScreenDefinition.endpoint("carts/{cart}/pay", [:]) }
+        #expect(throws: (any Error).self) { try ScreenDefinition.endpoint("carts/{cart}/pay", ["cart": ".."]) }
+    }
+}
+
+/// The key that makes paying twice harmless.
+@Suite struct IdempotencyKeyTests {
+    @Test func sha256MatchesTheStandardVectors() {
+        #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let long = Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        #expect(SHA256.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test func theSamePaymentHasTheSameKeyAndAnyDifferenceChangesIt() throws {
+        let endpoint = try Endpoint("carts", "C100", "pay")
+        let one = ActionRequest(action: "pay", endpoint: endpoint, facts: ["amount": "SAR 45.45", "method": "Visa"])
+        let again = ActionRequest(action: "pay", endpoint: endpoint, facts: ["method": "Visa", "amount": "SAR 45.45"])
+        let more = ActionRequest(action: "pay", endpoint: endpoint, facts: ["amount": "SAR 50.50", "method": "Visa"])
+        let elsewhere = ActionRequest(
+            action: "pay", endpoint: try Endpoint("carts", "C200", "pay"), facts: one.facts)
+        #expect(one.key == again.key && one.body == again.body)
+        #expect(one.key.hasPrefix("pay-") && one.key.count == 36)
+        #expect(Set([one.key, more.key, elsewhere.key]).count == 3)
+        let hostile = ActionRequest(action: "pay", endpoint: endpoint, facts: ["a\"b": "c\\d\u{1}"])
+        #expect(String(decoding: hostile.body, as: UTF8.self) == #"{"a\"b":"c\\d\u0001"}"#)
+    }
+
+    @Test func factsTwoCardsGiveDifferentlyStopTheAction() {
+        let check = ActionCheck(
+            action: "pay",
+            verdicts: [
+                ActionVerdict(id: "total", verdict: .confirm("SAR 1", facts: ["amount": "SAR 1"]), reason: nil),
+                ActionVerdict(id: "other", verdict: .confirm("SAR 2", facts: ["amount": "SAR 2"]), reason: nil),
+            ])
+        #expect(check.outcome == .vetoed)
+        #expect(check.lines.last == "veto: the cards disagree on 'amount'")
+        #expect(ActionCheck(action: "pay", verdicts: []).outcome == .cannotTell)
+        #expect(
+            ActionCheck(action: "pay", verdicts: [ActionVerdict(id: "x", verdict: nil, reason: "timed out")])
+                .lines == ["x: veto: could not check (timed out)"])
+    }
+}

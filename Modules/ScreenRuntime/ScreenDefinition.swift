@@ -111,6 +111,34 @@ public struct ScreenDefinition: Sendable, Equatable {
         return (ConsolePrompt(key: character, label: label, effect: effect, event: event), card)
     }
 
+    /// Fetches `screens/NAME.json` from `backend` within `timeout` and reads it.
+    public static func fetch(_ name: String, backend: any Backend, clock: any CourierClock, timeout: Duration)
+        async throws(LayoutFailure) -> ScreenDefinition
+    {
+        let endpoint: Endpoint
+        do { endpoint = try Endpoint("screens", name + ".json") } catch { throw .unreadable(Failure("\(error)")) }
+        return try await fetchDecoded(endpoint, backend: backend, clock: clock, timeout: timeout) {
+            try ScreenDefinition.parse($0, name: name)
+        }
+    }
+
+    /// The cards for a subject: `entries`, or with a `layout` the subject's own layout fetched with `ids` (its
+    /// cards keep the definition's critical marks). A 404 there means the subject does not exist.
+    public func entries(
+        for ids: [String: String], backend: any Backend, clock: any CourierClock, timeout: Duration
+    ) async throws(LayoutFailure) -> (entries: [ScreenEntry], source: String) {
+        guard let layout else { return (entries, "screens/\(name).json") }
+        let endpoint: Endpoint
+        do { endpoint = try Self.endpoint(layout, ids) } catch { throw .unreadable(Failure(describing: error)) }
+        let critical = Set(entries.filter(\.critical).map(\.id))
+        let fetched = try await ScreenEntry.fetchLayout(
+            endpoint, backend: backend, clock: clock, timeout: timeout, defaultOrder: entries.map(\.id))
+        let marked = fetched.map {
+            ScreenEntry(id: $0.id, payload: $0.payload, critical: $0.critical || critical.contains($0.id))
+        }
+        return (marked, endpoint.path)
+    }
+
     /// `template` with each `{name}` replaced by `values[name]`, or nil when a name has no value: a line or a
     /// path is never made with a hole in it.
     public static func fill(_ template: String, _ values: [String: String]) -> String? {

@@ -12,12 +12,14 @@ extension OrderTrackingApp {
             if parsed.isSet(versionOption) { return context.say(Help.version) }
             return try await runTracking(parsed, context)
         },
-        Command(name: "screen", options: screens + [inputOption, actionOption], repeatable: [inputOption.name],
-            about: Help.screen) { parsed, context throws(UsageError) in try await runNamedScreen(parsed, context) },
+        Command(
+            name: "screen", options: screens + [inputOption, actionOption], repeatable: [inputOption.name],
+            about: Help.screen
+        ) { parsed, context throws(UsageError) in try await runNamedScreen(parsed, context) },
         Command(name: "checkout", options: screens + [methodOption, payOption], about: Help.checkout) {
             parsed, context throws(UsageError) in try await runCheckout(parsed, context)
         },
-        Command(name: "preview", options: preview, repeatable: [event.name], about: Help.preview) {
+        Command(name: "preview", options: preview, repeatable: [event.name, inputOption.name], about: Help.preview) {
             parsed, context throws(UsageError) in try await runPreview(parsed, context)
         },
         Command(name: "components", options: [formatOption, helpOption], about: Help.components) {

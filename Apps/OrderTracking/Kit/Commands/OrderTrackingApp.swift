@@ -53,7 +53,7 @@ public enum OrderTrackingApp {
         [formatOption, plain, watch, every, staleLimit, record, replay, promo, trace] + common
         + [dataDir, analyticsOption]
     static let track = screens + [versionOption]
-    static let preview = common + [order, payload, fail, state, event]
+    static let preview = common + [order, inputOption, payload, fail, state, event]
 
     /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.
     public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }

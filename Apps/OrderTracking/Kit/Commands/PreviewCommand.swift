@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Core
+import FixtureBackend
 import Foundation
 import SafeText
 import ScreenRuntime
@@ -11,7 +12,8 @@ struct PreviewCommand {
     let id: ComponentID
     /// Other squads' events to deliver after the load, in order (`--event NAME=VALUE`).
     var events: [DomainEvent] = []
-    let order: String
+    /// The ids the card reads (`--order`, `--input`).
+    let ids: [String: String]
     let payload: Data?
     let fault: InjectedFault?
     let state: Phase?
@@ -25,7 +27,7 @@ struct PreviewCommand {
             return .usage
         }
         // One card, through the same runtime as the screen: its own context, alone, fed the payload or the fault.
-        var settings = ScreenSettings(ids: ["order": order])
+        var settings = ScreenSettings(ids: ids)
         (settings.presentation, settings.timeout, settings.load) = (.alone, host.timeout, state != .loading)
         let runtime = ScreenRuntime(
             entries: [ScreenEntry(id: id, payload: fault == nil ? payload : nil)], registry: host.registry,
@@ -57,28 +59,6 @@ struct PreviewCommand {
     }
 }
 
-/// A fault `preview --fail` injects in front of the component's endpoint.
-enum InjectedFault: String, CaseIterable {
-    case notfound, http500, timeout, malformed
-}
-
-/// Answers every fetch with the injected fault: the same faults the real backends produce.
-struct FaultInjectingBackend: Backend {
-    let fault: InjectedFault
-    let clock: any CourierClock
-
-    func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
-        switch fault {
-        case .notfound: throw .notFound(path: endpoint.path)
-        case .http500: throw .httpStatus(500, path: endpoint.path)
-        case .malformed: return Data("{\"truncated\": ".utf8)
-        case .timeout:
-            do { try await clock.sleep(for: .seconds(86_400)) } catch {}
-            throw .timeout(path: endpoint.path)
-        }
-    }
-}
-
 extension OrderTrackingApp {
     /// `preview COMPONENT [--payload FILE] [--fail F] [--state S] [--event NAME=VALUE]...` from parsed arguments.
     static func runPreview(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
@@ -98,9 +78,10 @@ extension OrderTrackingApp {
         let forced = try parsed.isSet(state) ? Phase(rawValue: parsed.choice(state, among: states, default: "")) : nil
         // `--event order.status=delivered`: another squad's event, delivered after the load.
         let events = try parsed.pairs(event, example: "order.status=delivered").map { DomainEvent($0.name, $0.value) }
+        var ids = ["order": try validateID(parsed.value(order) ?? "1234", kind: "order")]
+        for (name, value) in try inputs(parsed) { ids[name] = value }
         let command = PreviewCommand(
-            id: ComponentID(parsed.positionals[0]), events: events,
-            order: try validateID(parsed.value(order) ?? "1234", kind: "order"),
+            id: ComponentID(parsed.positionals[0]), events: events, ids: ids,
             payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced,
             host: host)
         return await command.run()

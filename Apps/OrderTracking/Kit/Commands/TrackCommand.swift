@@ -30,12 +30,7 @@ extension OrderTrackingApp {
         }
         var options = try screenOptions(parsed)
         options.name = parsed.positionals[0]
-        options.inputs = try parsed.pairs(inputOption, example: "cart=C100").map { pair throws(UsageError) in
-            guard ScreenDefinition.isName(pair.name) else {
-                throw UsageError(message: "--input '\(SafeText.visible(pair.name))' is not an input name like cart")
-            }
-            return (pair.name, try validateID(pair.value, kind: pair.name))
-        }
+        options.inputs = try inputs(parsed)
         options.perform = parsed.value(actionOption)
         return try await runScreen(options, parsed, context)
     }
@@ -54,6 +49,16 @@ extension OrderTrackingApp {
         }
         if parsed.isSet(payOption) { options.perform = UserAction.pay.name }
         return try await runScreen(options, parsed, context)
+    }
+
+    /// `--input KEY=VALUE`, each a name like `cart` and an id.
+    static func inputs(_ parsed: ParsedArguments) throws(UsageError) -> [(String, String)] {
+        try parsed.pairs(inputOption, example: "cart=C100").map { pair throws(UsageError) in
+            guard ScreenDefinition.isName(pair.name) else {
+                throw UsageError(message: "--input '\(SafeText.visible(pair.name))' is not an input name like cart")
+            }
+            return (pair.name, try validateID(pair.value, kind: pair.name))
+        }
     }
 
     /// The options every screen takes.

@@ -1,0 +1,144 @@
+import Core
+import CoreTesting
+import Faces
+import Payments
+import Testing
+
+let methodsPath = "carts/C100/methods.json"
+let savedMethods = #"""
+    {"methods": [
+      {"id": "visa4242", "method": {"type": "card", "brand": "visa", "last4": "4242"}, "usable": true},
+      {"id": "mada1111", "method": {"type": "card", "brand": "mada", "last4": "1111"}, "usable": false,
+       "note": "expired"},
+      {"id": "cash", "method": {"type": "cash"}, "usable": true}],
+     "chosen": "visa4242"}
+    """#
+let pricePath = "carts/C100/price.json"
+let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor": 1000, "currency": "SAR"}}"#
+
+/// The checkout's "how to pay" card: the saved methods, the chosen one, and paying only with a usable one.
+@Suite struct PaymentMethodCardTests {
+    func harness(_ body: String = savedMethods) -> ComponentHarness<PaymentMethodComponent> {
+        ComponentHarness(PaymentMethodComponent(), ids: ["cart": "C100"], answers: [methodsPath: .json(body)])
+    }
+
+    @Test func theSavedMethodsNumberedWithTheChosenOneMarked() async {
+        let harness = harness()
+        await harness.load()
+        harness.expectCard(
+            """
+            ╭─ Pay with ───────────────────────────────╮
+            │ ● 1 Visa •••• 4242                       │
+            │ ○ 2 Mada •••• 1111               expired │
+            │ ○ 3 Cash on delivery                     │
+            ╰──────────────────────────────────────────╯
+            """)
+        #expect(
+            harness.container.validate(.pay)
+                == .confirm("with Visa •••• 4242", facts: ["method": "Visa •••• 4242", "method_id": "visa4242"]))
+        #expect(harness.container.validate(.cancelOrder) == .allow, "only paying is this card's business")
+    }
+
+    @Test func aPersonChoosesByNumberOrIdAndAnUnusableChoiceLeavesNothingChosen() async {
+        let harness = harness()
+        await harness.load()
+        await harness.expectReaction(.updated, to: EventName.paymentMethodChosen("3"))
+        #expect(harness.container.validate(.pay)?.facts["method_id"] == "cash")
+        await harness.send(EventName.paymentMethodChosen("MADA1111"))
+        harness.expectCard(
+            """
+            ╭─ Pay with ───────────────────────────────╮
+            │ ○ 1 Visa •••• 4242                       │
+            │ ○ 2 Mada •••• 1111               expired │
+            │ ○ 3 Cash on delivery                     │
+            │ Mada •••• 1111: expired                  │
+            │ Choose how to pay                press m │
+            ╰──────────────────────────────────────────╯
+            """)
+        #expect(harness.container.validate(.pay) == .veto("choose how to pay"), "never pays with another method")
+        await harness.send(EventName.paymentMethodChosen("9"))
+        #expect(harness.card().contains("9 is not one of the methods"))
+        await harness.send(EventName.paymentMethodChosen("visa4242"))
+        #expect(harness.container.validate(.pay)?.facts["method_id"] == "visa4242")
+    }
+
+    @Test func noUsableMethodVetoesPaying() async {
+        let harness = harness(#"{"methods": [], "chosen": "visa4242"}"#)
+        await harness.load()
+        #expect(harness.container.validate(.pay) == .veto("choose how to pay"))
+        #expect(harness.card().contains("Choose how to pay"))
+    }
+
+    @Test(arguments: [
+        (#"{"methods": [{"id": "../x", "method": {"type": "cash"}, "usable": true}]}"#, "letters and digits"),
+        (
+            #"{"methods": [{"id": "v1", "method": {"type": "card", "brand": "visa", "last4": "42"}, "usable": true}]}"#,
+            "exactly four last digits"
+        ),
+        (#"{"methods": 3}"#, "methods"),
+    ])
+    func aBrokenPayloadHidesTheCardWithTheReason(body: String, reason: String) async {
+        let harness = harness(body)
+        await harness.load()
+        harness.expectPhases([.loading, .failed])
+        #expect("\(harness.container.current)".contains(reason))
+    }
+}
+
+/// The checkout's total: the price, a coupon's discount by Payments' rule, and the amount paying confirms.
+@Suite struct TotalCardTests {
+    func harness(_ body: String = price) -> ComponentHarness<TotalComponent> {
+        ComponentHarness(TotalComponent(), ids: ["cart": "C100"], answers: [pricePath: .json(body)])
+    }
+
+    @Test func thePriceAndWhatPayingConfirms() async {
+        let harness = harness()
+        await harness.load()
+        harness.expectCard(
+            """
+            ╭─ Total ──────────────────────────────────╮
+            │ Items                          SAR 40.50 │
+            │ Delivery                       SAR 10.00 │
+            │ To pay                         SAR 50.50 │
+            ╰──────────────────────────────────────────╯
+            """)
+        #expect(
+            harness.container.validate(.pay)
+                == .confirm(
+                    "SAR 50.50", facts: ["amount": "SAR 50.50", "amount_minor": "5050", "currency": "SAR"]))
+    }
+
+    @Test func aCouponMakesItLoadAgainAndTakesTheDiscountOff() async throws {
+        let harness = harness()
+        await harness.load()
+        let rule = try #require(PromoDiscount(code: "SAVE10", percent: 10, capMinorUnits: 1500, currency: "SAR"))
+        await harness.expectReaction(.refreshed, to: rule.event)
+        #expect(harness.backend.requests == [pricePath, pricePath], "the backend priced it again")
+        harness.expectCard(
+            """
+            ╭─ Total ──────────────────────────────────╮
+            │ Items                          SAR 40.50 │
+            │ Delivery                       SAR 10.00 │
+            │ Promo SAVE10                  − SAR 5.05 │
+            │ To pay                         SAR 45.45 │
+            ╰──────────────────────────────────────────╯
+            """)
+        #expect(harness.container.validate(.pay)?.facts["amount_minor"] == "4545")
+    }
+
+    @Test func mixedCurrenciesAreTheCardsFailure() async {
+        let harness = harness(
+            #"{"items": {"minor": 1, "currency": "SAR"}, "delivery": {"minor": 1, "currency": "KWD"}}"#)
+        await harness.load()
+        harness.expectPhases([.loading, .failed])
+        #expect("\(harness.container.current)".contains("cannot be added"))
+    }
+}
+
+extension Verdict {
+    /// The facts of a confirmation (none otherwise).
+    var facts: [String: String] {
+        if case .confirm(_, let facts) = self { return facts }
+        return [:]
+    }
+}

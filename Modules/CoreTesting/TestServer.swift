@@ -23,14 +23,14 @@ public final class TestServer: @unchecked Sendable {
     }
 
     /// The project's own `Scripts/fault-server` serving `root` with per-path fault `rules` (JSON); HTTPS when a
-    /// certificate and key are given.
+    /// certificate and key are given; every POST it receives appended to `log` (JSON lines) when given.
     public static func faults(
-        root: URL, rules: String = "{}", certificate: (cert: String, key: String)? = nil
+        root: URL, rules: String = "{}", certificate: (cert: String, key: String)? = nil, log: URL? = nil
     ) throws -> TestServer {
         let tls = certificate.map { ["--cert", $0.cert, "--key", $0.key] } ?? []
         return try TestServer(
             arguments: [repositoryRoot.appendingPathComponent("Scripts/fault-server").path, "--root", root.path]
-                + ["--rules", rules, "--lifetime", "120"] + tls,
+                + ["--rules", rules, "--lifetime", "120"] + tls + (log.map { ["--log", $0.path] } ?? []),
             portPattern: "port ")
     }
 

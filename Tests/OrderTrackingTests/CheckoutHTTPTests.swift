@@ -1,0 +1,109 @@
+import CoreTesting
+import Foundation
+import Testing
+
+/// Screens as data and the checkout, end to end over real HTTP (the project's fault server, which logs every
+/// POST it receives): a screen the project has never seen, critical cards, and paying exactly once.
+@Suite struct CheckoutHTTPTests {
+    /// The POSTs the server received, in order.
+    func posts(_ log: URL) throws -> [[String: Any]] {
+        guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { try CLI.json(String($0)) }
+    }
+
+    @Test func aScreenDefinedOnlyOnTheBackendIsShownCardsInItsOrderAndItsCriticalCardFailsIt() async throws {
+        let tree = try TemporaryDirectory()
+        let root = tree.url.appendingPathComponent("api")
+        try FileManager.default.copyItem(at: CLI.fixtures, to: root)
+        let name = "receipt\(UInt32.random(in: 0...UInt32.max))"
+        let definition = #"""
+            {"title": "Receipt {order}", "inputs": ["order"],
+             "components": ["payment", "order", {"id": "eta", "critical": true}]}
+            """#
+        try Data(definition.utf8).write(to: root.appendingPathComponent("screens/\(name).json"))
+        let server = try TestServer.faults(root: root)
+        defer { server.stop() }
+        let api = ["--api", server.baseURL.absoluteString]
+        let shown = try await CLI.run(["screen", name, "--input", "order=1234", "--plain"] + api)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let titles = shown.stdout.split(separator: "\n").filter { $0.hasPrefix("╭─ ") }.map {
+            $0.split(separator: " ")[1]
+        }
+        #expect(titles == ["Payment", "Order", "Arrival"], "\(shown.stdout)")
+        #expect(shown.stdout.hasPrefix("Receipt 1234\n"))
+
+        let broken = try TestServer.faults(root: root, rules: #"{"orders/1234/eta.json": {"status": 500}}"#)
+        defer { broken.stop() }
+        let failed = try await CLI.run(
+            ["screen", name, "--input", "order=1234", "--format", "json", "--api", broken.baseURL.absoluteString])
+        #expect(failed.status == 1)
+        let report = try CLI.json(failed.stdout)
+        #expect(report["status"] as? String == "failed" && report["screen"] as? String == name)
+        #expect(failed.stderr.hasPrefix("Receipt 1234 cannot be shown: eta: orders/1234/eta.json: server answered"))
+        let missing = try await CLI.run(["screen", name] + api)
+        #expect(missing.status == 64 && missing.stderr.contains("needs --input order=VALUE"))
+        let unknown = try await CLI.run(["screen", "nosuch", "--input", "order=1"] + api)
+        #expect(unknown.status == 1 && unknown.stderr.hasPrefix("no screen 'nosuch' on this backend"))
+    }
+
+    @Test func payingPostsOnceWhatTheScreenShowsWithAStableKey() async throws {
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("posts.jsonl")
+        let server = try TestServer.faults(root: CLI.fixtures, log: log)
+        defer { server.stop() }
+        let api = ["--api", server.baseURL.absoluteString]
+        let paid = try await CLI.run(["checkout", "C100", "--promo", "SAVE10", "--pay"] + api)
+        #expect(paid.status == 0, "\(paid.stderr)")
+        #expect(paid.stdout.contains("│ To pay                                         SAR 45.45 │"))
+        #expect(paid.stdout.hasSuffix("Paid SAR 45.45 with Visa •••• 4242: order 4242\n"))
+        var sent = try posts(log)
+        #expect(sent.count == 1)
+        #expect(sent.first?["path"] as? String == "carts/C100/pay")
+        let body = try CLI.json(sent.first?["body"] as? String ?? "")
+        #expect(body["amount"] as? String == "SAR 45.45" && body["method"] as? String == "Visa •••• 4242")
+        #expect(body["method_id"] as? String == "visa4242" && body["amount_minor"] as? String == "4545")
+        let headers = sent.first?["headers"] as? [String: String] ?? [:]
+        let key = headers.first { $0.key.lowercased() == "idempotency-key" }?.value
+        #expect(key?.hasPrefix("pay-") == true && key?.count == 36)
+
+        let again = try await CLI.run(["checkout", "C100", "--promo", "SAVE10", "--pay", "--format", "json"] + api)
+        #expect(again.status == 0)
+        let report = try CLI.json(again.stdout)
+        #expect((report["paid"] as? [String: String])?["order"] == "4242")
+        sent = try posts(log)
+        let keys = sent.map {
+            ($0["headers"] as? [String: String] ?? [:]).first { $0.key.lowercased() == "idempotency-key" }?.value
+        }
+        #expect(keys.count == 2 && keys[0] == keys[1], "the same payment carries the same key")
+        let cash = try await CLI.run(["checkout", "C100", "--method", "cash", "--pay"] + api)
+        #expect(cash.stdout.hasSuffix("Paid SAR 50.50 with Cash on delivery: order 4242\n"))
+        let cashKey = (try posts(log).last?["headers"] as? [String: String])?["Idempotency-Key"]
+        #expect(cashKey != nil && cashKey != keys[0], "another payment, another key")
+    }
+
+    @Test func aVetoOrAFailedScreenSendsNothingAndAFailedSendIsNotRetried() async throws {
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("posts.jsonl")
+        let server = try TestServer.faults(
+            root: CLI.fixtures, rules: #"{"carts/C100/pay": {"status": 502}}"#, log: log)
+        defer { server.stop() }
+        let api = ["--api", server.baseURL.absoluteString]
+        let vetoed = try await CLI.run(["checkout", "C200", "--pay"] + api)
+        #expect(vetoed.status == 3)
+        #expect(vetoed.stdout.hasSuffix("total: ok: SAR 50.50\nCheckout C200 can't be paid (1 veto).\n"))
+        #expect(vetoed.stdout.contains("\npayment-method: veto: choose how to pay\n"))
+        let failed = try await CLI.run(["checkout", "C300", "--pay"] + api)
+        #expect(failed.status == 1)
+        #expect(
+            failed.stdout.hasPrefix("pay failed: the screen failed (total: ")
+                && failed.stdout.hasSuffix("nothing was sent\n"))
+        #expect(
+            failed.stderr.contains(
+                "Checkout C300 cannot be shown: total: carts/C300/price.json: server answered HTTP 500"))
+        #expect(try posts(log).isEmpty, "nothing was sent for a veto or a failed screen")
+        let refused = try await CLI.run(["checkout", "C100", "--pay"] + api)
+        #expect(refused.status == 1)
+        #expect(refused.stdout.hasSuffix("pay failed: carts/C100/pay: server answered HTTP 502\n"))
+        #expect(try posts(log).count == 1, "sent once, not retried")
+    }
+}

@@ -56,6 +56,44 @@ struct LiveTerminalTests {
         #expect(done.contains("EXIT=0"))
     }
 
+    /// The checkout a person drives: a method chosen by number, a coupon (the total changes), Pay asked and
+    /// confirmed, and the same run then follows the new order's tracking screen.
+    @Test func theLiveCheckoutChoosesAMethodAppliesACouponPaysAndFollowsTheNewOrder() async throws {
+        let live = try await session("checkout C100 --watch --every 30")
+        let first = try await live.waitFor { $0.contains("q quit") && $0.contains("To pay") && !$0.contains("░") }
+        #expect(first.contains("Checkout C100") && first.contains("● 1 Visa •••• 4242"))
+        try await send(live, "m")
+        _ = try await live.waitFor { $0.contains("Pay with (number):") }
+        try await send(live, "3", "Enter")
+        _ = try await live.waitFor { $0.contains("● 3 Cash on delivery") }
+        try await send(live, "m", "2", "Enter")
+        let expired = try await live.waitFor { $0.contains("Mada •••• 1111: expired") }
+        #expect(expired.contains("Choose how to pay"), "an expired card is not chosen, and nothing else is")
+        try await send(live, "P")
+        let refused = try await live.waitFor { $0.contains("payment-method: veto: choose how to pay") }
+        #expect(!refused.contains("(y/n)"))
+        try await send(live, "Escape")
+        _ = try await live.waitFor { !$0.contains("Esc closes") }
+        try await send(live, "m", "1", "Enter")
+        _ = try await live.waitFor { $0.contains("● 1 Visa •••• 4242") }
+        try await send(live, "p")
+        try await send(live, "-l", "save10")
+        try await send(live, "Enter")
+        let discounted = try await live.waitFor { $0.contains("Promo SAVE10") && $0.contains("SAR 45.45") }
+        #expect(discounted.contains("− SAR 5.05"))
+        try await send(live, "P")
+        let question = try await live.waitFor { $0.contains("(y/n)") }
+        #expect(question.contains("Pay SAR 45.45 with Visa •••• 4242? (y/n)"), "\(question)")
+        try await send(live, "y")
+        let tracking = try await live.waitFor { $0.contains("Order 4242") && $0.contains("q quit") }
+        #expect(tracking.contains("Tracking"), "the new order's screen, with its tab bar")
+        try await send(live, "q")
+        let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("EXIT=0"))
+        #expect(try await live.history().contains("Paid SAR 45.45 with Visa •••• 4242: order 4242"))
+        #expect(!done.split(separator: "\n").contains("-icanon"), "line editing and echo are back after q")
+    }
+
     @Test func theCancelDialogSaysEachVerdictAndEscClosesIt() async throws {
         let live = try await session("3333 --watch --every 30")
         _ = try await live.waitFor { $0.contains("q quit") && !$0.contains("░") }

@@ -63,7 +63,8 @@ public struct CartComponent: Component, Validatable {
             return Block(title: "Cart", rows: [Row("The cart is empty", style: .warning)])
         case .info(let info):
             return Block(
-                title: "Cart", rows: info.items.map { Row("\($0.quantity) × \($0.name)", value: $0.amount.description) })
+                title: "Cart", rows: info.items.map { Row("\($0.quantity) × \($0.name)", value: $0.amount.description) }
+            )
         }
     }
 

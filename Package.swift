@@ -38,7 +38,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
         "ScreenSinks",
         ["Core", "JSON", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing", "FixtureBackend"]
     ),
-    ("LiveScreen", ["Core", "TerminalUI", "ScreenRuntime", "HostIO", "ScreenSinks"]),
+    ("LiveScreen", ["Core", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ScreenSinks"]),
 ]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.

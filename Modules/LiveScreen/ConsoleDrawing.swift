@@ -1,4 +1,5 @@
 import Core
+import SafeText
 import ScreenRuntime
 import TerminalUI
 
@@ -15,7 +16,8 @@ extension ScreenConsole {
         if let bar { lines.append(bar) }
         lines += body
         if let block = overlayBlock { lines += CardRenderer.lines(for: block, width: cardWidth, styler: styler) }
-        if let message { lines.append(styler.apply(.warning, fit(message))) }
+        // A message may carry the backend's words (an action's answer): shown, never obeyed.
+        if let message { lines.append(styler.apply(.warning, fit(SafeText.visible(message)))) }
         switch overlay {
         case .prompt(let key, let typed):
             let label = prompts.first { $0.key == key }?.label ?? ""

@@ -1,3 +1,4 @@
+import SafeText
 import ScreenRuntime
 
 /// What a screen is about, as its outputs name it: the screen's name, its title with the inputs filled in, and
@@ -22,7 +23,9 @@ public struct ScreenSubject: Sendable, Equatable {
     public init(screen: String, title: String, inputs: [(String, String)]) {
         self.screen = screen
         self.inputs = inputs.map { Input(name: $0.0, value: $0.1) }
-        self.title = ScreenDefinition.fill(title, Dictionary(inputs, uniquingKeysWith: { first, _ in first })) ?? title
+        // A title is the backend's text: never a control character on a terminal.
+        let filled = ScreenDefinition.fill(title, Dictionary(inputs, uniquingKeysWith: { first, _ in first }))
+        self.title = SafeText.visible(filled ?? title)
     }
 
     /// The tracking screen of `order`.

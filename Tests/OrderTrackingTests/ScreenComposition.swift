@@ -19,6 +19,12 @@ enum ScreenComposition {
         }.sorted()
     }()
 
+    /// Every demo cart, from the fixture tree: the checkout screen's subjects.
+    static let demoCarts: [String] = {
+        let folder = CLI.fixtures.appendingPathComponent("carts")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }()
+
     /// One card as the host's JSON report describes it.
     struct Card {
         let id: String
@@ -26,7 +32,7 @@ enum ScreenComposition {
         let hidden: Bool
     }
 
-    /// Where a squad keeps the card it draws on a demo order's screen.
+    /// Where a squad keeps the card it draws on a demo order's (or cart's) screen.
     static func golden(module: String, order: String, id: String) -> URL {
         root.appendingPathComponent("Tests/\(module)Tests/.goldens/\(order)-\(id).txt")
     }
@@ -59,7 +65,27 @@ enum ScreenComposition {
 @Suite struct ScreenCompositionTests {
     @Test(arguments: ScreenComposition.demoOrders)
     func demoOrderScreensAreTheSquadsCardsComposed(order: String) async throws {
-        let json = await InProcess.run([order, "--format", "json"])
+        try await composed([order], subject: order, title: "Order \(order)")
+    }
+
+    /// The checkout of every demo cart, from the same squads' goldens; a cart whose critical card fails (C300)
+    /// shows no survivors: exit 1, `"status": "failed"`, one stderr line.
+    @Test(arguments: ScreenComposition.demoCarts)
+    func demoCheckoutScreensAreTheSquadsCardsComposed(cart: String) async throws {
+        let json = await InProcess.run(["checkout", cart, "--format", "json"])
+        let report = try CLI.json(json.stdout)
+        guard report["status"] as? String != "failed" else {
+            let plain = await InProcess.run(["checkout", cart])
+            #expect(json.status == 1 && plain.status == 1 && plain.stdout.isEmpty)
+            #expect(plain.stderr.hasPrefix("Checkout \(cart) cannot be shown: ") && !plain.stderr.contains(" hidden: "))
+            return
+        }
+        try await composed(["checkout", cart], subject: cart, title: "Checkout \(cart)")
+    }
+
+    /// `arguments`' screen: the header, then exactly the visible cards in order, each its squad's golden.
+    func composed(_ arguments: [String], subject order: String, title: String) async throws {
+        let json = await InProcess.run(arguments + ["--format", "json"])
         let report = try CLI.json(json.stdout)
         let cards = (report["components"] as? [[String: Any]] ?? []).map {
             ScreenComposition.Card(
@@ -71,11 +97,11 @@ enum ScreenComposition {
         #expect(json.status == (degraded ? 2 : 0), "exit status follows the screen: 2 when a card is hidden")
         #expect(report["status"] as? String == (degraded ? "degraded" : "complete"))
 
-        let plain = await InProcess.run([order])
+        let plain = await InProcess.run(arguments)
         #expect(plain.status == json.status)
         #expect(!plain.stdout.contains("\u{1B}"), "no escape codes when stdout is not a terminal")
         let (header, drawn) = ScreenComposition.cards(in: plain.stdout)
-        #expect(header == ["Order \(order)"])
+        #expect(header == [title])
         #expect(drawn.count == visible.count, "one card per visible component, none for a hidden one")
         #expect(!plain.stdout.contains("░"), "the final frame holds no skeleton")
         // Each hidden card is named once on stderr; besides, only skipped layout entries and refused event loops.

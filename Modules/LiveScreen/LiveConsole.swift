@@ -156,7 +156,7 @@ public final class LiveConsole: Sendable {
                 ? nil : console.body?.prefix(rows).map { DisplayWidth.truncate($0, to: width) }
             let frame = runtime.currentFrame(includingInfo: false)
             // A critical card failed: the screen says so instead of showing the survivors, until `r` brings it back.
-            if let failure = frame.failure { console.message = "Can't show this screen: \(failure) · r retries" }
+            if let failure = frame.failure { console.message = "Can't show this screen (r retries): \(failure)" }
             let lines = console.lines(
                 title: title, bar: selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) },
                 body: tabLines ?? (frame.failure == nil ? cards(frame, width) : []),

@@ -151,6 +151,35 @@ import Testing
         #expect(final.cards.allSatisfy { $0.visible }, "q ends the run with the screen as it was")
     }
 
+    @Test func aCriticalCardsFailureSaysSoInsteadOfTheSurvivors() async throws {
+        let folder = try TemporaryDirectory()
+        let live = try await live("C300", screen: "checkout", record: folder)
+        let shown = live.screen.last
+        #expect(shown.contains("Can't show this screen (r retries): total: "), "\(shown)")
+        #expect(!shown.contains("╭─ Cart"), "no survivors on a failed screen")
+        await live.close()
+    }
+
+    @Test func payingOnTheLiveCheckoutAsksThenSendsOnceAndLeadsToTheNewOrder() async throws {
+        let folder = try TemporaryDirectory()
+        let live = try await live("C100", screen: "checkout", record: folder)
+        await live.press(.character("m"), .character("3"), .enter)
+        #expect(live.screen.last.contains("● 3 Cash on delivery"))
+        await live.press(.character("P"))
+        #expect(live.screen.last.contains("Pay SAR 50.50 with Cash on delivery? (y/n)"), "\(live.screen.last)")
+        await live.press(.character("n"))
+        #expect(!live.screen.last.contains("(y/n)"), "n closes it and nothing is sent")
+        await live.press(.character("P"), .character("y"))
+        let final = await live.running.value
+        #expect(final.next == ScreenLink(screen: "tracking", inputs: final.next?.inputs ?? [:]))
+        #expect(final.next?.inputs["order"] == "4242" && final.next?.inputs["method_id"] == "cash")
+        if case .done(_, _, let line, "paid")? = final.action {
+            #expect(line == "Paid SAR 50.50 with Cash on delivery: order 4242")
+        } else {
+            Issue.record("not paid: \(String(describing: final.action))")
+        }
+    }
+
     @Test func tabsShowTheirContentAndSignOutAsksFirst() async throws {
         let folder = try TemporaryDirectory()
         _ = await InProcess.run(["login", "1234", "--data-dir", folder.url.path])

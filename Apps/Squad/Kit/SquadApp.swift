@@ -172,6 +172,7 @@ public enum SquadApp {
             (path: file, text: (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? "")
         }
         findings += EventLint.findings(sources: sources)
+        warnings += OptInLint.warnings(sources: sources)
         output += findings.map { $0 + "\n" }.joined()
         output += warnings.map { "warning: \($0)\n" }.joined()
         if !manifest { output += "dependency rule: skipped (no Package.swift at the repository root)\n" }

@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The dependency rule of ARCHITECTURE.md §2, as data. Every target below is generated from these tables, so
-// adding a module is one line, and `squad lint` checks the rule against this manifest
-// (`swift package dump-package`) and every `import` line.
+// adding a module is one line; `squad lint` reads each target's kind from these same tables (ManifestKinds) and
+// checks the rule against the manifest's edges (`swift package dump-package`) and every `import` line.
 
 /// Squad modules under Modules/<Name>, each with the modules it may import.
 let modules: [(name: String, dependencies: [String])] = [
@@ -30,7 +30,6 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("CodeOwnership", []),
     ("TerminalUI", ["Core", "SafeText"]),
     ("FixtureBackend", ["Core", "JSON"]),
-    ("CoreHTTP", ["Core", "CurlBinding"]),
     ("Faces", ["Core"]),
     ("ScreenRuntime", ["Core", "JSON"]),
     ("HostIO", ["Core", "SafeText", "TerminalUI", "ArgumentParsing"]),
@@ -40,6 +39,17 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ),
     ("LiveScreen", ["Core", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ScreenSinks"]),
 ]
+
+/// Squad modules other squad modules may plug into (their containers: a login hook, a tab).
+let pluginPoints: [String] = ["Login", "Tabs"]
+
+/// Platform adapters under Modules/<Name>: only apps import them (a squad module gets its `Backend` from the host).
+let adapters: [(name: String, dependencies: [String])] = [
+    ("CoreHTTP", ["Core", "CurlBinding"])
+]
+
+/// C bindings of system libraries under Modules/<Name>: they depend on the system only.
+let systemBindings: [String] = ["CurlBinding"]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.
 let testSupport: [(name: String, dependencies: [String])] = [
@@ -68,7 +78,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
 var targets: [Target] = []
 var products: [Product] = []
 
-for library in modules + sharedLibraries + testSupport {
+for library in modules + sharedLibraries + adapters + testSupport {
     targets.append(
         .target(
             name: library.name,
@@ -80,15 +90,17 @@ for library in modules + sharedLibraries + testSupport {
 }
 
 // libcurl's C interface, loaded with dlopen on first use (Linux only; see Modules/CurlBinding/README.md).
-targets.append(
-    .target(
-        name: "CurlBinding",
-        path: "Modules/CurlBinding",
-        exclude: ["README.md"],
-        linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
-    ))
+for binding in systemBindings {
+    targets.append(
+        .target(
+            name: binding,
+            path: "Modules/\(binding)",
+            exclude: ["README.md"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ))
+}
 
-for library in modules + sharedLibraries + testSupport {
+for library in modules + sharedLibraries + adapters + testSupport {
     targets.append(
         .testTarget(
             name: "\(library.name)Tests",

@@ -110,7 +110,42 @@ import Testing
             .init(name: "CurlBinding", kind: "regular", path: "Modules/CurlBinding", dependencies: []),
             .init(name: "Currency", kind: "regular", path: "Modules/Currency", dependencies: []),
             .init(name: "TerminalUI", kind: "regular", path: "Modules/TerminalUI", dependencies: ["Core"]),
-        ]))
+        ]),
+        kinds: ManifestKinds(
+            kernel: "Core", modules: ["Core", "Payments", "Order", "Login", "Profile"],
+            pluginPoints: ["Login", "Tabs"],
+            sharedLibraries: ["Currency", "TerminalUI"],
+            adapters: ["CoreHTTP": ["Core", "CurlBinding"], "CurlBinding": []], testSupport: ["CoreTesting"]))
+
+    /// The kinds as the project's own manifest declares them: every module target has exactly one.
+    @Test func theKindsAreReadFromTheManifestsTables() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let kinds = try ManifestKinds.read(
+            String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
+        #expect(kinds.kernel == "Core")
+        #expect(kinds.pluginPoints == ["Login", "Tabs"])
+        #expect(kinds.adapters == ["CoreHTTP": ["Core", "CurlBinding"], "CurlBinding": []])
+        #expect(kinds.sharedLibraries.contains("ScreenRuntime") && !kinds.sharedLibraries.contains("CoreHTTP"))
+        #expect(kinds.modules.contains("Payments") && kinds.testSupport == ["CoreTesting"])
+        #expect(throws: ManifestKinds.Unreadable.self) {
+            try ManifestKinds.read("let modules: [(String)] = [(\"A\", [])]")
+        }
+    }
+
+    @Test func aModuleTargetInNoTableOrTwoIsAFinding() {
+        let graph = PackageGraph(targets: [
+            .init(name: "Core", kind: "regular", path: "Modules/Core", dependencies: []),
+            .init(name: "Stray", kind: "regular", path: "Modules/Stray", dependencies: ["Core"]),
+        ])
+        let kinds = ManifestKinds(
+            kernel: "Core", modules: ["Core"], pluginPoints: [], sharedLibraries: [], adapters: [:], testSupport: [])
+        #expect(
+            DependencyRule(graph: graph, kinds: kinds).manifestViolations() == [
+                "Package.swift: Stray is in 0 of the tables modules, sharedLibraries, adapters (or systemBindings) "
+                    + "and testSupport; put it in exactly one, so its kind is known"
+            ])
+    }
 
     @Test func manifestEdgesAreChecked() {
         #expect(

@@ -1,29 +1,17 @@
 import Foundation
 
-/// ARCHITECTURE.md §2 as code: Core depends on nothing; shared libraries on Core and each other; a plugin point
-/// (Login, Tabs) and every domain module on Core, shared libraries and plugin points; test support on Core and shared libraries;
-/// platform adapters (CoreHTTP, CurlBinding) only on what they list, and only apps on them; no module on an app;
-/// no cycles. `squad lint` checks the manifest's edges and every `import` line against it.
+/// ARCHITECTURE.md §2 as code: the kernel depends on nothing; shared libraries on the kernel and each other; a
+/// plugin point and every squad module on the kernel, shared libraries and plugin points; test support on the
+/// kernel and shared libraries; adapters (CoreHTTP, CurlBinding) only on what they list, and only apps on them; no
+/// module on an app; no cycles. Which module is which kind is read from Package.swift's tables (``ManifestKinds``).
+/// `squad lint` checks the manifest's edges and every `import` line against it.
 public struct DependencyRule: Sendable {
-    /// The kernel.
-    public static let kernel = "Core"
-    /// Modules other modules may plug into.
-    public static let pluginPoints: Set<String> = ["Login", "Tabs"]
-    /// Modules only tests use.
-    public static let testSupport: Set<String> = ["CoreTesting"]
-    /// What several targets need that is not the kernel; each may use Core and the others.
-    public static let sharedLibraries: Set<String> = [
-        "JSON", "ArgumentParsing", "Currency", "CodeOwnership", "TerminalUI", "FixtureBackend", "SafeText", "Faces",
-        "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
-    ]
-    /// Platform adapters beside the kernel and exactly what each may use. Only apps import them: a squad module
-    /// gets its `Backend` from the host and never builds one.
-    public static let adapters: [String: Set<String>] = ["CoreHTTP": ["Core", "CurlBinding"], "CurlBinding": []]
-
     let graph: PackageGraph
+    /// Each module's kind, from the manifest.
+    public let kinds: ManifestKinds
 
-    /// A rule check over a package.
-    public init(graph: PackageGraph) { self.graph = graph }
+    /// A rule check over a package whose modules are `kinds`.
+    public init(graph: PackageGraph, kinds: ManifestKinds) { (self.graph, self.kinds) = (graph, kinds) }
 
     var moduleTargets: [PackageGraph.Target] {
         graph.targets.filter { $0.kind == "regular" && $0.path.hasPrefix("Modules/") }
@@ -36,42 +24,54 @@ public struct DependencyRule: Sendable {
             let known = graph.targets.contains { $0.name == dependency }
             return known ? "\(module) must not depend on \(dependency): modules never import an app" : nil
         }
-        if module == DependencyRule.kernel {
-            return "Core must not depend on \(dependency): Core depends on the toolchain only"
+        if module == kinds.kernel {
+            return "\(module) must not depend on \(dependency): \(module) depends on the toolchain only"
         }
         if dependency == module { return nil }
-        if let allowed = DependencyRule.adapters[module] {
+        if let allowed = kinds.adapters[module] {
             if allowed.contains(dependency) { return nil }
             if allowed.isEmpty { return "\(module) must not depend on \(dependency): it uses system libraries only" }
             return "\(module) may depend on \(allowed.sorted().joined(separator: ", ")) only, not \(dependency)"
         }
-        if DependencyRule.adapters[dependency] != nil {
+        if kinds.adapters[dependency] != nil {
             return
                 "\(module) must not depend on \(dependency): squad modules get a Backend from the host; only apps build one"
         }
-        if DependencyRule.sharedLibraries.contains(module) {
-            if dependency == DependencyRule.kernel || DependencyRule.sharedLibraries.contains(dependency) { return nil }
+        if kinds.sharedLibraries.contains(module) {
+            if dependency == kinds.kernel || kinds.sharedLibraries.contains(dependency) { return nil }
             return "\(module) must not depend on \(dependency): shared libraries depend on Core and each other only"
         }
-        if DependencyRule.testSupport.contains(dependency) {
+        if kinds.testSupport.contains(dependency) {
             return "\(module) must not depend on test support \(dependency)"
         }
-        if DependencyRule.testSupport.contains(module) {
-            if dependency == DependencyRule.kernel || DependencyRule.sharedLibraries.contains(dependency) { return nil }
+        if kinds.testSupport.contains(module) {
+            if dependency == kinds.kernel || kinds.sharedLibraries.contains(dependency) { return nil }
             return "\(module) may depend on Core and shared libraries only, not \(dependency)"
         }
-        if dependency == DependencyRule.kernel || DependencyRule.sharedLibraries.contains(dependency) { return nil }
-        if DependencyRule.pluginPoints.contains(dependency) && !DependencyRule.pluginPoints.contains(module) {
+        if dependency == kinds.kernel || kinds.sharedLibraries.contains(dependency) { return nil }
+        if kinds.pluginPoints.contains(dependency) && !kinds.pluginPoints.contains(module) {
             return nil
         }
+        let points = kinds.pluginPoints.sorted().joined(separator: ", ")
         return
-            "\(module) must not depend on \(dependency): modules depend on Core, shared libraries and plugin points (Login, Tabs) only"
+            "\(module) must not depend on \(dependency): modules depend on \(kinds.kernel), shared libraries and plugin points (\(points)) only"
     }
 
     /// Every violation in the manifest's edges, plus any cycle.
     public func manifestViolations() -> [String] {
         var problems = moduleTargets.flatMap { target in
             target.dependencies.compactMap { violation(target.name, dependsOn: $0).map { "Package.swift: \($0)" } }
+        }
+        for target in moduleTargets {
+            let tables = [
+                kinds.modules.contains(target.name), kinds.sharedLibraries.contains(target.name),
+                kinds.adapters[target.name] != nil, kinds.testSupport.contains(target.name),
+            ].filter { $0 }.count
+            if tables != 1 {
+                problems.append(
+                    "Package.swift: \(target.name) is in \(tables) of the tables modules, sharedLibraries, adapters "
+                        + "(or systemBindings) and testSupport; put it in exactly one, so its kind is known")
+            }
         }
         if let cycle = graph.cycle() {
             problems.append("Package.swift: dependency cycle \(cycle.joined(separator: " → "))")

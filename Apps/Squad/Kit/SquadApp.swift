@@ -150,7 +150,8 @@ public enum SquadApp {
         // The dependency rule is a Swift package's; a repository without a root manifest has only CODEOWNERS.
         let manifest = FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
         if manifest {
-            let rule = DependencyRule(graph: try PackageGraph.dump(shell))
+            let text = (try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
+            let rule = DependencyRule(graph: try PackageGraph.dump(shell), kinds: try ManifestKinds.read(text))
             findings += rule.manifestViolations()
             for target in rule.moduleTargets {
                 // A README squad new wrote and nobody filled in is a prompt, not a failure.

@@ -1,5 +1,5 @@
 /// Where the tasks Courier starts on its own run. Production leaves it nil (the global pool); a test places its
-/// work on one serial executor (CoreTesting's `VirtualClock`), and every task started with ``Task/placed(_:)``
+/// work on one serial executor (CoreTesting's `VirtualClock`), and every task started with `Task.placed(_:)`
 /// follows, so the test knows exactly when nothing is left to run and virtual time may move.
 public enum TaskPlacement {
     /// The executor new tasks prefer; inherited by every task started inside the scope that sets it.

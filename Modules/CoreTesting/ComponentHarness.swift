@@ -64,9 +64,9 @@ public final class ComponentHarness<C: Component>: Sendable {
     public enum Reaction: String, Sendable, Equatable {
         /// Nothing: it does not listen to that event.
         case ignored
-        /// It consumed the event into the info it shows (``EventConsuming``).
+        /// It consumed the event into the info it shows (`EventConsuming`).
         case updated
-        /// It asked to be reloaded, and was, as a watching host does (``RefreshingOnEvents``).
+        /// It asked to be reloaded, and was, as a watching host does (`RefreshingOnEvents`).
         case refreshed
     }
 
@@ -118,7 +118,7 @@ public final class ComponentHarness<C: Component>: Sendable {
         }
     }
 
-    /// The analytics events the component's squad chose to record (``Tracking``), in order.
+    /// The analytics events the component's squad chose to record (`Tracking`), in order.
     public var analytics: [AnalyticsEvent] {
         updates.compactMap { if case .event(.analytics(let event)) = $0 { return event } else { return nil } }
     }

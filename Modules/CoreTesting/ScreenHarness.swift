@@ -81,7 +81,7 @@ public final class ScreenHarness: Sendable {
         await clock.settle()
     }
 
-    /// Delivers `event` to the running screen (``ScreenRuntime/deliver(_:)``), moving the clock whenever the
+    /// Delivers `event` to the running screen (`ScreenRuntime.deliver(_:)`), moving the clock whenever the
     /// delivery waits on it (a reload with latency); nil if it is still waiting once nothing sleeps on the clock.
     public func deliver(_ event: DomainEvent) async -> [ComponentID: EventReaction]? {
         let runtime = runtime

@@ -1,7 +1,7 @@
 import Core
 import Faces
 
-/// A fake ``ModuleFace`` for testing a module's clients: it renders nothing and tells its client exactly the
+/// A fake `ModuleFace` for testing a module's clients: it renders nothing and tells its client exactly the
 /// outputs it was given, in order, then finishes (reloading is a no-op).
 public struct ScriptedFace<Input: Sendable, Info: Sendable & Equatable>: ModuleFace {
     /// The input the client made the face with.

@@ -78,7 +78,7 @@ public final class VirtualClock: CourierClock {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Starts `work` on this clock's executor: it and every task it starts (``Task/placed(_:)``, child tasks)
+    /// Starts `work` on this clock's executor: it and every task it starts (`Task.placed(_:)`, child tasks)
     /// run there one job at a time, so ``settle()`` knows exactly when all of them are waiting.
     @discardableResult
     public func start<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Task<Value, Never> {

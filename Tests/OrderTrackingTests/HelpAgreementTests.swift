@@ -38,3 +38,61 @@ import Testing
         }
     }
 }
+
+/// The README's synopsis (its `order-tracking` block) and `--help`'s USAGE agree with the commands: every command
+/// is there, and every option a line names is one that command accepts. CI runs it with the tests.
+@Suite struct SynopsisAgreementTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The lines of `text` that start a command's synopsis (`order-tracking WORD …`), by command name (a line
+    /// that starts with an ORDER-ID is tracking's), with the option lines under each (`--api URL …`, `[--event …]`).
+    static func synopses(_ text: String) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        let names = Set(OrderTrackingApp.commands.map(\.name))
+        var current: String?
+        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("order-tracking ") {
+                let words = line.split(separator: " ").map(String.init)
+                current = names.contains(words[1]) ? words[1] : "track"
+            } else if !(line.hasPrefix("--") || line.hasPrefix("[")) {
+                continue  // prose under a line, never an option list
+            }
+            if let current { found[current, default: []].append(line) }
+        }
+        return found
+    }
+
+    func check(_ synopses: [String: [String]], in source: String) throws {
+        for command in OrderTrackingApp.commands where command.name != "track" {
+            #expect(synopses[command.name] != nil, "\(source) has no synopsis line for '\(command.name)'")
+        }
+        for (name, lines) in synopses {
+            let command = try #require(OrderTrackingApp.commands.first { $0.name == name })
+            let accepted = Set(command.options.map(\.name))
+            for line in lines {
+                let options = line.split { !($0.isLetter || $0 == "-") }.map(String.init).filter {
+                    $0.hasPrefix("--") && $0.count > 2
+                }
+                for option in options where !accepted.contains(option) {
+                    Issue.record("\(source): '\(line)' names \(option), which '\(name)' refuses")
+                }
+            }
+        }
+    }
+
+    @Test func theReadmesSynopsisNamesEveryCommandAndOnlyOptionsItAccepts() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(
+            readme.components(separatedBy: "## order-tracking\n").last?.components(
+                separatedBy: "```"
+            ).dropFirst().first)
+        try check(Self.synopses(block), in: "README.md")
+    }
+
+    @Test func theHelpsUsageNamesEveryCommandAndOnlyOptionsItAccepts() throws {
+        let usage = try #require(
+            Help.main.components(separatedBy: "USAGE\n").last?.components(separatedBy: "\n\n").first)
+        try check(Self.synopses(usage), in: "order-tracking --help")
+    }
+}

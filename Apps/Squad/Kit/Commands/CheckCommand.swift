@@ -98,3 +98,17 @@ struct CheckCommand {
         name + String(repeating: " ", count: max(1, 10 - name.count)) + verdict + "\n"
     }
 }
+
+extension SquadApp {
+    /// `squad check`: what CI will say about your change.
+    static let checkCommand = SquadCommand(
+        name: "check", synopsis: "squad check [--base REF]",
+        about:
+            "What CI will say about your change, before you push: CI's fast checks from .ci/checks, narrowed to the "
+            + "files changed since REF (default main) and not yet committed; one verdict line each.",
+        options: [checkBase, help]
+    ) { parsed, run in
+        return try CheckCommand(root: run.root, shell: run.shell, base: parsed.value(checkBase) ?? "main").run(
+            output: &run.output, errors: &run.errors)
+    }
+}

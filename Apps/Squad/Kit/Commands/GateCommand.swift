@@ -146,3 +146,16 @@ extension SquadApp {
         ])
     }
 }
+
+extension SquadApp {
+    /// `squad gate`: may this change merge?
+    static let gateCommand = SquadCommand(
+        name: "gate", synopsis: "squad gate --base REF [options]",
+        about: "May this change merge? Every changed file needs an approval from one of its owners in the base's "
+            + "CODEOWNERS; unowned files and CODEOWNERS itself need @courier/platform.",
+        options: [mergeBase, prHead, reviews, teams, dismissStale, approvedBy, author, files, format, help],
+        repeatable: [approvedBy.name]
+    ) { parsed, run in
+        return try gate(parsed, shell: run.shell, stdin: run.stdin, output: &run.output, errors: &run.errors)
+    }
+}

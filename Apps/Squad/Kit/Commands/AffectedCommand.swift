@@ -1,0 +1,45 @@
+import ArgumentParsing
+import CodeOwnership
+import Foundation
+import JSON
+import SafeText
+
+extension SquadApp {
+    /// `squad affected`: which tests a change needs, and why.
+    static let affectedCommand = SquadCommand(
+        name: "affected", synopsis: "squad affected --base REF [options]",
+        about: "Changed files → targets → every target depending on them → the test targets to run.",
+        options: [compareBase, compareHead, files, format, help]
+    ) { parsed, run in
+        let paths = try changedPaths(parsed, shell: run.shell, stdin: run.stdin)
+        // From the revisions compared (the head's manifest, else the base's); with --files, the working tree.
+        let revisions = [parsed.value(compareHead) ?? "HEAD"] + (parsed.value(compareBase).map { [$0] } ?? [])
+        let graph =
+            parsed.value(files) == nil
+            ? try PackageGraph.dump(run.shell, revisions: revisions) : try PackageGraph.dump(run.shell)
+        let result = Affected(graph: graph).explain(paths)
+        if try isJSON(parsed) {
+            let object: JSONValue = .object([
+                "changed": .array(result.changed.map(JSONValue.string)),
+                "affected": .array(result.affected.map(JSONValue.string)),
+                "tests": .array(result.tests.map(JSONValue.string)),
+                "why": .object(result.why.mapValues(JSONValue.string)),
+                "everything": result.everything.map(JSONValue.string) ?? .null,
+                "command": result.command.isEmpty ? .null : .string(result.command),
+            ])
+            run.output += object.text + "\n"
+        } else {
+            run.output += "changed targets: \(result.changed.joined(separator: " "))\n"
+            run.output += "affected targets: \(result.affected.joined(separator: " "))\n"
+            run.output += "test targets: \(result.tests.joined(separator: " "))\n"
+            if let everything = result.everything {
+                run.output += "why: \(everything)\n"
+            } else if !result.why.isEmpty {
+                run.output += "why:\n"
+                for target in result.affected { run.output += "  \(target): \(result.why[target] ?? "")\n" }
+            }
+            run.output += result.command.isEmpty ? "nothing to test\n" : "run: \(result.command)\n"
+        }
+        return 0
+    }
+}

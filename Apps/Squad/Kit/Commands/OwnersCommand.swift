@@ -1,0 +1,30 @@
+import ArgumentParsing
+import CodeOwnership
+import Foundation
+import JSON
+import SafeText
+
+extension SquadApp {
+    /// `squad owners`: who owns each path.
+    static let ownersCommand = SquadCommand(
+        name: "owners", synopsis: "squad owners [options] PATH... | -",
+        about:
+            "Who owns each path (\"-\": nobody). Paths are relative to where you are, absolute inside the repository, "
+            + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line (-z: NUL-separated).",
+        options: [codeowners, format, nulSeparated, ownedBy, unowned, help]
+    ) { parsed, run in
+        let file = try loadCodeOwners(parsed.value(codeowners), root: run.root, directory: run.directory)
+        if let ignored = file.ignored { run.errors += "warning: \(ignored); every path answers \(Gate.platform)\n" }
+        let query = OwnersQuery(root: run.root, directory: realDirectory(run.directory), shell: run.shell)
+        if let team = parsed.value(ownedBy) {
+            return try query.listOwned(by: team, owners: file.owners, output: &run.output, errors: &run.errors)
+        }
+        if parsed.isSet(unowned) { return try query.listOwned(by: nil, owners: file.owners, output: &run.output) }
+        guard !parsed.positionals.isEmpty else {
+            throw UsageError(message: "owners needs at least one PATH, '-' for stdin, --owner TEAM or --unowned")
+        }
+        let paths = try query.resolve(
+            parsed.positionals, stdin: run.stdin, nulSeparated: parsed.isSet(nulSeparated))
+        return printOwners(paths, owners: file.owners, json: try isJSON(parsed), output: &run.output)
+    }
+}

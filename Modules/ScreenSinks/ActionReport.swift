@@ -78,7 +78,8 @@ public struct ActionReport: Sendable {
         }
     }
 
-    private static func verdict(_ entry: ActionVerdict) -> JSONValue {
+    /// One card's answer as the JSON reports write it (`cancel --format json` and an action's `verdicts`).
+    static func verdict(_ entry: ActionVerdict) -> JSONValue {
         var row: [String: JSONValue] = [
             "id": .string(entry.id.rawValue), "verdict": .string("veto"), "reason": .null, "confirmation": .null,
         ]

@@ -139,6 +139,20 @@ public struct ScreenDefinition: Sendable, Equatable {
         return (marked, endpoint.path)
     }
 
+    /// The runtime of this screen for `settings` (its ids are the inputs): its cards resolved (``entries(for:
+    /// backend:clock:timeout:)``) and `extra` cards the screen does not name at the end (those a prompt feeds).
+    public func runtime(
+        settings: ScreenSettings, registry: ComponentRegistry, backend: any Backend, clock: any CourierClock,
+        report: RuntimeReport, adding extra: [ComponentID] = []
+    ) async throws(LayoutFailure) -> ScreenRuntime {
+        var (entries, source) = try await entries(
+            for: settings.ids, backend: backend, clock: clock, timeout: settings.timeout)
+        entries += extra.filter { id in !entries.contains { $0.id == id } }.map { ScreenEntry(id: $0) }
+        return ScreenRuntime(
+            entries: entries, registry: registry, backend: backend, clock: clock, settings: settings, report: report,
+            source: source)
+    }
+
     /// `template` with each `{name}` replaced by `values[name]`, or nil when a name has no value: a line or a
     /// path is never made with a hole in it.
     public static func fill(_ template: String, _ values: [String: String]) -> String? {

@@ -3,6 +3,7 @@ import Core
 import Foundation
 import HostIO
 import JSON
+import ScreenRuntime
 
 /// `--analytics FILE`: what each squad's components asked to record (`Tracking`), one JSON line per event,
 /// appended: `time`, `order`, `component`, `module`, `event`, `properties`. The squads choose the events and
@@ -33,5 +34,15 @@ public struct AnalyticsLog: Sendable {
             "properties": .object(event.properties.mapValues(JSONValue.string)),
         ])
         file.append(line.text) { terminal.err($0) }
+    }
+}
+
+extension RuntimeReport {
+    /// A host's report: diagnostics (and with `trace`, `--trace` lines) to `terminal`'s stderr, the squads'
+    /// analytics to `analytics` when given.
+    public init(terminal: Terminal, trace: Bool, analytics: AnalyticsLog?) {
+        self.init(diagnostic: { terminal.err($0) })
+        if trace { self.trace = { terminal.err($0) } }
+        if let analytics { self.analytics = { event, id in analytics.record(event, from: id) } }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParsing
-import Core
 
 /// One `order-tracking` command (ArgumentParsing's declaration): what runs it gets the parsed arguments and the
 /// process's environment and streams.

@@ -1,9 +1,7 @@
 import ArgumentParsing
-import Core
 import Login
 import SafeText
 import Tabs
-import TerminalUI
 
 /// `login USER-ID [--password P] [--data-dir DIR]`: authenticates and runs every module's login hooks.
 /// stdout carries exactly the reference lines; what the hooks found goes there too only with `--verbose`, and

@@ -62,21 +62,9 @@ public enum OrderTrackingApp {
     public static func main(_ arguments: [String], environment: [String: String], closed: Set<Int32> = []) async
         -> Int32
     {
-        let streams = StandardStreams()
-        if closed.contains(STDOUT_FILENO) {
-            streams.err(
-                "order-tracking: standard output is closed; run it with stdout open (a terminal, a pipe or > FILE)")
-            return ExitCode.fatal.rawValue
+        await CommandLineTool(name: "order-tracking").main(closed: closed) { streams throws(UsageError) in
+            try await run(arguments, environment: environment, streams: streams).rawValue
         }
-        var code: ExitCode
-        do {
-            code = try await run(arguments, environment: environment, streams: streams)
-        } catch {
-            streams.err("order-tracking: \(error.message)")
-            streams.err("Run 'order-tracking --help' for usage.")
-            code = .usage
-        }
-        return streams.exitStatus(code.rawValue, tool: "order-tracking")
     }
 
     /// The command line on `streams`. In-process tests pass a `VirtualClock` and no `signals`: the process's own
@@ -93,14 +81,10 @@ public enum OrderTrackingApp {
         case .run(let command, let parsed):
             let terminal = Terminal(environment: environment, noColorFlag: parsed.isSet(noColor), streams: streams)
             let context = CommandContext(environment: environment, terminal: terminal, clock: clock)
-            // Every command under the same signal handling (Ctrl-C 130, SIGTERM 143, SIGHUP 129, terminal
-            // restored); commands throw only usage errors, which end the run with 64.
-            do {
-                let status = try await withSignalHandling(terminal, enabled: signals) {
-                    try await streams.endingWhenOutputFails { try await command.run(parsed, context).rawValue }
-                }
-                return ExitCode(rawValue: status) ?? .fatal
-            } catch let error as UsageError { throw error } catch { return .fatal }
+            let status = try await CommandLineTool.running(terminal, streams: streams, signals: signals) {
+                try await command.run(parsed, context).rawValue
+            }
+            return ExitCode(rawValue: status) ?? .fatal
         }
     }
 }

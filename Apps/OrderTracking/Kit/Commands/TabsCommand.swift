@@ -1,9 +1,7 @@
 import ArgumentParsing
 import Core
-import Foundation
 import SafeText
 import ScreenSinks
-import Storage
 import Tabs
 import TerminalUI
 

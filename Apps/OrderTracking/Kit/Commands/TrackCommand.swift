@@ -1,11 +1,9 @@
 import ArgumentParsing
 import Core
 import Faces
-import Foundation
 import HostIO
 import SafeText
 import ScreenRuntime
-import ScreenSinks
 
 /// The screen commands: `order-tracking [ORDER-ID]` (the tracking screen), `screen NAME` (any screen the backend
 /// defines) and `checkout CART-ID`; each value checked with a message that says what to type.

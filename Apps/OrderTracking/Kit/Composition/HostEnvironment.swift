@@ -1,7 +1,6 @@
 import ArgumentParsing
 import Core
 import CoreHTTP
-import Faces
 import Feed
 import FixtureBackend
 import Foundation
@@ -10,7 +9,6 @@ import LiveScreen
 import Login
 import Profile
 import Promo
-import SafeText
 import ScreenRuntime
 import ScreenSinks
 import Storage

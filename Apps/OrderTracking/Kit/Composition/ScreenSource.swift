@@ -31,22 +31,14 @@ extension HostEnvironment {
         _ definition: ScreenDefinition, settings: ScreenSettings, trace: Bool = false, analytics: AnalyticsLog?,
         adding extra: [ComponentID] = []
     ) async -> ScreenRuntime? {
-        var (entries, source): ([ScreenEntry], String)
         do {
-            (entries, source) = try await definition.entries(
-                for: settings.ids, backend: backend, clock: clock, timeout: settings.timeout)
+            return try await definition.runtime(
+                settings: settings, registry: registry, backend: backend, clock: clock,
+                report: RuntimeReport(terminal: terminal, trace: trace, analytics: analytics), adding: extra)
         } catch {
             let subject = definition.inputs.first.map { (kind: $0, id: settings.ids[$0] ?? "") }
             terminal.err(error.advice(what: "the screen layout", subject: subject, timeout: settings.timeout))
             return nil
         }
-        entries += extra.filter { id in !entries.contains { $0.id == id } }.map { ScreenEntry(id: $0) }
-        let terminal = terminal
-        var report = RuntimeReport(diagnostic: { terminal.err($0) })
-        if trace { report.trace = { terminal.err($0) } }
-        if let analytics { report.analytics = { event, id in analytics.record(event, from: id) } }
-        return ScreenRuntime(
-            entries: entries, registry: registry, backend: backend, clock: clock, settings: settings, report: report,
-            source: source)
     }
 }

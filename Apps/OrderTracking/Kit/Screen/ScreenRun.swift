@@ -1,6 +1,3 @@
-import Core
-import Foundation
-import HostIO
 import LiveScreen
 import ScreenRuntime
 import ScreenSinks
@@ -34,9 +31,11 @@ struct ScreenRun: Sendable {
     }
 
     private func show(_ definition: ScreenDefinition, _ options: ScreenOptions) async -> (ScreenFrame, Bool)? {
-        // A person at a terminal drives a watched screen with keys (LiveConsole); everything else is as before.
-        let interactive = options.watch && host.terminal.canReadKeys && !options.plain && !options.json
         let inputs = options.inputs.filter { definition.inputs.contains($0.0) }
+        let presenter = ScreenPresenter(
+            subject: ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs),
+            json: options.json, plain: options.plain, watch: options.watch, terminal: host.terminal, clock: host.clock)
+        let interactive = presenter.interactive
         var settings = ScreenSettings(ids: Dictionary(inputs) { first, _ in first })
         (settings.timeout, settings.watch, settings.every) = (host.timeout, options.watch, options.every)
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
@@ -48,28 +47,10 @@ struct ScreenRun: Sendable {
             let runtime = await host.runtime(
                 definition, settings: settings, trace: options.trace, analytics: analytics, adding: adding)
         else { return nil }
-        let subject = ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs)
-        let output = {
-            ScreenOutput(
-                subject: subject, cards: runtime.registrations.map(\.id), json: options.json,
-                plain: options.plain || interactive, watch: options.watch && !interactive, terminal: host.terminal,
-                clock: host.clock)
-        }
-        let (final, shown): (ScreenFrame, ScreenOutput)
-        if interactive {
-            let bar = runtime.registrations.contains { $0.id == HostEnvironment.barCard }
-            let console = LiveConsole(
-                title: subject.title, runtime: runtime, terminal: host.terminal, clock: host.clock,
-                tabs: bar ? host.consoleTabs() : .none, heard: { [promo = host.promo] in promo.hear($0) },
-                skipping: [HostEnvironment.barCard])
-            final = await KeyReader.reading { await console.run(keys: $0) }
-            // The last frame stays on the main screen, as a plain frame at the terminal's width now.
-            shown = output()
-        } else {
-            shown = output()
-            final = await runtime.run { frame, moment in shown.show(frame, moment) }
-        }
-        shown.finish(final)
+        let bar = runtime.registrations.contains { $0.id == HostEnvironment.barCard }
+        let final = await presenter.show(
+            runtime, tabs: bar ? host.consoleTabs() : .none, heard: { [promo = host.promo] in promo.hear($0) },
+            skipping: [HostEnvironment.barCard])
         return (final, interactive)
     }
 

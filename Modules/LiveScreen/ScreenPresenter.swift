@@ -1,0 +1,54 @@
+import Core
+import HostIO
+import ScreenRuntime
+import ScreenSinks
+
+/// How one run of a screen is shown, decided once: a person at a terminal drives a watched screen with keys
+/// (``LiveConsole``); anything else goes to ``ScreenSinks/ScreenOutput`` (painted in place, plain frames, JSON or
+/// NDJSON). Either way the last frame ends on the main screen.
+public struct ScreenPresenter: Sendable {
+    let subject: ScreenSubject
+    let json: Bool
+    let plain: Bool
+    let watch: Bool
+    let terminal: Terminal
+    let clock: any CourierClock
+
+    /// A presenter for `subject`'s screen with the run's output options.
+    public init(
+        subject: ScreenSubject, json: Bool, plain: Bool, watch: Bool, terminal: Terminal, clock: any CourierClock
+    ) {
+        (self.subject, self.json, self.plain, self.watch) = (subject, json, plain, watch)
+        (self.terminal, self.clock) = (terminal, clock)
+    }
+
+    /// Whether a person drives it with keys: watched, on a terminal that reads keys, neither plain nor JSON.
+    public var interactive: Bool { watch && terminal.canReadKeys && !plain && !json }
+
+    /// Runs `runtime` to its end and returns the last frame: through the live console (its tab bar `tabs`, what a
+    /// prompt's code is `heard` by, the cards it does not draw in the body) when interactive, else the output.
+    public func show(
+        _ runtime: ScreenRuntime, tabs: ConsoleTabs, heard: @escaping @Sendable (DomainEvent) -> Void,
+        skipping: Set<ComponentID>
+    ) async -> ScreenFrame {
+        let output = {
+            ScreenOutput(
+                subject: subject, cards: runtime.registrations.map(\.id), json: json, plain: plain || interactive,
+                watch: watch && !interactive, terminal: terminal, clock: clock)
+        }
+        let (final, shown): (ScreenFrame, ScreenOutput)
+        if interactive {
+            let console = LiveConsole(
+                title: subject.title, runtime: runtime, terminal: terminal, clock: clock, tabs: tabs, heard: heard,
+                skipping: skipping)
+            final = await KeyReader.reading { await console.run(keys: $0) }
+            // The last frame stays on the main screen, as a plain frame at the terminal's width now.
+            shown = output()
+        } else {
+            shown = output()
+            final = await runtime.run { frame, moment in shown.show(frame, moment) }
+        }
+        shown.finish(final)
+        return final
+    }
+}

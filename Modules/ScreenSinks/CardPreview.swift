@@ -1,0 +1,77 @@
+import ArgumentParsing
+import Core
+import FixtureBackend
+import Foundation
+import HostIO
+import SafeText
+import ScreenRuntime
+import TerminalUI
+
+/// One component alone (presentation: alone) with a payload, an injected fault or a forced state, through the
+/// same runtime as a screen, so a squad sees every state of its card without the rest of the app
+/// (`order-tracking preview COMPONENT`).
+public struct CardPreview: Sendable {
+    let id: ComponentID
+    /// Other squads' events to deliver after the load, in order (`--event NAME=VALUE`).
+    let events: [DomainEvent]
+    /// The ids the card reads (`--order`, `--input`).
+    let ids: [String: String]
+    let payload: Data?
+    let fault: InjectedFault?
+    let state: Phase?
+
+    /// A preview of card `id` reading `ids`, fed `payload` or failing with `fault`, forced to `state`, then
+    /// handed `events`.
+    public init(
+        id: ComponentID, events: [DomainEvent], ids: [String: String], payload: Data?, fault: InjectedFault?,
+        state: Phase?
+    ) {
+        (self.id, self.events, self.ids, self.payload, self.fault, self.state) = (
+            id, events, ids, payload, fault, state
+        )
+    }
+
+    /// Shows the card on `terminal` and returns the phase it reached, or nil when `registry` has no such card
+    /// (said on stderr with a did-you-mean: a usage error).
+    public func show(
+        registry: ComponentRegistry, backend: any Backend, clock: any CourierClock, timeout: Duration,
+        terminal: Terminal
+    ) async -> Phase? {
+        let module: String
+        do { module = try registry.registration(for: id).module } catch {
+            let known = registry.registrations.map(\.id.rawValue)
+            terminal.err("\(error)" + suggestion(for: id.rawValue, among: known))
+            return nil
+        }
+        // One card, through the same runtime as the screen: its own context, alone, fed the payload or the fault.
+        var settings = ScreenSettings(ids: ids)
+        (settings.presentation, settings.timeout, settings.load) = (.alone, timeout, state != .loading)
+        let runtime = ScreenRuntime(
+            entries: [ScreenEntry(id: id, payload: fault == nil ? payload : nil)], registry: registry,
+            backend: fault.map { FaultInjectingBackend(fault: $0, clock: clock) } ?? backend,
+            clock: clock, settings: settings, report: RuntimeReport(terminal: terminal, trace: false, analytics: nil))
+        await runtime.open(loading: settings.load ? [0] : [])
+        var reactions: [String] = []
+        for event in events {
+            switch await runtime.deliver(event)[id] {
+            case .reloaded?: reactions.append("\(event): reloaded")
+            case .updated?: reactions.append("\(event): updated")
+            default: reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")
+            }
+        }
+        let card = await runtime.stop().cards[0]
+        if let forced = state, forced != .loading, forced != card.phase {
+            terminal.err("asked for state '\(forced.rawValue)' but the component reached '\(card.phase.rawValue)'")
+        }
+        let styler = terminal.styler
+        var lines = [styler.apply(.dim, "\(id) · \(module) · state: \(card.phase.rawValue)")]
+        lines += reactions.map { styler.apply(.dim, SafeText.visible($0)) }
+        if let block = card.block {
+            lines += CardRenderer.lines(for: block, width: terminal.cardWidth, styler: styler)
+        } else {
+            lines.append(styler.apply(.error, "(hidden: \(card.reason ?? "nothing to draw"))"))
+        }
+        terminal.out(lines.map { $0 + "\n" }.joined())
+        return card.phase
+    }
+}

@@ -91,4 +91,9 @@ public struct SentRequest: Sendable, Equatable {
     public let body: Data
     /// The headers as sent.
     public let headers: [String: String]
+
+    /// A request, as a test expects one.
+    public init(path: String, body: Data, headers: [String: String]) {
+        (self.path, self.body, self.headers) = (path, body, headers)
+    }
 }

@@ -32,7 +32,4 @@ public struct ScreenSubject: Sendable, Equatable {
     public static func order(_ order: String) -> ScreenSubject {
         ScreenSubject(screen: "tracking", title: "Order {order}", inputs: [("order", order)])
     }
-
-    /// The value of input `name` ("" when the screen has none).
-    public func value(_ name: String) -> String { inputs.first { $0.name == name }?.value ?? "" }
 }

@@ -50,6 +50,8 @@ struct CodeOwnersIndex: Sendable {
     private let patterns: [CodeOwnersPattern]
     /// The earlier lines of a pattern written more than once, by the index of its last line.
     private(set) var duplicates: [Int: [Int]] = [:]
+    /// The patterns as steps over numbered segments, which is how candidates are matched.
+    private var programs = SegmentPrograms()
 
     /// The tree's root and the bucket tried on every path.
     private static let root = 0
@@ -68,6 +70,10 @@ struct CodeOwnersIndex: Sendable {
         var last: [[UInt8]: Int] = [:]
         for (index, pattern) in patterns.enumerated() { last[Array(pattern.text.utf8)] = index }
         for (index, pattern) in patterns.enumerated() {
+            var steps = programs
+            programs = SegmentPrograms()
+            steps.append(pattern) { nameNumber($0) }
+            programs = steps
             let final = last[Array(pattern.text.utf8)]!
             if final != index {
                 duplicates[final, default: []].append(index)
@@ -97,32 +103,41 @@ struct CodeOwnersIndex: Sendable {
         if scanner.longestChain > 0 {
             for depth in 0..<path.count { capacity += scanner.longestChain * path[depth].count }
         }
-        // Two 32-bit numbers a bucket keep the buffer on the stack for paths some twenty folders deep.
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) { cursors in
-            // Per bucket hit: one past its newest rule not yet tried, in `flat`, then where the bucket starts.
+        // Three 32-bit numbers a bucket keep the buffer on the stack for paths some twenty folders deep.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * capacity) { buffer in
+            // Per bucket hit: its newest rule not yet tried (-1: none left), where that rule is in `flat`, and
+            // where the bucket starts; the newest rules side by side, so picking the newest of all is a
+            // branch-free scan.
             var hit = 0
             forEachBucket(path) { bucket in
                 guard starts[bucket] < starts[bucket + 1], hit < capacity else { return }
-                cursors[2 &* hit] = starts[bucket + 1]
-                cursors[2 &* hit &+ 1] = starts[bucket]
+                buffer[capacity &+ hit] = starts[bucket + 1] &- 1
+                buffer[2 &* capacity &+ hit] = starts[bucket]
                 hit &+= 1
             }
             return patterns.withUnsafeBufferPointer { patterns in
                 flat.withUnsafeBufferPointer { flat in
-                    var failed: Int32 = -1
-                    while true {
-                        var newest: Int32 = -1
-                        var from = -1
-                        for bucket in 0..<hit where cursors[2 &* bucket] > cursors[2 &* bucket &+ 1] {
-                            let index = flat[Int(cursors[2 &* bucket] &- 1)]
-                            if index > newest { (newest, from) = (index, bucket) }
+                    programs.with { programs in
+                        for bucket in 0..<hit { buffer[bucket] = flat[Int(buffer[capacity &+ bucket])] }
+                        var failed: Int32 = -1
+                        while true {
+                            var newest: Int32 = -1
+                            var from = 0
+                            for bucket in 0..<hit {
+                                let index = buffer[bucket]
+                                let newer = index > newest
+                                newest = newer ? index : newest
+                                from = newer ? bucket : from
+                            }
+                            guard newest >= 0 else { return nil }
+                            let next = buffer[capacity &+ from] &- 1
+                            buffer[capacity &+ from] = next
+                            buffer[from] = next >= buffer[2 &* capacity &+ from] ? flat[Int(next)] : -1
+                            // A bucket hit by two segments offers its rules twice, one after the other.
+                            if newest == failed { continue }
+                            if programs.matches(Int(newest), patterns, path) { return Int(newest) }
+                            failed = newest
                         }
-                        guard from >= 0 else { return nil }
-                        cursors[2 &* from] &-= 1
-                        // A bucket hit by two segments offers its rules twice, one after the other.
-                        if newest == failed { continue }
-                        if patterns[Int(newest)].matches(path) { return Int(newest) }
-                        failed = newest
                     }
                 }
             }
@@ -138,23 +153,31 @@ struct CodeOwnersIndex: Sendable {
         found.sort(by: >)
         // A bucket hit by two segments ("docs/docs/x") adds its rules twice.
         var previous = -1
-        found.removeAll { index in
-            defer { previous = index }
-            return index == previous || !patterns[index].matches(path)
+        patterns.withUnsafeBufferPointer { patterns in
+            programs.with { programs in
+                found.removeAll { index in
+                    defer { previous = index }
+                    return index == previous || !programs.matches(index, patterns, path)
+                }
+            }
         }
         return found
     }
 
-    /// Calls `visit` with every bucket `path` hits; the same bucket may come more than once.
+    /// Calls `visit` with every bucket `path` hits (the same bucket may come more than once), and writes the
+    /// numbers of the path's segment names and extensions that ``SegmentPrograms`` compares.
     @inline(__always)
     private func forEachBucket(_ path: PathView, _ visit: (Int) -> Void) {
         visit(CodeOwnersIndex.rest)
         visit(CodeOwnersIndex.root)
         var node = CodeOwnersIndex.root
         var walking = true
-        for depth in 0..<path.count {
+        let count = path.count
+        for depth in 0..<count {
             let segment = path[depth]
-            if let name = names.find(segment) {
+            let found = names.find(segment)
+            path.numbers[depth] = found.map { Int32(truncatingIfNeeded: $0) } ?? -1
+            if let name = found {
                 if walking {
                     if let child = table[CodeOwnersIndex.key(.child, node, name)] {
                         node = child
@@ -178,11 +201,12 @@ struct CodeOwnersIndex: Sendable {
                 }
             }
             // By bytes, as patterns are matched: a dot followed by a combining mark is still a dot.
+            path.numbers[count &+ depth] = -1
             if let dot = segment.lastIndex(of: PathBytes.dot),
-                let name = names.find(UnsafeBufferPointer(rebasing: segment[(dot + 1)...])),
-                extensionBuckets[name] >= 0
+                let name = names.find(UnsafeBufferPointer(rebasing: segment[(dot + 1)...]))
             {
-                visit(Int(extensionBuckets[name]))
+                path.numbers[count &+ depth] = Int32(truncatingIfNeeded: name)
+                if extensionBuckets[name] >= 0 { visit(Int(extensionBuckets[name])) }
             }
             scanner.scan(segment) { visit(Int($0)) }
         }

@@ -213,6 +213,28 @@ public struct CodeOwnersPattern: Sendable, Equatable {
         return accepts(reachable: { reachable[$0] }, count: path.count)
     }
 
+    /// The positions after the path segments at `reachable` (bits below `path.count`, < 64) that the pattern's
+    /// glob segment `index` matches, for a matcher that handles the other segments itself.
+    func advance(_ reachable: UInt64, through index: Int, _ path: PathView) -> UInt64 {
+        let part = parts[index]
+        return program.withUnsafeBufferPointer { program in
+            var next: UInt64 = 0
+            var remaining = reachable
+            while remaining != 0 {
+                let start = remaining.trailingZeroBitCount
+                remaining &= remaining &- 1
+                if CodeOwnersPattern.matches(program, part, path[start]) { next |= UInt64(1) << (start &+ 1) }
+            }
+            return next
+        }
+    }
+
+    /// Whether a pattern whose segments can end at the positions in `reachable` owns a path of `count`
+    /// segments (`count` < 64).
+    func accepts(_ reachable: UInt64, count: Int) -> Bool {
+        accepts(reachable: { reachable & (UInt64(1) << $0) != 0 }, count: count)
+    }
+
     /// After the last segment: at the path's end a file matched (not for `dir/`); earlier, the match is a
     /// folder holding the path (not for a trailing lone `*`, which is one level, unless it is `dir/*/`).
     private func accepts(reachable: (Int) -> Bool, count: Int) -> Bool {

@@ -7,6 +7,9 @@ struct PathView {
     private let bounds: UnsafeMutableBufferPointer<Int>
     /// How many segments the path has (empty and "." segments dropped, as ``PathBytes/segments(_:)`` does).
     let count: Int
+    /// Per segment, the number an index gave its whole name and then (from `count` on) its extension, -1 for
+    /// none: written while the index gathers buckets, so its patterns compare literal segments as numbers.
+    let numbers: UnsafeMutableBufferPointer<Int32>
 
     /// The bytes of segment `index`.
     subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
@@ -19,13 +22,18 @@ struct PathView {
     static func with<Result>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (PathView) -> Result) -> Result {
         let shallow = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { bounds -> Result? in
             guard let count = split(bytes, into: bounds) else { return nil }
-            return body(PathView(bytes: bytes, bounds: bounds, count: count))
+            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 &* count) { numbers in
+                body(PathView(bytes: bytes, bounds: bounds, count: count, numbers: numbers))
+            }
         }
         if let shallow { return shallow }
         var slashes = 0
         for byte in bytes where byte == PathBytes.slash { slashes &+= 1 }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 &* (slashes &+ 1)) { bounds in
-            body(PathView(bytes: bytes, bounds: bounds, count: split(bytes, into: bounds)!))
+            let count = split(bytes, into: bounds)!
+            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 &* count) { numbers in
+                body(PathView(bytes: bytes, bounds: bounds, count: count, numbers: numbers))
+            }
         }
     }
 

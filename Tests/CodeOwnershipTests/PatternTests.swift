@@ -169,10 +169,12 @@ import Testing
             // Shapes the index keys by a literal inside a wildcard segment, found by the scanner.
             "*ab*", "xa*", "**/x*d*/", "*.d*", "/a/**/*b1*", "*d.m*", "?a*", "*e\u{301}*", "ab*/", "/b/*xab*.md",
             "*abab*", "*ba?a*",
+            // Shapes matched by numbered segments: an extension that is also a folder's name, a lone `*`.
+            "*.md/", "*/", "/a/*/", "**/md/", "md", "/*", "a/*/c", "*.d",
         ]
         let names = [
             "a", "b", "c", "d", "x", "r.md", "x.d.md", "x.", "e\u{301}.md", "e\u{E9}.md", "y.\u{301}md", "b1", "xa",
-            "d.md", "x1", "xab", "abab", "xabd.md", "ab", "babab", "xd", "e\u{301}x",
+            "d.md", "x1", "xab", "abab", "xabd.md", "ab", "babab", "xd", "e\u{301}x", "md", ".md", "a.md.d",
         ]
         var seed: UInt64 = 7
         func next(_ bound: Int) -> Int {

@@ -202,14 +202,26 @@ public enum Benchmarks {
         }
     }
 
-    /// Writes each CODEOWNERS shape (`<n>-CODEOWNERS`, `<n>-paths.txt`) into `folder`, to profile or to compare
-    /// with another tool by hand.
+    /// Writes each CODEOWNERS shape (`<n>-CODEOWNERS`, `<n>-paths.txt`) into `folder` (made if missing), to
+    /// profile or to compare with another tool by hand; a failure names the file and what to do.
     public static func dumpOwnerShapes(to folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw BenchmarkError(message: "cannot make the folder \(folder.path); pass a folder you can write to")
+        }
         for (number, shape) in OwnersShape.all(rules: 1000, paths: 100_000).enumerated() {
-            try shape.codeowners.write(
-                to: folder.appendingPathComponent("\(number)-CODEOWNERS"), atomically: true, encoding: .utf8)
-            try (shape.paths.joined(separator: "\n") + "\n").write(
-                to: folder.appendingPathComponent("\(number)-paths.txt"), atomically: true, encoding: .utf8)
+            for (name, text) in [
+                ("\(number)-CODEOWNERS", shape.codeowners),
+                ("\(number)-paths.txt", shape.paths.joined(separator: "\n") + "\n"),
+            ] {
+                let file = folder.appendingPathComponent(name)
+                do { try text.write(to: file, atomically: true, encoding: .utf8) } catch {
+                    throw BenchmarkError(
+                        message: "cannot write \(file.path) (is the disk full or the folder read-only?); nothing "
+                            + "else was written after it")
+                }
+            }
         }
     }
 

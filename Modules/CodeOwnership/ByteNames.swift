@@ -32,7 +32,30 @@ struct ByteNames: Sendable {
     @inline(__always)
     func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard filter.mayContain(count: bytes.count, first: bytes.first ?? 0) else { return nil }
-        let hash = hash(bytes)
+        return find(bytes, hash: hash(bytes))
+    }
+
+    /// The number of the path segment `bytes`, or nil, and the offset of its last "." (-1: none), found in
+    /// the same pass over its bytes as the hash when it may be a name.
+    @inline(__always)
+    func findSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> (number: Int?, lastDot: Int) {
+        guard filter.mayContain(count: bytes.count, first: bytes.first ?? 0) else {
+            return (nil, bytes.lastIndex(of: PathBytes.dot) ?? -1)
+        }
+        var hash = seed ^ 0xcbf2_9ce4_8422_2325
+        var dot = -1
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            dot = byte == PathBytes.dot ? index : dot
+            index &+= 1
+        }
+        return (find(bytes, hash: hash ^ (hash >> 29)), dot)
+    }
+
+    @inline(__always)
+    private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
         let tag = hash & 0xFFFF_FFFF_0000_0000
         return slots.withUnsafeBufferPointer { slots in
             let mask = slots.count &- 1
@@ -144,15 +167,13 @@ struct KeyFilter: Sendable {
         }
     }
 
+    /// Selects the first byte's word with conditional moves, not a branch a varied path would mispredict.
     @inline(__always)
     func mayContain(count: Int, first: UInt8) -> Bool {
-        guard lengths & (1 << UInt64(min(count, 63))) != 0 else { return false }
-        let bit = UInt64(1) << UInt64(first & 63)
-        switch first >> 6 {
-        case 0: return firstBytes.0 & bit != 0
-        case 1: return firstBytes.1 & bit != 0
-        case 2: return firstBytes.2 & bit != 0
-        default: return firstBytes.3 & bit != 0
-        }
+        let quarter = first >> 6
+        let low = quarter & 1 == 0 ? firstBytes.0 : firstBytes.1
+        let high = quarter & 1 == 0 ? firstBytes.2 : firstBytes.3
+        let word = quarter & 2 == 0 ? low : high
+        return (lengths >> UInt64(min(count, 63))) & (word >> UInt64(first & 63)) & 1 != 0
     }
 }

@@ -32,6 +32,9 @@ struct CodeOwnersIndex: Sendable {
     private var names = ByteNames()
     /// Packed (kind, node or depth, name) → a tree node's bucket or a fixed-depth or prefix bucket.
     private var table = NumberTable()
+    /// Bit `d`: some fixed-depth bucket is keyed at depth `d` (bit 63: at 63 or deeper), so other depths skip
+    /// the probe.
+    private var fixedDepths: UInt64 = 0
     /// Bucket by name number, for names at any depth and extensions (-1: none).
     private var nameBuckets: [Int32] = []
     private var extensionBuckets: [Int32] = []
@@ -175,7 +178,7 @@ struct CodeOwnersIndex: Sendable {
         let count = path.count
         for depth in 0..<count {
             let segment = path[depth]
-            let found = names.find(segment)
+            let (found, dot) = names.findSegment(segment)
             path.numbers[depth] = found.map { Int32(truncatingIfNeeded: $0) } ?? -1
             if let name = found {
                 if walking {
@@ -186,7 +189,11 @@ struct CodeOwnersIndex: Sendable {
                         walking = false
                     }
                 }
-                if let bucket = table[CodeOwnersIndex.key(.fixed, depth, name)] { visit(bucket) }
+                if fixedDepths & (1 << UInt64(min(depth, 63))) != 0,
+                    let bucket = table[CodeOwnersIndex.key(.fixed, depth, name)]
+                {
+                    visit(bucket)
+                }
                 if nameBuckets[name] >= 0 { visit(Int(nameBuckets[name])) }
             } else {
                 walking = false
@@ -202,7 +209,7 @@ struct CodeOwnersIndex: Sendable {
             }
             // By bytes, as patterns are matched: a dot followed by a combining mark is still a dot.
             path.numbers[count &+ depth] = -1
-            if let dot = segment.lastIndex(of: PathBytes.dot),
+            if dot >= 0,
                 let name = names.find(UnsafeBufferPointer(rebasing: segment[(dot + 1)...]))
             {
                 path.numbers[count &+ depth] = Int32(truncatingIfNeeded: name)
@@ -298,6 +305,9 @@ struct CodeOwnersIndex: Sendable {
         case nil: bucket = CodeOwnersIndex.rest
         case .bucket(let existing): bucket = existing
         case .key(let key):
+            if key >> 60 == Kind.fixed.rawValue {
+                fixedDepths |= 1 << min((key >> 32) & UInt64(CodeOwnersIndex.widest - 1), 63)
+            }
             if let existing = table[key] {
                 bucket = existing
             } else {

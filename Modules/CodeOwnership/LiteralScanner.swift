@@ -5,7 +5,8 @@ struct LiteralScanner: Sendable {
     /// Byte → its class; class 0 is every byte no literal uses, which leads back to the start.
     private var classes = [UInt16](repeating: 0, count: 256)
     private var classCount = 1
-    /// `step[state * classCount + class]`: the state after reading a byte of that class.
+    /// `step[state * classCount + class]`: the state after reading a byte of that class, with the top bit set
+    /// when a literal ends there, so a byte that ends none costs one load.
     private var step: [Int32] = []
     /// The value of the literal ending at a state (-1: none), and the nearest shorter suffix with a value.
     private var value: [Int32] = []
@@ -65,6 +66,9 @@ struct LiteralScanner: Sendable {
                 }
             }
         }
+        for (index, next) in step.enumerated() where value[Int(next)] >= 0 || output[Int(next)] > 0 {
+            step[index] = next | Int32.min
+        }
     }
 
     /// Calls `found` with the value of every literal occurrence in `segment` (a value may come more than once).
@@ -77,7 +81,9 @@ struct LiteralScanner: Sendable {
                     output.withUnsafeBufferPointer { output in
                         var state = 0
                         for byte in segment {
-                            state = Int(step[state &* classCount &+ Int(classes[Int(byte)])])
+                            let entry = step[state &* classCount &+ Int(classes[Int(byte)])]
+                            state = Int(entry & Int32.max)
+                            guard entry < 0 else { continue }
                             var ending = value[state] >= 0 ? state : Int(output[state])
                             while ending > 0 {
                                 found(value[ending])

@@ -84,10 +84,26 @@ enum OwnersBenchmarks {
             let owners = CodeOwners(text: shape.codeowners)
             var answers: [CodeOwners.Ownership] = []
             var best = Double.infinity
+            // The paths as `squad owners -` holds them, one buffer read in place line by line, so the figure is
+            // the lookup's and not where a hundred thousand separate strings happen to sit in memory.
+            let listing = Array(shape.paths.joined(separator: "\n").utf8)
+            var ends: [Int] = []
+            var end = 0
+            for path in shape.paths {
+                end += path.utf8.count
+                ends.append(end)
+                end += 1
+            }
             for _ in 0..<3 {
                 answers.removeAll(keepingCapacity: true)
                 let start = ContinuousClock.now
-                for path in shape.paths { answers.append(owners.ownership(of: path)) }
+                listing.withUnsafeBufferPointer { listing in
+                    var from = 0
+                    for end in ends {
+                        answers.append(owners.ownership(ofBytes: UnsafeBufferPointer(rebasing: listing[from..<end])))
+                        from = end + 1
+                    }
+                }
                 best = min(best, (ContinuousClock.now - start).seconds)
             }
             let folder = try TemporaryDirectory()

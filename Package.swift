@@ -65,7 +65,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
             "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
         ]
     ),
-    ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText"]),
+    ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText", "HostIO"]),
     (
         "Benchmarks", "courier-bench",
         [

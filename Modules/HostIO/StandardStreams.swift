@@ -131,24 +131,27 @@ public final class StandardStreams: Sendable {
     /// The first failed write to stdout, if any.
     public var failure: WriteFailure? { state.withLock { $0.failure } }
 
+    /// Writes all of `text` from the string's own bytes (`squad owners -` prints megabytes; a copy first would
+    /// double them).
     private static func write(_ descriptor: Int32, _ text: String) -> WriteFailure? {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
+        var text = text
+        return text.withUTF8 { bytes -> WriteFailure? in
+            guard let base = bytes.baseAddress else { return nil }
+            var offset = 0
+            while offset < bytes.count {
                 #if canImport(Darwin)
-                    Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = Darwin.write(descriptor, base + offset, bytes.count - offset)
                 #else
-                    Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
                 #endif
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 {
+                    if errno == EPIPE { return .closedPipe }
+                    return .failed(String(cString: strerror(errno)))
+                }
+                offset += written
             }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 {
-                if errno == EPIPE { return .closedPipe }
-                return .failed(String(cString: strerror(errno)))
-            }
-            offset += written
+            return nil
         }
-        return nil
     }
 }

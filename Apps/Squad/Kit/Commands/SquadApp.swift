@@ -1,10 +1,12 @@
 import ArgumentParsing
 import CodeOwnership
 import Foundation
+import HostIO
 import JSON
 import SafeText
 
-/// The `squad` command: owners, lint, gate, affected, new. Exit 0 ok, 1 blocked or findings, 2 error.
+/// The `squad` command: owners, lint, gate, affected, check, new. Exit 0 ok, 1 blocked, findings or unwritable
+/// output, 2 error, 64 usage, 128 + a signal's number when one ends it.
 public enum SquadApp {
     static let version = "squad 0.1.0"
 
@@ -42,43 +44,42 @@ public enum SquadApp {
         \(commands.map { "  " + $0.synopsis }.joined(separator: "\n"))
           squad COMMAND --help | squad --version
 
-        Exit status: 0 ok / may merge, 1 blocked or lint findings, 2 error (git failure, an unreadable or
-        malformed file), 64 usage error.
+        Exit status: 0 ok / may merge, 1 blocked or lint findings (or stdout could not be written), 2 error
+        (git failure, an unreadable or malformed file), 64 usage error, 129/130/131/143 ended by SIGHUP,
+        Ctrl-C, SIGQUIT, SIGTERM.
         """
     }
 
     /// Standard input, read in pieces and refused past ``BoundedInput/limit`` (the default for ``main(_:stdin:)``).
     public static func standardInput() throws -> String { try BoundedInput.standardInput() }
 
-    /// Runs the command line in the current directory and returns the exit status.
-    public static func main(
-        _ arguments: [String],
-        stdin: () throws -> String = { try SquadApp.standardInput() }
-    ) -> Int32 {
-        var output = ""
-        var errors = ""
-        let status = run(
-            arguments, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), stdin: stdin,
-            output: &output, errors: &errors)
-        // A reader that went away (`| head -1`) is not an error: drop the output instead of dying on SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        write(output, to: STDOUT_FILENO)
-        write(errors, to: STDERR_FILENO)
-        return status
-    }
+    /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.
+    public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }
 
-    /// Writes all of `text` to `descriptor` from the string's own bytes (`squad owners -` prints megabytes;
-    /// a copy into `Data` first would double them). A reader that has gone away ends the writing.
-    static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
+    /// Runs the command line in the current directory and returns the exit status, the way every Courier CLI
+    /// runs (HostIO's `CommandLineTool`): a closed stdout refused, Ctrl-C 130, SIGTERM 143, SIGHUP 129, and a
+    /// failed write to stdout (a full disk) said on stderr and exit 1, never a silent 0 (`closed`: what
+    /// `StandardStreams.reserveDescriptors()` found first thing).
+    public static func main(
+        _ arguments: [String], closed: Set<Int32>,
+        stdin: @escaping @Sendable () throws -> String = {
+            try SquadApp.standardInput()
+        }
+    ) async -> Int32 {
+        let tool = CommandLineTool(name: "squad")
+        return await tool.main(closed: closed) { streams throws(UsageError) in
+            let terminal = Terminal(environment: [:], noColorFlag: true, streams: streams)
+            return try await CommandLineTool.running(terminal, streams: streams, signals: true) {
+                var output = ""
+                var errors = ""
+                let status = run(
+                    arguments, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                    stdin: stdin, output: &output, errors: &errors)
+                streams.out(output)
+                for line in errors.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                    streams.err(String(line))
+                }
+                return status
             }
         }
     }

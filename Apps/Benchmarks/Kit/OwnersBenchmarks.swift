@@ -11,7 +11,7 @@ enum OwnersBenchmarks {
         var name: String
         var rules: Int
         var paths: Int
-        /// Microseconds per path through `CodeOwners.ownership(of:)`, best of three.
+        /// Microseconds per path through `CodeOwners.ownership(ofBytes:)` on one buffer of lines, best of three.
         var microsecondsPerPath: Double
         /// The same through Python's `codeowners` on the first `PythonPeer.sample` paths, with how many agreed.
         var peer: Peer?

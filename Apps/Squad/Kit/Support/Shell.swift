@@ -27,21 +27,19 @@ struct Shell: Sendable {
     /// Runs a bash command line with stdout and stderr in one log, as a person would see them in a terminal,
     /// and returns its exit status and that log (a check's failures may be reported on either stream).
     func runLogged(_ commandLine: String) throws(ShellError) -> (status: Int32, log: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: log) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["bash", "-c", "set -euo pipefail; " + commandLine]
         process.currentDirectoryURL = directory
+        let log: (write: FileHandle, read: FileHandle)
         do {
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            (process.standardOutput, process.standardError) = (handle, handle)
+            log = try Shell.unnamedFile()
+            (process.standardOutput, process.standardError) = (log.write, log.write)
             process.standardInput = FileHandle.nullDevice
             try process.run()
         } catch { throw ShellError(message: "cannot run bash: \(error.localizedDescription)") }
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))
+        return (process.terminationStatus, String(decoding: Shell.contents(log), as: UTF8.self))
     }
 
     /// Runs `command` and returns stdout's bytes as they are (git paths are bytes, not text).
@@ -55,28 +53,44 @@ struct Shell: Sendable {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
-        defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: errors)
-        }
+        let output: (write: FileHandle, read: FileHandle)
+        let errors: (write: FileHandle, read: FileHandle)
         do {
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-            process.standardOutput = try FileHandle(forWritingTo: output)
-            process.standardError = try FileHandle(forWritingTo: errors)
+            (output, errors) = (try Shell.unnamedFile(), try Shell.unnamedFile())
+            process.standardOutput = output.write
+            process.standardError = errors.write
             process.standardInput = FileHandle.nullDevice
             try process.run()
         } catch { throw ShellError(message: "cannot run \(command): \(error.localizedDescription)") }
         process.waitUntilExit()
-        let stdout = (try? Data(contentsOf: output)) ?? Data()
+        let stdout = Shell.contents(output)
         guard process.terminationStatus == 0 else {
-            let stderr = String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
+            let stderr = String(decoding: Shell.contents(errors), as: UTF8.self)
             throw ShellError(
                 message: "\(command) \(arguments.map(PathBytes.quoted).joined(separator: " ")) failed: "
                     + SafeText.visible(stderr.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         return stdout
+    }
+
+    /// A file in the temporary folder opened twice (to write, to read) and then removed by name at once: a
+    /// child writes into it without a pipe that could fill, and a signal that ends squad mid-command (Ctrl-C
+    /// exits at once) leaves nothing behind.
+    private static func unnamedFile() throws -> (write: FileHandle, read: FileHandle) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: path.path, contents: nil) else {
+            throw ShellError(message: "cannot create a file in \(path.deletingLastPathComponent().path)")
+        }
+        defer { try? FileManager.default.removeItem(at: path) }
+        return (try FileHandle(forWritingTo: path), try FileHandle(forReadingFrom: path))
+    }
+
+    /// Everything written into `file`, its handles then closed.
+    private static func contents(_ file: (write: FileHandle, read: FileHandle)) -> Data {
+        defer {
+            try? file.write.close()
+            try? file.read.close()
+        }
+        return (try? file.read.readToEnd()) ?? Data()
     }
 }

@@ -1,38 +1,83 @@
 import SafeText
 
-/// One command of a command-line tool, declared once: its name, the options it takes, its help text and what
-/// runs it. Dispatch, `--help`, `help COMMAND` and every did-you-mean read one list of these, so a command's
-/// name never lives in two places.
+/// One command of a command-line tool, declared once: its name, its positionals, its typed options, its help and
+/// what runs it. Dispatch, the count and required-option checks, `--help`, `help COMMAND`, the tool's USAGE
+/// lines and every did-you-mean read one list of these, so nothing about a command lives in two places.
 public struct CommandDeclaration<Run: Sendable>: Sendable {
     /// The word that selects it.
     public let name: String
-    /// Every option it takes, each once (the parser and its help lines read these).
+    /// The words it takes besides options.
+    public let positionals: Positionals
+    /// Every option it takes, each once, `--help` last (the parser and the OPTIONS section read these).
     public let options: [OptionSpec]
-    /// Options that may be given more than once.
-    public let repeatable: Set<String>
-    /// What `COMMAND --help` and `help COMMAND` print; built only when asked (a run never pays for it).
-    public var help: String { helpText() }
-    private let helpText: @Sendable () -> String
+    /// One line for the tool's USAGE list.
+    public let summary: String
+    /// What it does, for `COMMAND --help`; built only when asked (a run never pays for it).
+    private let about: @Sendable () -> String
     /// What runs it; each tool chooses the shape (its context, sync or async).
     public let run: Run
 
-    /// A command; `run` last, so it reads as a trailing closure.
+    /// A command; `run` last, so it reads as a trailing closure. `--help` is added to `options`.
     public init(
-        name: String, options: [OptionSpec], repeatable: Set<String> = [],
-        help: @autoclosure @escaping @Sendable () -> String, run: Run
-    ) {
-        (self.name, self.options, self.repeatable, self.helpText, self.run) = (name, options, repeatable, help, run)
-    }
-
-    /// A command whose help is `about` followed by an OPTIONS section made from `options`: every option it
-    /// accepts is listed, and nothing it does not accept, so the help cannot drift from the parser.
-    public init(
-        name: String, options: [OptionSpec], repeatable: Set<String> = [],
+        name: String, positionals: Positionals = .none, options: [any OptionDeclaration], summary: String,
         about: @autoclosure @escaping @Sendable () -> String, run: Run
     ) {
-        self.init(
-            name: name, options: options, repeatable: repeatable,
-            help: about() + "\n\nOPTIONS\n" + OptionSpec.helpLines(options), run: run)
+        let specs = options.map(\.spec)
+        let options = specs.contains { $0.name == OptionSpec.help.name } ? specs : specs + [OptionSpec.help]
+        (self.name, self.positionals, self.options) = (name, positionals, options)
+        (self.summary, self.about, self.run) = (summary, about, run)
+    }
+
+    /// "cancel ORDER-ID --base REF [options]": the command as typed (`named` false for a tool's default command,
+    /// whose name is never typed).
+    public func synopsis(named: Bool = true) -> String {
+        let required = options.filter(\.required).map(\.synopsis)
+        let optional = options.contains { !$0.required && $0.name != OptionSpec.help.name } ? ["[options]"] : []
+        return ((named ? [name] : []) + [positionals.synopsis] + required + optional).filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
+
+    /// `COMMAND --help`: its usage line, what it does and an OPTIONS section made from the options it accepts.
+    public func help(tool: String, named: Bool = true) -> String {
+        "usage: \(tool) \(synopsis(named: named))\n\n\(about())\n\nOPTIONS\n\(OptionSpec.helpLines(options))"
+    }
+
+    /// What it does, as declared.
+    public var description: String { about() }
+
+    /// Refuses what parsing alone cannot see: a wrong number of positionals, a required option left out.
+    func check(_ parsed: ParsedArguments, named: Bool) throws(UsageError) {
+        try positionals.check(parsed.positionals, command: named ? name : nil)
+        for option in options where option.required && !parsed.has(option.name) {
+            throw UsageError(message: "\(name) needs \(option.synopsis): \(option.help)")
+        }
+    }
+}
+
+/// A tool's command list: the USAGE lines of its `--help` and README are generated from it.
+public struct CommandLineSynopsis: Sendable {
+    /// The tool's name, as typed.
+    public let tool: String
+    /// Each command's synopsis and summary, in order.
+    public let lines: [(synopsis: String, summary: String)]
+
+    /// The lines for `commands` (the `fallback` command, the tool's default, shown without its name), then
+    /// `trailer` (such as "squad COMMAND --help | --version").
+    public init<Run>(tool: String, commands: [CommandDeclaration<Run>], fallback: String? = nil, trailer: String) {
+        self.tool = tool
+        lines =
+            commands.map { ("\(tool) \($0.synopsis(named: $0.name != fallback))", $0.summary) }
+            + [("\(tool) \(trailer)", "")]
+    }
+
+    /// The USAGE section: one line a command, summaries aligned.
+    public var text: String {
+        let width = lines.filter { !$0.summary.isEmpty }.map(\.synopsis.count).max() ?? 0
+        return lines.map { line in
+            line.summary.isEmpty
+                ? line.synopsis
+                : line.synopsis + String(repeating: " ", count: width - line.synopsis.count + 3) + line.summary
+        }.joined(separator: "\n")
     }
 }
 
@@ -45,33 +90,45 @@ public enum Invocation<Run: Sendable>: Sendable {
 
     /// Reads `arguments` against `commands`: `help [COMMAND]`, `COMMAND … [--help]`, and otherwise the `fallback`
     /// command's arguments when there is one (`order-tracking 1234`), else the tool's `usage` for no command or
-    /// `--help`. An unknown word is a usage error with a did-you-mean.
+    /// `--help`. An unknown word is a usage error with a did-you-mean; a command's usage error names it.
     public static func of(
-        _ arguments: [String], commands: [CommandDeclaration<Run>], usage: @autoclosure () -> String,
+        _ arguments: [String], tool: String, commands: [CommandDeclaration<Run>], usage: @autoclosure () -> String,
         fallback: String? = nil
     ) throws(UsageError) -> Invocation {
         let names = commands.map(\.name)
+        func help(_ command: CommandDeclaration<Run>) -> String {
+            command.name == fallback ? usage() : command.help(tool: tool)
+        }
         if arguments.first == "help" {
             guard let topic = arguments.dropFirst().first, !["help", "--help", "-h"].contains(topic) else {
                 return .help(usage())
             }
             guard let command = commands.first(where: { $0.name == topic }) else {
-                throw UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: names + ["help"]))
+                throw UsageError(
+                    message: "no help for '\(SafeText.visible(topic))'" + suggestion(for: topic, among: names))
             }
-            return .help(command.help)
+            return .help(help(command))
         }
         let named = arguments.first.flatMap { word in commands.first { $0.name == word } }
         guard let command = named ?? commands.first(where: { $0.name == fallback }) else {
             guard let word = arguments.first, !["--help", "-h"].contains(word) else { return .help(usage()) }
-            throw UsageError(message: "unknown command '\(word)'" + suggestion(for: word, among: names + ["help"]))
+            throw UsageError(
+                message: "unknown command '\(SafeText.visible(word))'" + suggestion(for: word, among: names + ["help"]))
         }
         // A mistyped command with its arguments (`logn 1234`) is a command, not the fallback's first value.
         if named == nil, let word = arguments.first, !word.hasPrefix("-"), !word.allSatisfy(\.isNumber) {
             let hint = suggestion(for: word, among: names + ["help"])
             if !hint.isEmpty { throw UsageError(message: "unknown command '\(SafeText.visible(word))'" + hint) }
         }
-        let parsed = try ArgumentParser(options: command.options, repeatable: command.repeatable).parse(
-            named == nil ? arguments : Array(arguments.dropFirst()))
-        return parsed.options["--help"] != nil ? .help(command.help) : .run(command, parsed)
+        let shown = command.name == fallback && named == nil ? nil : command.name
+        do {
+            let parsed = try ArgumentParser(options: command.options).parse(
+                named == nil ? arguments : Array(arguments.dropFirst()))
+            if parsed.has(OptionSpec.help.name) { return .help(help(command)) }
+            try command.check(parsed, named: shown != nil)
+            return .run(command, parsed)
+        } catch {
+            throw UsageError(message: error.message, command: shown)
+        }
     }
 }

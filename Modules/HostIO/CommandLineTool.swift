@@ -8,7 +8,7 @@ import Core
 #endif
 
 /// How a Courier command-line tool runs, the same for each: a closed stdout refused at once, a usage error as one
-/// line plus where to read the usage (exit 64), a command's run under signal handling and ending when its output
+/// line that ends with where to read the usage (exit 64), a command's run under signal handling and ending when its output
 /// fails, and an exit status that says when a write failed.
 public struct CommandLineTool: Sendable {
     /// The tool's name, as its messages start ("order-tracking: …").
@@ -29,8 +29,7 @@ public struct CommandLineTool: Sendable {
         }
         var status: Int32
         do { status = try await body(streams) } catch {
-            streams.err("\(name): \(error.message)")
-            streams.err("Run '\(name) --help' for usage.")
+            streams.err(error.line(tool: name))
             status = 64
         }
         return streams.exitStatus(status, tool: name)

@@ -1,48 +1,76 @@
 import ArgumentParsing
 import Testing
 
-/// Dispatch from one list of declarations: help topics, `--help`, a default command and did-you-mean.
+/// Dispatch from one list of declarations: help topics, `--help`, a default command, declared counts and
+/// required options, generated usage lines and did-you-mean.
 @Suite struct InvocationTests {
     typealias Run = @Sendable () -> String
+    static let watch = Option.flag("--watch", help: "follow it")
+    static let base = Option.text("--base", "REF", required: true, help: "the branch")
     let commands: [CommandDeclaration<Run>] = [
-        CommandDeclaration(name: "track", options: [OptionSpec("--help"), OptionSpec("--watch")], help: "track help") {
-            "tracked"
-        },
-        CommandDeclaration(name: "cancel", options: [OptionSpec("--help")], help: "cancel help") { "cancelled" },
+        CommandDeclaration(
+            name: "track", positionals: .optional("ORDER-ID"), options: [watch], summary: "track an order",
+            about: "Tracks."
+        ) { "tracked" },
+        CommandDeclaration(
+            name: "cancel", positionals: .one("ORDER-ID"), options: [], summary: "cancel it", about: "Cancels."
+        ) { "cancelled" },
+        CommandDeclaration(
+            name: "gate", positionals: .many("PATH", atLeast: 0, synopsis: "[PATH]..."), options: [base],
+            summary: "may it merge?", about: "Gates."
+        ) { "gated" },
     ]
 
     func invoke(_ arguments: [String], fallback: String? = nil) throws(UsageError) -> String {
-        switch try Invocation.of(arguments, commands: commands, usage: "usage", fallback: fallback) {
+        switch try Invocation.of(arguments, tool: "tool", commands: commands, usage: "usage", fallback: fallback) {
         case .help(let text): "help: " + text
         case .run(let command, let parsed): command.run() + " " + parsed.positionals.joined(separator: ",")
         }
     }
 
-    @Test func helpTopicsAndTheHelpFlagPrintTheCommandsOwnText() throws {
+    @Test func helpTopicsAndTheHelpFlagPrintTheCommandsGeneratedHelp() throws {
+        let cancel = "help: usage: tool cancel ORDER-ID\n\nCancels.\n\nOPTIONS\n  --help  this text"
         #expect(try invoke(["help"]) == "help: usage")
         #expect(try invoke(["help", "help"]) == "help: usage")
-        #expect(try invoke(["help", "cancel"]) == "help: cancel help")
-        #expect(try invoke(["cancel", "--help"]) == "help: cancel help")
+        #expect(try invoke(["help", "cancel"]) == cancel)
+        #expect(try invoke(["cancel", "--help"]) == cancel)
+        #expect(try invoke(["cancel", "--help", "1", "2"]) == cancel, "help before the count is checked")
+        #expect(try invoke(["gate", "--help"]).hasPrefix("help: usage: tool gate [PATH]... --base REF\n"))
         #expect(try invoke([]) == "help: usage")
         #expect(try invoke(["--help"]) == "help: usage")
-        #expect(try invoke(["--help"], fallback: "track") == "help: track help")
+        #expect(try invoke(["--help"], fallback: "track") == "help: usage", "the default command's help is the tool's")
     }
 
     @Test func aNamedCommandGetsTheRestAndTheFallbackGetsEverything() throws {
         #expect(try invoke(["cancel", "1234"]) == "cancelled 1234")
         #expect(try invoke(["1234", "--watch"], fallback: "track") == "tracked 1234")
         #expect(try invoke(["track", "1234"], fallback: "track") == "tracked 1234")
+        #expect(try invoke(["gate", "--base", "main"]) == "gated ")
     }
 
-    @Test func unknownWordsAreUsageErrorsWithADidYouMean() {
-        #expect(throws: UsageError(message: "unknown command 'cancle'; did you mean 'cancel'?")) {
-            try invoke(["cancle"])
-        }
-        #expect(throws: UsageError(message: "no help for 'trak'; did you mean 'track'?")) {
-            try invoke(["help", "trak"])
-        }
-        #expect(throws: UsageError(message: "unknown option '--wtch'"), "cancel has no --watch") {
-            try invoke(["cancel", "--wtch"])
-        }
+    @Test(
+        arguments: [
+            (["cancle"], nil, "unknown command 'cancle'; did you mean 'cancel'?"),
+            (["help", "trak"], nil, "no help for 'trak'; did you mean 'track'?"),
+            (["cancel", "--wtch"], "cancel", "unknown option '--wtch'"),
+            (["cancel"], "cancel", "cancel needs one ORDER-ID"),
+            (["cancel", "1", "2"], "cancel", "cancel needs one ORDER-ID, got 2: 1 2"),
+            (["1", "2"], nil, "expected at most one ORDER-ID, got 2: 1 2"),
+            (["track", "1", "2"], "track", "track needs at most one ORDER-ID, got 2: 1 2"),
+            (["gate", "a"], "gate", "gate needs --base REF: the branch"),
+        ] as [([String], String?, String)])
+    func mistakesAreUsageErrorsThatNameTheCommand(arguments: [String], command: String?, message: String) {
+        #expect(throws: UsageError(message: message, command: command)) { try invoke(arguments, fallback: "track") }
+    }
+
+    @Test func theUsageLinesAreGeneratedFromTheDeclarations() {
+        let synopsis = CommandLineSynopsis(tool: "tool", commands: commands, fallback: "track", trailer: "--help")
+        #expect(
+            synopsis.text == """
+                tool [ORDER-ID] [options]        track an order
+                tool cancel ORDER-ID             cancel it
+                tool gate [PATH]... --base REF   may it merge?
+                tool --help
+                """)
     }
 }

@@ -154,7 +154,7 @@ import Testing
         (["--api", "ftp://x"], "--api 'ftp://x' is not an http(s) URL like http://127.0.0.1:8080"),
         (["--api", "http://127.0.0.1:1/v1?key=1"], "--api 'http://127.0.0.1:1/v1?key=1' carries a query (?…)"),
         (["--api", "https://127.0.0.1:1#top"], "--api 'https://127.0.0.1:1#top' carries a query (?…) or a fragment"),
-        (["1", "2"], "expected one ORDER-ID, got 2: 1 2"),
+        (["1", "2"], "expected at most one ORDER-ID, got 2: 1 2 (see 'order-tracking --help')"),
         (["preview", "paymnt"], "unknown component 'paymnt'"),
         (
             ["preview", "payment", "--fail", "boom"],
@@ -164,7 +164,7 @@ import Testing
             ["--promo", "SAVE 10"],
             "--promo 'SAVE 10' is not a code: use 1 to 16 letters and digits"
         ),
-        (["cancel"], "cancel needs exactly one ORDER-ID"),
+        (["cancel"], "cancel needs one ORDER-ID (see 'order-tracking cancel --help')"),
         (["help", "cancle"], "no help for 'cancle'; did you mean 'cancel'?"),
     ])
     func usageErrorsExit64AndSayWhatWasWrong(arguments: [String], message: String) async throws {

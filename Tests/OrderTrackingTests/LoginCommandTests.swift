@@ -128,7 +128,7 @@ import Testing
     @Test(arguments: [
         (
             ["--data-dir", ""], [String: String](), 64,
-            "order-tracking: --data-dir is empty; give a folder, e.g. --data-dir ~/.courier\nRun 'order-tracking --help' for usage.\n"
+            "order-tracking: --data-dir is empty; give a folder, e.g. --data-dir ~/.courier (see 'order-tracking --help')\n"
         ),
         (
             [], ["HOME": "", "XDG_DATA_HOME": ""], 64,

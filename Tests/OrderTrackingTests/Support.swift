@@ -77,8 +77,7 @@ enum InProcess {
                     arguments, environment: environment, streams: streams, clock: clock, signals: false
                 ).rawValue
             } catch {
-                streams.err("order-tracking: \((error as? UsageError)?.message ?? "\(error)")")
-                streams.err("Run 'order-tracking --help' for usage.")
+                streams.err((error as? UsageError)?.line(tool: "order-tracking") ?? "order-tracking: \(error)")
                 return ExitCode.usage.rawValue
             }
         }

@@ -47,7 +47,9 @@ import Testing
     @Test func everyWithoutWatchIsAUsageError() async throws {
         let run = try await CLI.run(["1234", "--every", "3"])
         #expect(run.status == 64)
-        #expect(run.stderr.hasPrefix("order-tracking: --every only applies with --watch; add --watch\n"))
+        #expect(
+            run.stderr
+                == "order-tracking: --every only applies with --watch; add --watch (see 'order-tracking --help')\n")
     }
 
     @Test(arguments: [
@@ -59,7 +61,7 @@ import Testing
     func aBadStaleLimitIsAUsageError(arguments: [String], message: String) async throws {
         let run = try await CLI.run(["1234"] + arguments)
         #expect(run.status == 64)
-        #expect(run.stderr.hasPrefix("order-tracking: \(message)\n"), "\(run.stderr)")
+        #expect(run.stderr == "order-tracking: \(message) (see 'order-tracking --help')\n", "one line")
         #expect(run.stdout.isEmpty)
     }
 

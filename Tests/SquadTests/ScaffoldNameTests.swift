@@ -104,7 +104,9 @@ import Testing
         let name = Self.freeName()
         let missing = SquadApp.run(["new", name], directory: Self.root, output: &output, errors: &errors)
         #expect(missing == 64)
-        #expect(errors.hasPrefix("squad: missing --owner (e.g. --owner @courier/\(name.lowercased()))\n"))
+        #expect(
+            errors
+                == "squad: new needs --owner OWNER: the owning team, e.g. @courier/rewards (see 'squad new --help')\n")
         errors = ""
         let clash = SquadApp.run(
             ["new", "Eta", "--owner", "@x/y"], directory: Self.root, output: &output, errors: &errors)

@@ -9,18 +9,33 @@ import Testing
 @Suite struct SquadHelpAgreementTests {
     static let names = SquadApp.commands.map(\.name)
 
+    func squad(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+        var output = ""
+        var errors = ""
+        let status = SquadApp.run(
+            arguments, directory: FileManager.default.temporaryDirectory, stdin: { "" }, output: &output,
+            errors: &errors)
+        return (status, output, errors)
+    }
+
     @Test(arguments: names)
     func theHelpListsExactlyTheOptionsTheCommandAccepts(name: String) throws {
         let command = try #require(SquadApp.commands.first { $0.name == name })
         let accepted = Set(command.options.map(\.name))
-        let help = command.declaration.help
-        let section = try #require(help.components(separatedBy: "\n\n").last)
+        let help = squad([name, "--help"])
+        #expect(help.status == 0 && help.errors.isEmpty)
+        #expect(help.output.hasPrefix("usage: squad \(name)"))
+        let section = try #require(help.output.components(separatedBy: "\nOPTIONS\n").last)
         let listed = Set(section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
         #expect(
             listed == accepted,
             "listed but refused: \(listed.subtracting(accepted)); accepted but not listed: \(accepted.subtracting(listed))"
         )
-        let prose = help.components(separatedBy: "\n\n").dropLast().joined(separator: " ")
+        for option in listed.sorted() {
+            // After --help nothing runs; a value left out is "needs a value", never "unknown".
+            #expect(!squad([name, "--help", option]).errors.contains("unknown option '\(option)'"))
+        }
+        let prose = help.output.components(separatedBy: "\nOPTIONS\n").first ?? ""
         let words = prose.split { !($0.isLetter || $0 == "-") }.map(String.init)
         let mentioned = Set(words.filter { $0.hasPrefix("-") && $0.count > 1 && $0 != "-" }).subtracting(["--"])
         #expect(mentioned.isSubset(of: accepted), "named in the help but refused: \(mentioned.subtracting(accepted))")
@@ -28,15 +43,22 @@ import Testing
 
     @Test(arguments: names)
     func anOptionTheCommandRefusesIsOneUsageLineAndExit64(name: String) {
-        let directory = FileManager.default.temporaryDirectory
-        var output = ""
-        var errors = ""
-        let status = SquadApp.run(
-            [name, "--no-such-option"], directory: directory, stdin: { "" }, output: &output, errors: &errors)
-        #expect(status == 64, "\(name)")
-        #expect(output.isEmpty)
-        let lines = errors.split(separator: "\n")
-        #expect(lines.first?.contains("--no-such-option") == true, "\(errors)")
-        #expect(lines.count <= 2, "one line, and at most the pointer to --help: \(errors)")
+        let run = squad([name, "--no-such-option"])
+        #expect(run.status == 64, "\(name)")
+        #expect(run.output.isEmpty)
+        #expect(run.errors == "squad: unknown option '--no-such-option' (see 'squad \(name) --help')\n")
+    }
+
+    /// The README's squad block is `squad --help`'s command list, generated from the declarations.
+    @Test func theReadmesSynopsisIsTheGeneratedOne() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(
+            readme.components(separatedBy: "\n## squad").last?.components(separatedBy: "```").dropFirst().first)
+        #expect(
+            block == "\n" + SquadApp.synopsis + "\n",
+            "README.md's squad block differs from squad --help; replace it with:\n\(SquadApp.synopsis)")
+        #expect(squad(["--help"]).output.contains("\n\n" + SquadApp.synopsis + "\n\n"))
     }
 }

@@ -7,59 +7,63 @@ typealias Command = CommandDeclaration<@Sendable (ParsedArguments, CommandContex
 extension OrderTrackingApp {
     /// Every command; the first, tracking, is what runs when the first word is not a command's name.
     static let commands: [Command] = [
-        Command(name: "track", options: track, help: Help.main) { parsed, context throws(UsageError) in
-            if parsed.isSet(versionOption) { return context.say(Help.version) }
+        Command(
+            name: "track", positionals: .optional("ORDER-ID"), options: track,
+            summary: "track an order (default 1234, the demo order)", about: Help.main
+        ) { parsed, context throws(UsageError) in
+            if parsed.isSet(version) { return context.say(Help.version) }
             return try await runTracking(parsed, context)
         },
         Command(
-            name: "screen", options: screens + [inputOption, actionOption], repeatable: [inputOption.name],
-            about: Help.screen
+            name: "screen", positionals: .one("NAME"), options: screens + [input.spec, action.spec],
+            summary: "any screen the backend defines (screens/NAME.json)", about: Help.screen
         ) { parsed, context throws(UsageError) in try await runNamedScreen(parsed, context) },
-        Command(name: "checkout", options: screens + [methodOption, payOption], about: Help.checkout) {
-            parsed, context throws(UsageError) in try await runCheckout(parsed, context)
+        Command(
+            name: "checkout", positionals: .one("CART-ID"), options: screens + [method.spec, pay.spec],
+            summary: "a cart's checkout; --pay pays once the cards have loaded", about: Help.checkout
+        ) { parsed, context throws(UsageError) in try await runCheckout(parsed, context) },
+        Command(
+            name: "preview", positionals: .one("COMPONENT"), options: preview,
+            summary: "one component alone: any payload, fault, state or event", about: Help.preview
+        ) { parsed, context throws(UsageError) in try await runPreview(parsed, context) },
+        Command(
+            name: "components", options: [format.spec],
+            summary: "every component: id, module, owner, endpoint", about: Help.components
+        ) { parsed, context throws(UsageError) in
+            ComponentsCommand(json: parsed[format] == .json, host: try context.host(parsed)).run()
         },
-        Command(name: "preview", options: preview, repeatable: [event.name, inputOption.name], about: Help.preview) {
-            parsed, context throws(UsageError) in try await runPreview(parsed, context)
-        },
-        Command(name: "components", options: [formatOption, helpOption], about: Help.components) {
-            parsed, context throws(UsageError) in
-            guard parsed.positionals.isEmpty else { throw UsageError(message: "components takes no arguments") }
-            let json = try format(parsed)
-            return ComponentsCommand(json: json, host: try context.host(parsed)).run()
-        },
-        Command(name: "cancel", options: common + [formatOption, analyticsOption], about: Help.cancel) {
-            parsed, context throws(UsageError) in
-            guard parsed.positionals.count == 1 else { throw UsageError(message: "cancel needs exactly one ORDER-ID") }
+        Command(
+            name: "cancel", positionals: .one("ORDER-ID"), options: common + [format.spec, analytics.spec],
+            summary: "may it be cancelled? each veto with its reason, or the refund", about: Help.cancel
+        ) { parsed, context throws(UsageError) in
             let order = try validateID(parsed.positionals[0], kind: "order")
             let host = try context.host(parsed)
-            let json = try format(parsed)
-            let analytics = try host.analytics(parsed.value(analyticsOption), order: order)
-            return await CancelCommand(order: order, host: host, json: json, analytics: analytics).run()
+            let analytics = try host.analytics(parsed[analytics], order: order)
+            return await CancelCommand(order: order, host: host, json: parsed[format] == .json, analytics: analytics)
+                .run()
         },
-        Command(name: "login", options: common + [password, dataDir, verbose], about: Help.login) {
-            parsed, context throws(UsageError) in
-            guard parsed.positionals.count == 1 else { throw UsageError(message: "login needs exactly one USER-ID") }
+        Command(
+            name: "login", positionals: .one("USER-ID"), options: common + [password.spec, dataDir.spec, verbose.spec],
+            summary: "sign in and run every module's login hooks (demo: 1234)", about: Help.login
+        ) { parsed, context throws(UsageError) in
             let user = try validateID(parsed.positionals[0], kind: "user")
             let host = try context.host(parsed)
-            let login = LoginCommand(
-                userID: user, password: parsed.value(password), verbose: parsed.isSet(verbose), host: host)
-            return await login.run()
+            return await LoginCommand(
+                userID: user, password: parsed[password], verbose: parsed.isSet(verbose), host: host
+            )
+            .run()
         },
-        Command(name: "logout", options: [dataDir, helpOption], about: Help.logout) {
-            parsed, context throws(UsageError) in
-            guard parsed.positionals.isEmpty else { throw UsageError(message: "logout takes no arguments") }
-            return LogoutCommand(host: try context.host(parsed)).run()
+        Command(name: "logout", options: [dataDir.spec], summary: "clear the stored user", about: Help.logout) {
+            parsed, context throws(UsageError) in LogoutCommand(host: try context.host(parsed)).run()
         },
-        Command(name: "tabs", options: common + [select, dataDir, watchTabs], about: Help.tabs) {
-            parsed, context throws(UsageError) in
-            guard parsed.positionals.isEmpty else {
-                throw UsageError(message: "tabs takes no arguments; use --select ID")
-            }
+        Command(
+            name: "tabs", options: common + [select.spec, dataDir.spec, watchTabs.spec],
+            summary: "the tab bar and what the selected tab does", about: Help.tabs
+        ) { parsed, context throws(UsageError) in
             let host = try context.host(parsed)
             let tabs = TabsCommand(
-                selected: parsed.value(select) ?? TrackingTab.tabID, watch: parsed.isSet(watchTabs), host: host)
+                selected: parsed[select, default: TrackingTab.tabID], watch: parsed.isSet(watchTabs), host: host)
             return await tabs.run()
         },
     ]
-
 }

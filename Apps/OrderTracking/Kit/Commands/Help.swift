@@ -7,23 +7,22 @@ import TerminalUI
 enum Help {
     static let version = "order-tracking 0.1.0"
 
+    /// The USAGE lines, one a command, generated from the declarations (the README's synopsis is the same text).
+    static var usage: String {
+        CommandLineSynopsis(
+            tool: "order-tracking", commands: OrderTrackingApp.commands, fallback: "track",
+            trailer: "help COMMAND | --help | --version"
+        ).text.split(separator: "\n").joined(separator: "\n  ")
+    }
+
     static let main = """
         order-tracking: a live order-tracking screen composed from squad-owned components.
 
         USAGE
-          order-tracking [ORDER-ID] [options]     track an order (default ORDER-ID: 1234, the demo order)
-          order-tracking screen NAME [--input KEY=VALUE]... [--action ID]   any screen the backend defines
-          order-tracking checkout CART-ID [--method ID] [--promo CODE] [--pay]   pay for a cart
-          order-tracking preview COMPONENT [...]  show one component alone, with any payload or fault
-          order-tracking components [--format json]
-          order-tracking cancel ORDER-ID [--format json]   may the order be cancelled? (each veto, or the refund)
-          order-tracking login USER-ID [--password P] [--data-dir DIR] [--verbose]   sign in, run the hooks
-          order-tracking logout [--data-dir DIR]  clear the stored user
-          order-tracking tabs [--select ID] [--watch]   the tab bar and what the selected tab does
-          order-tracking help COMMAND | --help | --version
+          \(usage)
 
         OPTIONS
-        \(OptionSpec.helpLines(OrderTrackingApp.track))
+        \(OptionSpec.helpLines(OrderTrackingApp.commands[0].options))
 
         KEYS (--watch on a terminal: a screen you can drive)
         \(keys("tracking"))
@@ -45,8 +44,6 @@ enum Help {
         """
 
     static let screen = """
-        order-tracking screen NAME [options]
-
         Shows any screen the backend defines in screens/NAME.json: its cards in order, each from its squad.
         --input gives the ids its cards read (the definition lists them); --action carries out one of its
         actions once the cards have loaded. A card marked critical that fails fails the whole screen.
@@ -54,8 +51,6 @@ enum Help {
         """
 
     static let checkout = """
-        order-tracking checkout CART-ID [options]
-
         The checkout screen of a cart: what is in it, how to pay, the coupon and the total. --method picks a saved
         method, --promo applies a code (the total is recalculated), --pay pays once the cards have loaded: every
         card that answers for paying is asked, and a veto stops it (nothing is sent). A payment is sent once, with
@@ -72,8 +67,6 @@ enum Help {
     }
 
     static let preview = """
-        order-tracking preview COMPONENT [options]
-
         Shows one component alone (presentation: alone). --payload feeds it a JSON file instead of its endpoint;
         --fail injects a backend fault; --state loading shows the skeleton; --event delivers another squad's
         event after the load (e.g. order.status=delivered) and says how the card reacted (updated, reloaded, no
@@ -81,14 +74,10 @@ enum Help {
         """
 
     static let components = """
-        order-tracking components [options]
-
         Lists every registered component: id, module, owning team (from CODEOWNERS) and endpoint.
         """
 
     static let cancel = """
-        order-tracking cancel ORDER-ID [options]
-
         Loads the order and asks every validating component (Order, Payments) whether it may be cancelled;
         prints each verdict with its reason, or what the confirmation needs (Payments: the refund and where it
         goes). --format json prints every verdict in one object. Exit 0 may cancel, 3 vetoed, 4 cannot tell (no
@@ -96,8 +85,6 @@ enum Help {
         """
 
     static let login = """
-        order-tracking login USER-ID [options]
-
         Signs in (demo user 1234) and runs every module's login hooks: Profile and Feed fetch, Storage keeps the
         user in DIR (default $XDG_DATA_HOME/courier or ~/.local/share/courier). A failed login clears it.
         --verbose also prints what the hooks found. Problems go to stderr.
@@ -105,14 +92,10 @@ enum Help {
         """
 
     static let logout = """
-        order-tracking logout [options]
-
         Removes the user login kept in DIR (none kept is fine). Exit 0, 1 it cannot be removed, 64 usage.
         """
 
     static let tabs = """
-        order-tracking tabs [options]
-
         Prints the tab bar and what the selected tab does: its screen, or its action (signout signs the user
         out). Profile, Feed and Sign out appear once a user is signed in. --watch follows the bar until Ctrl-C:
         it redraws when a badge changes and when someone signs in or out on the same --data-dir.

@@ -1,59 +1,89 @@
 import ArgumentParsing
 import Core
+import Faces
+import FixtureBackend
 import Foundation
 import HostIO
+import SafeText
+import ScreenRuntime
 import ScreenSinks
 
 /// The `order-tracking` command: parses arguments, builds the host environment, runs one command.
 public enum OrderTrackingApp {
-    // Every option once, with its help line: the parser and `--help` read these same lists.
-    static let api = OptionSpec(
-        "--api", .required("URL"), help: "HTTP backend laid out like the fixtures (default: the embedded demo)")
-    static let cacert = OptionSpec("--cacert", .required("FILE"), help: "certificates to trust for an https --api")
-    static let noColor = OptionSpec("--no-color", help: "no colours (also NO_COLOR=1 or TERM=dumb)")
-    static let timeoutOption = OptionSpec(
-        "--timeout", .required("SECONDS"), help: "per-component deadline (default 5)")
-    static let helpOption = OptionSpec("--help", help: "this text")
-    static let dataDir = OptionSpec(
-        "--data-dir", .required("DIR"), help: "where the signed-in user is kept (default ~/.local/share/courier)")
-    static let formatOption = OptionSpec("--format", .required("text|json"), help: "output format (default text)")
-    static let analyticsOption = OptionSpec(
-        "--analytics", .required("FILE"), help: "append each squad's analytics events to FILE (JSON lines)")
-    static let plain = OptionSpec("--plain", help: "no in-place redraw (the default when stdout is not a terminal)")
-    static let watch = OptionSpec("--watch", help: "follow the order until it is finished, or Ctrl-C")
-    static let every = OptionSpec(
-        "--every", .required("SECONDS"), help: "under --watch, poll every SECONDS (default 10)")
-    static let staleLimit = OptionSpec(
-        "--stale-limit", .required("SECONDS"),
-        help: "under --watch, keep an unreachable card, marked stale (default 60)")
-    static let record = OptionSpec(
-        "--record", .required("FILE"), help: "write every backend answer to FILE (JSON lines)")
-    static let replay = OptionSpec("--replay", .required("FILE"), help: "play a --record file back as the backend")
-    static let promo = OptionSpec(
-        "--promo", .required("CODE"), help: "apply a promo code through the Promo card (demo: SAVE10)")
-    static let trace = OptionSpec("--trace", help: "state transitions and event hops, timestamped, to stderr")
-    static let versionOption = OptionSpec("--version", help: "the version")
-    static let order = OptionSpec("--order", .required("ID"), help: "the order whose ids it reads (default 1234)")
-    static let payload = OptionSpec("--payload", .required("FILE"), help: "a JSON file instead of its endpoint")
-    static let fail = OptionSpec("--fail", .required("notfound|http500|timeout|malformed"), help: "a backend fault")
-    static let state = OptionSpec("--state", .required("loading|info|failed"), help: "the state to show")
-    static let event = OptionSpec(
-        "--event", .required("NAME=VALUE"), help: "another squad's event, after the load (repeatable)")
-    static let password = OptionSpec("--password", .required("P"), help: "the password (demo user 1234 needs none)")
-    static let verbose = OptionSpec("--verbose", help: "also print what each login hook found")
-    static let select = OptionSpec("--select", .required("ID"), help: "the tab to open (default tracking)")
-    static let watchTabs = OptionSpec("--watch", help: "follow the bar: badges and sign-in/out, until Ctrl-C")
-    static let inputOption = OptionSpec(
-        "--input", .required("KEY=VALUE"), help: "an id the screen's cards read, e.g. cart=C100 (repeatable)")
-    static let actionOption = OptionSpec("--action", .required("ID"), help: "carry out the screen's action ID once")
-    static let methodOption = OptionSpec("--method", .required("ID"), help: "pay with saved method ID (e.g. cash)")
-    static let payOption = OptionSpec("--pay", help: "pay once the cards have loaded (exit 3 if a card vetoes)")
-    static let common = [api, cacert, noColor, timeoutOption, helpOption]
+    // Every option once, typed, with its help line: the parser, `--help` and the commands read these.
+    static let api = Option.text(
+        "--api", "URL", help: "HTTP backend laid out like the fixtures (default: the embedded demo)")
+    static let cacert = Option.text(
+        "--cacert", "FILE", help: "certificates to trust for an https --api (default: the system's)")
+    static let noColor = Option.flag("--no-color", help: "no colours (also NO_COLOR=1 or TERM=dumb)")
+    static let timeout = Option.seconds(
+        "--timeout", in: 0.001...600, example: "2.5", help: "per-component deadline (default 5)")
+    static let dataDir = Option.text(
+        "--data-dir", "DIR", help: "where the signed-in user is kept (default ~/.local/share/courier)")
+    static let format = Option<OutputFormat>.choice("--format", help: "output format (default text)")
+    static let analytics = Option.text(
+        "--analytics", "FILE", help: "append each squad's analytics events to FILE, one JSON object a line")
+    static let plain = Option.flag(
+        "--plain", help: "no in-place redraw (the default when stdout is not a terminal, or TERM=dumb)")
+    static let watch = Option.flag("--watch", help: "follow the order until it is finished (or a signal)")
+    static let every = Option.seconds(
+        "--every", in: 0.1...3600,
+        help: "under --watch, reload every card this often (default 10); cards also ask\n"
+            + "for their own refresh (the ETA every 5 s, the rider every 3 s)")
+    static let staleLimit = Option.seconds(
+        "--stale-limit", in: 0...86_400,
+        help: "under --watch, how long a card that showed info keeps it, marked \"as of\n"
+            + "HH:MM:SS · stale\", while its refresh cannot reach the backend (refused,\n"
+            + "reset, timeout, HTTP 5xx); then it is hidden (default 60, 0–86400)")
+    static let record = Option.text("--record", "FILE", help: "write every backend answer to FILE (JSON lines)")
+    static let replay = Option.text("--replay", "FILE", help: "play a --record file back as the backend")
+    static let promo = Option("--promo", "CODE", help: "apply a promo code through the Promo card (demo: SAVE10)") {
+        (code: String) throws(UsageError) -> String in
+        guard PromoDiscount.isCode(code) else {
+            throw UsageError(
+                message: "--promo '\(SafeText.visible(code))' is not a code: use 1 to 16 letters and digits")
+        }
+        return code
+    }
+    static let trace = Option.flag(
+        "--trace", help: "state transitions, event hops and refresh requests, timestamped, to stderr")
+    static let version = Option.flag("--version", help: "the version")
+    static let order = Option("--order", "ID", help: "the order whose ids it reads (default 1234)") {
+        (id: String) throws(UsageError) -> String in try validateID(id, kind: "order")
+    }
+    static let payload = Option.text("--payload", "FILE", help: "a JSON file instead of its endpoint")
+    static let fail = Option<InjectedFault>.choice("--fail", help: "a backend fault")
+    static let state = Option.choice("--state", among: [Phase.loading, .info, .failed], help: "the state to show")
+    static let event = Option.pairs(
+        "--event", example: "order.status=delivered", help: "another squad's event, after the load (repeatable)")
+    static let password = Option.text("--password", "P", help: "the password (demo user 1234 needs none)")
+    static let verbose = Option.flag("--verbose", help: "also print what each login hook found")
+    static let select = Option.text("--select", "ID", help: "the tab to open (default tracking)")
+    static let watchTabs = Option.flag("--watch", help: "follow the bar: badges and sign-in/out, until Ctrl-C")
+    static let input = Option.pairs(
+        "--input", "KEY=VALUE", example: "cart=C100", help: "an id the screen's cards read, e.g. cart=C100 (repeatable)"
+    ) { (pair: NamedValue) throws(UsageError) -> NamedValue in
+        guard ScreenDefinition.isName(pair.name) else {
+            throw UsageError(message: "--input '\(SafeText.visible(pair.name))' is not an input name like cart")
+        }
+        return NamedValue(pair.name, try validateID(pair.value, kind: pair.name))
+    }
+    static let action = Option.text("--action", "ID", help: "carry out the screen's action ID once")
+    static let method = Option("--method", "ID", help: "pay with saved method ID (e.g. cash)") {
+        (method: String) throws(UsageError) -> String in
+        guard PromoDiscount.isCode(method) else {
+            throw UsageError(message: "--method '\(SafeText.visible(method))' is not a method id like visa4242")
+        }
+        return method
+    }
+    static let pay = Option.flag("--pay", help: "pay once the cards have loaded (exit 3 if a card vetoes)")
+    static let common = [api.spec, cacert.spec, noColor.spec, timeout.spec]
     static let screens =
-        [formatOption, plain, watch, every, staleLimit, record, replay, promo, trace] + common
-        + [dataDir, analyticsOption]
-    static let track = screens + [versionOption]
-    static let preview = common + [order, inputOption, payload, fail, state, event]
+        [format.spec, plain.spec, watch.spec, every.spec, staleLimit.spec, record.spec, replay.spec, promo.spec]
+        + [trace.spec] + common + [dataDir.spec, analytics.spec]
+    static let track = screens + [version.spec]
+    static let preview =
+        common + [order.spec, input.spec, payload.spec, fail.spec, state.spec, event.spec]
 
     /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.
     public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }
@@ -74,7 +104,9 @@ public enum OrderTrackingApp {
         clock: (any CourierClock)? = nil, signals: Bool = true
     ) async throws(UsageError) -> ExitCode {
         // Tracking is the default: its first word is an order id, not a command name.
-        switch try Invocation.of(arguments, commands: commands, usage: Help.main, fallback: "track") {
+        switch try Invocation.of(
+            arguments, tool: "order-tracking", commands: commands, usage: Help.main, fallback: "track")
+        {
         case .help(let text):
             streams.out(text + "\n")
             return .ok
@@ -101,10 +133,10 @@ struct CommandContext {
     /// `--replay`): each option read here, once.
     func host(_ parsed: ParsedArguments) throws(UsageError) -> HostEnvironment {
         typealias App = OrderTrackingApp
-        let recording = RecordingFiles(record: parsed.value(App.record), replay: parsed.value(App.replay))
+        let recording = RecordingFiles(record: parsed[App.record], replay: parsed[App.replay])
         let options = HostOptions(
-            api: parsed.value(App.api), caFile: parsed.value(App.cacert), timeout: try App.timeout(parsed),
-            dataDir: parsed.value(App.dataDir), recording: recording)
+            api: parsed[App.api], caFile: parsed[App.cacert], timeout: parsed[App.timeout, default: .seconds(5)],
+            dataDir: parsed[App.dataDir], recording: recording)
         return try HostEnvironment.make(options, environment: environment, terminal: terminal, clock: clock)
     }
 

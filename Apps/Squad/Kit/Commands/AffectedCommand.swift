@@ -7,18 +7,19 @@ import SafeText
 extension SquadApp {
     /// `squad affected`: which tests a change needs, and why.
     static let affectedCommand = SquadCommand(
-        name: "affected", synopsis: "squad affected --base REF [options]",
-        about: "Changed files → targets → every target depending on them → the test targets to run.",
-        options: [compareBase, compareHead, files, format, help]
+        name: "affected", options: [compareBase, compareHead, files, format],
+        summary: "the test targets a change needs (--base REF or --files FILE|-), and why",
+        about: "Changed files → targets → every target depending on them → the test targets to run."
     ) { parsed, run in
-        let paths = try changedPaths(parsed, shell: run.shell, stdin: run.stdin)
+        let (base, head) = (parsed[compareBase], parsed[compareHead])
+        let paths = try changedPaths(parsed, base: base, head: head, shell: run.shell, stdin: run.stdin)
         // From the revisions compared (the head's manifest, else the base's); with --files, the working tree.
-        let revisions = [parsed.value(compareHead) ?? "HEAD"] + (parsed.value(compareBase).map { [$0] } ?? [])
+        let revisions = [head ?? "HEAD"] + (base.map { [$0] } ?? [])
         let graph =
-            parsed.value(files) == nil
+            parsed[files] == nil
             ? try PackageGraph.dump(run.shell, revisions: revisions) : try PackageGraph.dump(run.shell)
         let result = Affected(graph: graph).explain(paths)
-        if try isJSON(parsed) {
+        if isJSON(parsed) {
             let object: JSONValue = .object([
                 "changed": .array(result.changed.map(JSONValue.string)),
                 "affected": .array(result.affected.map(JSONValue.string)),

@@ -102,13 +102,12 @@ struct CheckCommand {
 extension SquadApp {
     /// `squad check`: what CI will say about your change.
     static let checkCommand = SquadCommand(
-        name: "check", synopsis: "squad check [--base REF]",
+        name: "check", options: [checkBase], summary: "what CI will say about your change: its fast checks, narrowed",
         about:
             "What CI will say about your change, before you push: CI's fast checks from .ci/checks, narrowed to the "
             + "files changed since REF (default main) and not yet committed; one verdict line each.",
-        options: [checkBase, help]
     ) { parsed, run in
-        return try CheckCommand(root: run.root, shell: run.shell, base: parsed.value(checkBase) ?? "main").run(
+        return try CheckCommand(root: run.root, shell: run.shell, base: parsed[checkBase, default: "main"]).run(
             output: &run.output, errors: &run.errors)
     }
 }

@@ -10,16 +10,16 @@ extension SquadApp {
     static func gate(
         _ parsed: ParsedArguments, shell: Shell, stdin: () throws -> String, output: inout String, errors: inout String
     ) throws -> Int32 {
-        guard let base = parsed.value(SquadApp.mergeBase) else { throw UsageError(message: "gate needs --base REF") }
-        if parsed.value(SquadApp.reviews) == "-" && parsed.value(SquadApp.files) == "-" {
+        let base = parsed[SquadApp.mergeBase, default: "HEAD"]  // declared required: the parser refused its absence
+        if parsed[SquadApp.reviews] == "-" && parsed[SquadApp.files] == "-" {
             throw UsageError(message: "--reviews - and --files - both read stdin; give one of them as a file")
         }
-        let json = try isJSON(parsed)
+        let json = isJSON(parsed)
         let git = Git(shell: shell)
         try git.verify(base)
-        if let head = parsed.value(SquadApp.prHead) { try git.verify(head) }
-        let head = parsed.value(SquadApp.prHead) ?? "HEAD"
-        let paths = try changedPaths(parsed, shell: shell, stdin: stdin)
+        if let head = parsed[SquadApp.prHead] { try git.verify(head) }
+        let head = parsed[SquadApp.prHead, default: "HEAD"]
+        let paths = try changedPaths(parsed, base: base, head: head, shell: shell, stdin: stdin)
         // A CODEOWNERS GitHub ignores (3 MB or more) enforces nothing: every file needs the platform team.
         let ignored = git.ignoredCodeOwners(at: base)
         if let ignored { errors += "warning: \(ignored); every file needs \(Gate.platform)\n" }
@@ -28,10 +28,10 @@ extension SquadApp {
             owners: codeOwners?.owners, codeOwnersPath: codeOwners?.path ?? "CODEOWNERS",
             headOwners: git.codeOwners(at: head)?.owners)
         var evidence = Gate.Evidence()
-        evidence.approvedOwners = parsed.values(SquadApp.approvedBy)
-        evidence.author = parsed.value(SquadApp.author)
+        evidence.approvedOwners = parsed.all(SquadApp.approvedBy)
+        evidence.author = parsed[SquadApp.author]
         evidence.dismissStale = parsed.isSet(SquadApp.dismissStale)
-        if let file = parsed.value(SquadApp.reviews) {
+        if let file = parsed[SquadApp.reviews] {
             let data = try readEvidence(file, option: "--reviews", stdin: stdin)
             do { evidence.reviews = try Review.parse(data) } catch {
                 throw ShellError(
@@ -45,7 +45,7 @@ extension SquadApp {
             errors += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n"
         }
         for warning in result.warnings { errors += "warning: \(SafeText.visible(warning))\n" }
-        if parsed.value(SquadApp.files) == nil, parsed.value(SquadApp.prHead) == nil, let dirty = git.uncommitted(),
+        if parsed[SquadApp.files] == nil, parsed[SquadApp.prHead] == nil, let dirty = git.uncommitted(),
             !dirty.isEmpty
         {
             errors +=
@@ -60,14 +60,14 @@ extension SquadApp {
     private static func teams(_ parsed: ParsedArguments, git: Git, base: String, errors: inout String) throws -> Teams {
         let source: String
         let data: Data
-        if let file = parsed.value(SquadApp.teams) {
+        if let file = parsed[SquadApp.teams] {
             source = file
             data = try readEvidence(file, option: "--teams", stdin: { "" })
         } else if let text = git.show(Teams.path, at: base) {
             source = "\(base):\(Teams.path)"
             data = Data(text.utf8)
         } else {
-            if parsed.value(SquadApp.reviews) != nil {
+            if parsed[SquadApp.reviews] != nil {
                 errors += "warning: \(base) has no \(Teams.path); reviews satisfy only @user owners\n"
             }
             return Teams(members: [:])
@@ -150,11 +150,11 @@ extension SquadApp {
 extension SquadApp {
     /// `squad gate`: may this change merge?
     static let gateCommand = SquadCommand(
-        name: "gate", synopsis: "squad gate --base REF [options]",
+        name: "gate",
+        options: [mergeBase, prHead, reviews, teams, dismissStale, approvedBy, author, files, format],
+        summary: "may this change merge? the approvals it still needs",
         about: "May this change merge? Every changed file needs an approval from one of its owners in the base's "
-            + "CODEOWNERS; unowned files and CODEOWNERS itself need @courier/platform.",
-        options: [mergeBase, prHead, reviews, teams, dismissStale, approvedBy, author, files, format, help],
-        repeatable: [approvedBy.name]
+            + "CODEOWNERS; unowned files and CODEOWNERS itself need @courier/platform."
     ) { parsed, run in
         return try gate(parsed, shell: run.shell, stdin: run.stdin, output: &run.output, errors: &run.errors)
     }

@@ -7,14 +7,13 @@ import SafeText
 extension SquadApp {
     /// `squad lint`: CODEOWNERS, the dependency rule and the squads' declarations, checked.
     static let lintCommand = SquadCommand(
-        name: "lint", synopsis: "squad lint [--codeowners FILE]",
+        name: "lint", options: [codeowners], summary: "CODEOWNERS, the dependency rule, events and opt-ins, checked",
         about:
             "CODEOWNERS syntax, coverage, duplicates, shadowed and dead patterns; the dependency rule over the "
             + "manifest and every import line; events nobody publishes; and a warning for an opt-in a component "
             + "implements without declaring it.",
-        options: [codeowners, help]
     ) { parsed, run in
-        let owners = try loadCodeOwners(parsed.value(codeowners), root: run.root, directory: run.directory)
+        let owners = try loadCodeOwners(parsed[codeowners], root: run.root, directory: run.directory)
         return try lint(owners, shell: run.shell, root: run.root, output: &run.output)
     }
 

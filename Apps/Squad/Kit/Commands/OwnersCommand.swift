@@ -7,16 +7,17 @@ import SafeText
 extension SquadApp {
     /// `squad owners`: who owns each path.
     static let ownersCommand = SquadCommand(
-        name: "owners", synopsis: "squad owners [options] PATH... | -",
+        name: "owners", positionals: .many("PATH", atLeast: 0, synopsis: "PATH... | -"),
+        options: [codeowners, format, nulSeparated, ownedBy, unowned],
+        summary: "who owns each path (\"-\": nobody); --owner TEAM or --unowned lists files",
         about:
             "Who owns each path (\"-\": nobody). Paths are relative to where you are, absolute inside the repository, "
-            + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line (-z: NUL-separated).",
-        options: [codeowners, format, nulSeparated, ownedBy, unowned, help]
+            + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line (-z: NUL-separated)."
     ) { parsed, run in
-        let file = try loadCodeOwners(parsed.value(codeowners), root: run.root, directory: run.directory)
+        let file = try loadCodeOwners(parsed[codeowners], root: run.root, directory: run.directory)
         if let ignored = file.ignored { run.errors += "warning: \(ignored); every path answers \(Gate.platform)\n" }
         let query = OwnersQuery(root: run.root, directory: realDirectory(run.directory), shell: run.shell)
-        if let team = parsed.value(ownedBy) {
+        if let team = parsed[ownedBy] {
             return try query.listOwned(by: team, owners: file.owners, output: &run.output, errors: &run.errors)
         }
         if parsed.isSet(unowned) { return try query.listOwned(by: nil, owners: file.owners, output: &run.output) }
@@ -25,6 +26,7 @@ extension SquadApp {
         }
         let paths = try query.resolve(
             parsed.positionals, stdin: run.stdin, nulSeparated: parsed.isSet(nulSeparated))
-        return printOwners(paths, owners: file.owners, json: try isJSON(parsed), output: &run.output)
+        run.output += OwnersListing(owners: file.owners, json: isJSON(parsed)).render(paths)
+        return 0
     }
 }

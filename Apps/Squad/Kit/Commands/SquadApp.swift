@@ -10,39 +10,42 @@ import SafeText
 public enum SquadApp {
     static let version = "squad 0.1.0"
 
-    // Every command's options once, with their help lines: the parser and `--help` read the same lists.
-    static let codeowners = OptionSpec(
-        "--codeowners", .required("FILE"), help: "a CODEOWNERS file other than the repository's")
-    static let format = OptionSpec("--format", .required("text|json"), help: "output format (default text)")
-    static let help = OptionSpec("--help", help: "this text")
-    static let nulSeparated = OptionSpec("-z", help: "paths on stdin are NUL-separated (git ls-files -z)")
-    static let ownedBy = OptionSpec("--owner", .required("TEAM"), help: "list the tracked files TEAM owns")
-    static let unowned = OptionSpec("--unowned", help: "list the tracked files nobody owns")
-    static let mergeBase = OptionSpec("--base", .required("REF"), help: "the branch the pull request merges into")
-    static let prHead = OptionSpec("--head", .required("REF"), help: "the pull request's head (default HEAD)")
-    static let reviews = OptionSpec(
-        "--reviews", .required("FILE|-"),
-        help: "the PR's reviews as GitHub's API lists them (gh api --paginate …/pulls/N/reviews)")
-    static let teams = OptionSpec(
-        "--teams", .required("FILE"), help: "team and email members (default: the base's .github/teams.json)")
-    static let dismissStale = OptionSpec(
+    // Every command's options once, typed, with their help lines: the parser and `--help` read the same lists.
+    static let codeowners = Option.text("--codeowners", "FILE", help: "a CODEOWNERS file other than the repository's")
+    static let format = Option<OutputFormat>.choice("--format", help: "output format (default text)")
+    static let nulSeparated = Option.flag("-z", help: "paths on stdin are NUL-separated (git ls-files -z)")
+    static let ownedBy = Option.text("--owner", "TEAM", help: "list the tracked files TEAM owns")
+    static let unowned = Option.flag("--unowned", help: "list the tracked files nobody owns")
+    static let mergeBase = Option.text(
+        "--base", "REF", required: true, help: "the branch the pull request merges into")
+    static let prHead = Option.text("--head", "REF", help: "the pull request's head (default HEAD)")
+    static let reviews = Option.text(
+        "--reviews", "FILE|-", help: "the PR's reviews as GitHub's API lists them (gh api --paginate …/pulls/N/reviews)"
+    )
+    static let teams = Option.text(
+        "--teams", "FILE", help: "team and email members (default: the base's .github/teams.json)")
+    static let dismissStale = Option.flag(
         "--dismiss-stale", help: "an approval of an older commit than the head counts for nothing")
-    static let approvedBy = OptionSpec(
-        "--approved-by", .required("OWNER"), help: "an owner's approval, for what-ifs (repeat for each)")
-    static let author = OptionSpec("--author", .required("USER"), help: "the pull request's author (cannot approve)")
-    static let files = OptionSpec(
-        "--files", .required("FILE|-"), help: "changed paths from a file or stdin instead of git")
-    static let compareBase = OptionSpec("--base", .required("REF"), help: "the branch to compare with")
-    static let compareHead = OptionSpec("--head", .required("REF"), help: "the revision to compare (default HEAD)")
-    static let checkBase = OptionSpec(
-        "--base", .required("REF"), help: "the branch you will merge into (default main)")
-    static let newOwner = OptionSpec("--owner", .required("OWNER"), help: "the owning team, e.g. @courier/rewards")
+    static let approvedBy = Option.text(
+        "--approved-by", "OWNER", repeatable: true, help: "an owner's approval, for what-ifs (repeat for each)")
+    static let author = Option.text("--author", "USER", help: "the pull request's author (cannot approve)")
+    static let files = Option.text("--files", "FILE|-", help: "changed paths from a file or stdin instead of git")
+    static let compareBase = Option.text("--base", "REF", help: "the branch to compare with (or --files)")
+    static let compareHead = Option.text("--head", "REF", help: "the revision to compare (default HEAD)")
+    static let checkBase = Option.text("--base", "REF", help: "the branch you will merge into (default main)")
+    static let newOwner = Option.text(
+        "--owner", "OWNER", required: true, help: "the owning team, e.g. @courier/rewards")
+
+    /// `squad --help`: one line a command, generated from the declarations (the README's synopsis is this text).
+    static var synopsis: String {
+        CommandLineSynopsis(tool: "squad", commands: commands, trailer: "COMMAND --help | --help | --version").text
+    }
+
     static var usage: String {
         """
         squad: the monorepo's own tool.
 
-        \(commands.map { "  " + $0.synopsis }.joined(separator: "\n"))
-          squad COMMAND --help | squad --version
+        \(synopsis)
 
         Exit status: 0 ok / may merge, 1 blocked or lint findings (or stdout could not be written), 2 error
         (git failure, an unreadable or malformed file), 64 usage error, 129/130/131/143 ended by SIGHUP,
@@ -92,7 +95,7 @@ public enum SquadApp {
         do {
             return try dispatch(arguments, directory: directory, stdin: stdin, output: &output, errors: &errors)
         } catch let error as UsageError {
-            errors += "squad: \(SafeText.visible(error.message))\nRun 'squad --help' for usage.\n"
+            errors += error.line(tool: "squad") + "\n"
             return 64
         } catch {
             errors += "squad: \(SafeText.visible("\(error)"))\n"
@@ -107,9 +110,9 @@ public enum SquadApp {
             output += version + "\n"
             return 0
         }
-        let command: SquadCommand.Declaration
+        let command: SquadCommand
         let parsed: ParsedArguments
-        switch try Invocation.of(arguments, commands: commands.map(\.declaration), usage: usage) {
+        switch try Invocation.of(arguments, tool: "squad", commands: commands, usage: usage) {
         case .help(let text):
             output += text + "\n"
             return 0
@@ -125,15 +128,11 @@ public enum SquadApp {
         }
     }
 
-    static func printOwners(_ paths: OwnersQuery.Paths, owners: CodeOwners, json: Bool, output: inout String)
-        -> Int32
-    {
-        output += OwnersListing(owners: owners, json: json).render(paths)
-        return 0
-    }
-
-    static func changedPaths(_ parsed: ParsedArguments, shell: Shell, stdin: () throws -> String) throws -> [String] {
-        if let files = parsed.value(files) {
+    /// The changed paths: from `--files` when given, else git's changes from `base` to `head`.
+    static func changedPaths(
+        _ parsed: ParsedArguments, base: String?, head: String?, shell: Shell, stdin: () throws -> String
+    ) throws -> [String] {
+        if let files = parsed[files] {
             let text: String
             if files == "-" {
                 text = try stdin()
@@ -149,12 +148,12 @@ public enum SquadApp {
                 String(Substring(line.last == UInt8(ascii: "\r") ? line.dropLast() : line))
             }.filter { !$0.isEmpty }
         }
-        guard let base = parsed.value(compareBase) else {
+        guard let base else {
             throw UsageError(message: "needs --base REF (or --files FILE|-)")
         }
         let git = Git(shell: shell)
         try git.verify(base)
-        return try git.changes(base: base, head: parsed.value(compareHead) ?? "HEAD").flatMap(\.paths)
+        return try git.changes(base: base, head: head ?? "HEAD").flatMap(\.paths)
     }
 
     static func loadCodeOwners(_ file: String?, root: URL, directory: URL) throws -> (
@@ -181,9 +180,7 @@ public enum SquadApp {
         return (path, CodeOwners(text: String(decoding: data, as: UTF8.self)), nil)
     }
 
-    static func isJSON(_ parsed: ParsedArguments) throws -> Bool {
-        try parsed.choice(format, among: ["text", "json"], default: "text") == "json"
-    }
+    static func isJSON(_ parsed: ParsedArguments) -> Bool { parsed[format] == .json }
 
     static func repositoryRoot(from directory: URL) -> URL {
         let top = try? Shell(directory: directory).run("git", ["rev-parse", "--show-toplevel"])

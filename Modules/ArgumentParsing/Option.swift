@@ -1,0 +1,161 @@
+import Foundation
+import SafeText
+
+/// What a command's option list holds: an ``Option`` of any value type, or its erased ``OptionSpec``.
+public protocol OptionDeclaration: Sendable {
+    /// The declaration the parser and the help read.
+    var spec: OptionSpec { get }
+}
+
+/// One option a command accepts, its value's type erased: what the parser, the help and the synopsis read.
+/// Commands read values through the typed ``Option`` that made it, never through its spelling.
+public struct OptionSpec: OptionDeclaration {
+    /// The option's name with its dashes: "--format".
+    public let name: String
+    /// What follows it ("SECONDS", "text|json"); nil for a switch.
+    public let placeholder: String?
+    /// What it does, for `--help`; a "\n" starts an indented continuation line.
+    public let help: String
+    /// Whether it may be given more than once (every value kept, in order).
+    public let repeatable: Bool
+    /// Whether the command cannot run without it (its synopsis shows it outside the brackets).
+    public let required: Bool
+    let convert: @Sendable (String) throws(UsageError) -> any Sendable
+
+    /// "--timeout SECONDS", "--plain": the option as a person types it.
+    public var synopsis: String { placeholder.map { "\(name) \($0)" } ?? name }
+
+    /// The OPTIONS section of a help text: one aligned line per option, in the order given.
+    public static func helpLines(_ specs: [OptionSpec]) -> String {
+        let width = (specs.map(\.synopsis.count).max() ?? 0) + 2
+        return specs.map { spec in
+            let lines = spec.help.split(separator: "\n", omittingEmptySubsequences: false)
+            let pad = String(repeating: " ", count: width)
+            let first = "  " + spec.synopsis + String(repeating: " ", count: width - spec.synopsis.count)
+            return ([first + (lines.first ?? "")] + lines.dropFirst().map { "  " + pad + $0 }).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// Itself.
+    public var spec: OptionSpec { self }
+
+    /// `--help`, which every command accepts (``CommandDeclaration`` adds it).
+    public static let help = Option<Bool>.flag("--help", help: "this text").spec
+}
+
+/// An option declared with the type of its value: the parser converts and checks each value as it reads it
+/// (a bad `--timeout` is a usage error before anything runs), and a command reads `parsed[option]` as that type.
+public struct Option<Value: Sendable>: OptionDeclaration {
+    /// The declaration the parser and the help read.
+    public let spec: OptionSpec
+    /// The option's name with its dashes.
+    public var name: String { spec.name }
+
+    /// An option whose value `convert` turns into a `Value`, or refuses with a usage error that says what to type.
+    public init(
+        _ name: String, _ placeholder: String, repeatable: Bool = false, required: Bool = false, help: String,
+        convert: @escaping @Sendable (String) throws(UsageError) -> Value
+    ) {
+        spec = OptionSpec(
+            name: name, placeholder: placeholder, help: help, repeatable: repeatable, required: required,
+            convert: { (text: String) throws(UsageError) -> any Sendable in try convert(text) })
+    }
+
+    init(spec: OptionSpec) { self.spec = spec }
+}
+
+extension Option where Value == Bool {
+    /// A switch: `--plain`; `parsed[option]` is true when given.
+    public static func flag(_ name: String, help: String) -> Option {
+        Option(
+            spec: OptionSpec(
+                name: name, placeholder: nil, help: help, repeatable: false, required: false, convert: { _ in true }))
+    }
+}
+
+extension Option where Value == String {
+    /// Any text: `--data-dir DIR`.
+    public static func text(
+        _ name: String, _ placeholder: String, repeatable: Bool = false, required: Bool = false, help: String
+    ) -> Option {
+        Option(name, placeholder, repeatable: repeatable, required: required, help: help) { $0 }
+    }
+}
+
+extension Option where Value == Duration {
+    /// A number of seconds within `range`, kept to the millisecond; anything else names the range (and shows
+    /// `example` as "e.g. --timeout 2.5").
+    public static func seconds(
+        _ name: String, in range: ClosedRange<Double>, example: String? = nil, help: String
+    ) -> Option {
+        Option(name, "SECONDS", help: help) { (text: String) throws(UsageError) -> Duration in
+            guard let seconds = Double(text), range.contains(seconds) else {
+                let bounds =
+                    "from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))"
+                throw UsageError(
+                    message: "\(name) '\(SafeText.visible(text))' must be a number of seconds \(bounds)"
+                        + (example.map { ", e.g. \(name) \($0)" } ?? ""))
+            }
+            return .milliseconds(Int64((seconds * 1000).rounded(.down)))
+        }
+    }
+}
+
+extension Option where Value: RawRepresentable, Value.RawValue == String {
+    /// One of `choices` (shown as "a|b|c"); anything else lists them, with a did-you-mean.
+    public static func choice(_ name: String, among choices: [Value], help: String) -> Option {
+        let words = choices.map(\.rawValue)
+        return Option(name, words.joined(separator: "|"), help: help) { (text: String) throws(UsageError) -> Value in
+            guard words.contains(text), let value = Value(rawValue: text) else {
+                let listed = words.count == 2 ? words.joined(separator: " or ") : words.joined(separator: ", ")
+                throw UsageError(
+                    message: "\(name) '\(SafeText.visible(text))' must be \(listed)"
+                        + suggestion(for: text, among: words))
+            }
+            return value
+        }
+    }
+}
+
+extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of the type's cases.
+    public static func choice(_ name: String, help: String) -> Option {
+        choice(name, among: Array(Value.allCases), help: help)
+    }
+}
+
+/// `--format text|json`, the same for every command that prints something a script may read.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// Lines for a person.
+    case text
+    /// One JSON document for a script.
+    case json
+}
+
+/// A `NAME=VALUE` option's two parts (`--event order.status=delivered`).
+public struct NamedValue: Equatable, Sendable {
+    /// Before the first "=": never empty.
+    public let name: String
+    /// After it: may hold further "=".
+    public let value: String
+
+    /// A pair.
+    public init(_ name: String, _ value: String) { (self.name, self.value) = (name, value) }
+}
+
+extension Option where Value == NamedValue {
+    /// A repeatable `NAME=VALUE` option; `check` may refuse either part (after the shape is checked).
+    public static func pairs(
+        _ name: String, _ placeholder: String = "NAME=VALUE", example: String, help: String,
+        check: @escaping @Sendable (NamedValue) throws(UsageError) -> NamedValue = { $0 }
+    ) -> Option {
+        Option(name, placeholder, repeatable: true, help: help) { (text: String) throws(UsageError) -> NamedValue in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw UsageError(
+                    message: "\(name) '\(SafeText.visible(text))' must be \(placeholder), e.g. \(name) \(example)")
+            }
+            return try check(NamedValue(parts[0], parts[1]))
+        }
+    }
+}

@@ -1,18 +1,31 @@
 /// The byte strings a CODEOWNERS file's index is keyed by, numbered 0, 1, 2… and found again from a borrowed
-/// path segment with one short seeded hash and one byte comparison: a `Dictionary` keyed by bytes costs a
-/// SipHash, an allocation for the key and reference counting on every segment of every path.
+/// path segment without allocating: a `Dictionary` keyed by bytes costs a SipHash, an allocation for the key and
+/// reference counting on every segment of every path.
 ///
-/// The seed is random per process, so a file cannot be written to make every name collide.
+/// A name of 1 to 7 bytes (most folder names, every extension) is packed with its length into one word, which is
+/// its own key: one multiply finds its slot and one comparison of words settles it, with no byte compared. A
+/// longer name takes a short seeded hash over its bytes and one byte comparison. The multiplier and the seed are
+/// random per process, so a file cannot be written to make every name collide.
 struct ByteNames: Sendable {
     private var storage: [UInt8] = []
     private var ranges: [Range<Int>] = []
-    /// By hash slot: 0 when empty, else the name's number + 1 in the low half and its hash's top half above,
-    /// so a probe compares bytes only when the hashes agree. A power of two long, at most half full.
+    /// Names of 8 bytes or more, by hash slot: 0 when empty, else the name's number + 1 in the low half and its
+    /// hash's top half above, so a probe compares bytes only when the hashes agree. A power of two long, at
+    /// most half full.
     private var slots = [UInt64](repeating: 0, count: 16)
     private var filter = KeyFilter()
     private let seed: UInt64
+    /// Names of 1 to 7 bytes, by slot: the packed word (0 when empty) and the name's number. At most half full.
+    private var shortKeys = [UInt64](repeating: 0, count: 16)
+    private var shortNumbers = [Int32](repeating: -1, count: 16)
+    private var shortShift: UInt64 = 60
+    private var shortCount = 0
+    private let multiplier: UInt64
 
-    init(seed: UInt64 = .random(in: .min ... .max)) { self.seed = seed }
+    init(seed: UInt64 = .random(in: .min ... .max)) {
+        self.seed = seed
+        multiplier = (seed &* 0x9E37_79B9_7F4A_7C15) | 1
+    }
 
     /// How many names there are; they are numbered `0..<count`.
     var count: Int { ranges.count }
@@ -23,35 +36,108 @@ struct ByteNames: Sendable {
         let number = ranges.count
         ranges.append(storage.count..<(storage.count + name.count))
         storage += name
+        if let key = name.withUnsafeBufferPointer(ByteNames.packed) {
+            shortCount += 1
+            if shortCount * 2 > shortKeys.count { growShort() } else { placeShort(key, number) }
+            return number
+        }
         filter.insert(count: name.count, first: name.first ?? 0)
-        if ranges.count * 2 > slots.count { grow() } else { place(number) }
+        if (ranges.count - shortCount) * 2 > slots.count { grow() } else { place(number) }
         return number
     }
 
     /// The number of the name spelled exactly `bytes`, or nil.
     @inline(__always)
     func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        if let key = ByteNames.packed(bytes) { return findShort(key) }
         guard filter.mayContain(count: bytes.count, first: bytes.first ?? 0) else { return nil }
         return find(bytes, hash: hash(bytes))
     }
 
     /// The number of the path segment `bytes`, or nil, and the offset of its last "." (-1: none), found in
-    /// the same pass over its bytes as the hash when it may be a name.
+    /// the same pass over its bytes as its key.
+    /// `readable`: how many bytes may be read from the segment's start (its path's rest); with eight, a short
+    /// segment is read as one word, masked, and its last "." found in that word without a loop.
     @inline(__always)
-    func findSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> (number: Int?, lastDot: Int) {
-        guard filter.mayContain(count: bytes.count, first: bytes.first ?? 0) else {
+    func findSegment(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> (number: Int?, lastDot: Int) {
+        let count = bytes.count
+        if UInt(bitPattern: count &- 1) < 7, readable >= 8, let base = bytes.baseAddress {
+            let loaded = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
+            let word = loaded & ((1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1)
+            // The top bit of each byte that is ".", exact (no borrow between bytes); the bytes past the segment
+            // are zero after the mask, so none of them counts.
+            let other = word ^ 0x2E2E_2E2E_2E2E_2E2E
+            let dots = ~(((other & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | other | 0x7F7F_7F7F_7F7F_7F7F)
+            let dot = dots == 0 ? -1 : (63 &- dots.leadingZeroBitCount) >> 3
+            return (findShort(word | UInt64(truncatingIfNeeded: count) << 56), dot)
+        }
+        if UInt(bitPattern: count &- 1) < 7 {
+            var word = UInt64(truncatingIfNeeded: count) << 56
+            var dot = -1
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                word |= UInt64(byte) << UInt64(truncatingIfNeeded: index &* 8)
+                dot = byte == PathBytes.dot ? index : dot
+                index &+= 1
+            }
+            return (findShort(word), dot)
+        }
+        guard filter.mayContain(count: count, first: bytes.first ?? 0) else {
             return (nil, bytes.lastIndex(of: PathBytes.dot) ?? -1)
         }
         var hash = seed ^ 0xcbf2_9ce4_8422_2325
         var dot = -1
         var index = 0
-        while index < bytes.count {
+        while index < count {
             let byte = bytes[index]
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             dot = byte == PathBytes.dot ? index : dot
             index &+= 1
         }
         return (find(bytes, hash: hash ^ (hash >> 29)), dot)
+    }
+
+    /// 1 to 7 bytes as one word, the length in its top byte (so "a" and "a\0" differ); nil for other lengths.
+    @inline(__always)
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard UInt(bitPattern: bytes.count &- 1) < 7 else { return nil }
+        var word = UInt64(truncatingIfNeeded: bytes.count) << 56
+        for index in 0..<bytes.count { word |= UInt64(bytes[index]) << UInt64(index &* 8) }
+        return word
+    }
+
+    @inline(__always)
+    private func findShort(_ key: UInt64) -> Int? {
+        shortKeys.withUnsafeBufferPointer { keys in
+            let mask = keys.count &- 1
+            var slot = Int(truncatingIfNeeded: (key &* multiplier) >> shortShift)
+            while true {
+                let stored = keys[slot]
+                if stored == key { return Int(shortNumbers[slot]) }
+                if stored == 0 { return nil }
+                slot = (slot &+ 1) & mask
+            }
+        }
+    }
+
+    private mutating func placeShort(_ key: UInt64, _ number: Int) {
+        let mask = shortKeys.count - 1
+        var slot = Int(truncatingIfNeeded: (key &* multiplier) >> shortShift)
+        while shortKeys[slot] != 0 { slot = (slot + 1) & mask }
+        shortKeys[slot] = key
+        shortNumbers[slot] = Int32(number)
+    }
+
+    private mutating func growShort() {
+        shortKeys = [UInt64](repeating: 0, count: shortKeys.count * 2)
+        shortNumbers = [Int32](repeating: -1, count: shortKeys.count)
+        shortShift -= 1
+        for number in ranges.indices {
+            let range = ranges[number]
+            let key = storage.withUnsafeBufferPointer { ByteNames.packed(UnsafeBufferPointer(rebasing: $0[range])) }
+            if let key { placeShort(key, number) }
+        }
     }
 
     @inline(__always)
@@ -100,7 +186,7 @@ struct ByteNames: Sendable {
 
     private mutating func grow() {
         slots = [UInt64](repeating: 0, count: slots.count * 2)
-        for number in ranges.indices { place(number) }
+        for number in ranges.indices where !(1...7).contains(ranges[number].count) { place(number) }
     }
 }
 

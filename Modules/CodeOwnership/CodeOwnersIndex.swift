@@ -178,7 +178,7 @@ struct CodeOwnersIndex: Sendable {
         let count = path.count
         for depth in 0..<count {
             let segment = path[depth]
-            let (found, dot) = names.findSegment(segment)
+            let (found, dot) = names.findSegment(segment, readable: path.readable(depth))
             path.numbers[depth] = found.map { Int32(truncatingIfNeeded: $0) } ?? -1
             if let name = found {
                 if walking {
@@ -290,10 +290,14 @@ struct CodeOwnersIndex: Sendable {
                     }
                     afterHead.append(.key(CodeOwnersIndex.key(.prefix, fixedDepth, nameNumber(start))))
                 }
+                var runs = CodeOwnersIndex.literalRuns(tokens)
                 if let dot = suffix.lastIndex(of: PathBytes.dot) {
                     anywhere.append(.fileExtension(nameNumber(Array(suffix[(dot + 1)...]))))
+                    // A run that is just the extension with its dot (`*.c`) keys every path the extension keys
+                    // and more, and would send every byte of every path through the scanner: never worth it.
+                    runs.removeAll { $0.elementsEqual(suffix[dot...]) }
                 }
-                anywhere += CodeOwnersIndex.literalRuns(tokens).filter(fitsScanner).map(Place.infix)
+                anywhere += runs.filter(fitsScanner).map(Place.infix)
             }
             depth = depth.map { $0 + 1 }
         }

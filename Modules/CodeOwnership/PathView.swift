@@ -11,6 +11,9 @@ struct PathView {
     /// none: written while the index gathers buckets, so its patterns compare literal segments as numbers.
     let numbers: UnsafeMutableBufferPointer<Int32>
 
+    /// How many of the path's bytes may be read from the start of segment `index` on.
+    func readable(_ index: Int) -> Int { bytes.count &- bounds[2 &* index] }
+
     /// The bytes of segment `index`.
     subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[bounds[2 &* index]..<bounds[2 &* index &+ 1]])

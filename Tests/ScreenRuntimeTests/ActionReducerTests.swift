@@ -32,21 +32,26 @@ import Testing
         return card
     }
 
+    /// Starts a screen of two cards named `first` and `second`: both load at once, the first frame is drawn.
+    static func start(_ store: Rules.Store, _ first: String, _ second: String) {
+        store.send(
+            .start(loading: [0, 1]),
+            effects: [
+                .trace("\(first): start → loading"), .trace("\(second): start → loading"), .draw(.first),
+                .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
+            ]
+        ) { screen in
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
+        }
+    }
+
     /// A checkout of two validating cards (the second critical), loaded with these verdicts, paying on its own
     /// once loaded when `perform`.
     static func checkout(_ first: Verdict, _ second: Verdict, perform: Bool = false) -> Rules.Store {
         let store = Rules.store(
             [validating("method"), validating("total", critical: true)], actions: [pay],
             perform: perform ? "pay" : nil, ids: ["cart": "C100"])
-        store.send(
-            .start(loading: [0, 1]),
-            effects: [
-                .trace("method: start → loading"), .trace("total: start → loading"), .draw(.first),
-                .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
-            ]
-        ) { screen in
-            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
-        }
+        start(store, "method", "total")
         store.send(
             .loaded(card: 0, generation: 1, answer("method", first)),
             effects: [.trace("method: loading → info"), .track(card: 0, .shown), .draw(.changed)]
@@ -208,15 +213,7 @@ import Testing
 
     @Test func aNonCriticalFailureOnlyHidesItsCard() {
         let store = Rules.store([Rules.card("promo"), Self.validating("total", critical: true)])
-        store.send(
-            .start(loading: [0, 1]),
-            effects: [
-                .trace("promo: start → loading"), .trace("total: start → loading"), .draw(.first),
-                .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
-            ]
-        ) { screen in
-            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (1, true) }
-        }
+        Self.start(store, "promo", "total")
         var state = store.state
         _ = state.reduce(.failed(card: 0, generation: 1, Failure("HTTP 500"), drawn: nil), at: Rules.start)
         #expect(state.frame(at: Rules.start).failure == nil)

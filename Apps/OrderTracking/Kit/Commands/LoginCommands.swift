@@ -52,8 +52,6 @@ struct LogoutCommand {
     }
 }
 
-/// `tabs [--select ID]`: the tab bar and the selected tab's screen.
-
 /// The host's own tab: the tracking screen, always applicable.
 struct TrackingTab: TabPlugin {
     static let tabID = "tracking"

@@ -19,6 +19,7 @@ extension SquadApp {
             parsed[files] == nil
             ? try PackageGraph.dump(run.shell, revisions: revisions) : try PackageGraph.dump(run.shell)
         let result = Affected(graph: graph).explain(paths)
+        var output = ""
         if isJSON(parsed) {
             let object: JSONValue = .object([
                 "changed": .array(result.changed.map(JSONValue.string)),
@@ -28,19 +29,20 @@ extension SquadApp {
                 "everything": result.everything.map(JSONValue.string) ?? .null,
                 "command": result.command.isEmpty ? .null : .string(result.command),
             ])
-            run.output += object.text + "\n"
+            output += object.text + "\n"
         } else {
-            run.output += "changed targets: \(result.changed.joined(separator: " "))\n"
-            run.output += "affected targets: \(result.affected.joined(separator: " "))\n"
-            run.output += "test targets: \(result.tests.joined(separator: " "))\n"
+            output += "changed targets: \(result.changed.joined(separator: " "))\n"
+            output += "affected targets: \(result.affected.joined(separator: " "))\n"
+            output += "test targets: \(result.tests.joined(separator: " "))\n"
             if let everything = result.everything {
-                run.output += "why: \(everything)\n"
+                output += "why: \(everything)\n"
             } else if !result.why.isEmpty {
-                run.output += "why:\n"
-                for target in result.affected { run.output += "  \(target): \(result.why[target] ?? "")\n" }
+                output += "why:\n"
+                for target in result.affected { output += "  \(target): \(result.why[target] ?? "")\n" }
             }
-            run.output += result.command.isEmpty ? "nothing to test\n" : "run: \(result.command)\n"
+            output += result.command.isEmpty ? "nothing to test\n" : "run: \(result.command)\n"
         }
+        run.print.out(output)
         return 0
     }
 }

@@ -29,7 +29,7 @@ struct CheckCommand {
         }
     }
 
-    func run(output: inout String, errors: inout String) throws -> Int32 {
+    func run(print: SquadOutput) throws -> Int32 {
         let git = Git(shell: shell)
         try git.verify(base)
         // The change: commits since the base plus whatever is not committed yet.
@@ -41,35 +41,35 @@ struct CheckCommand {
         var failed = 0
         for check in try CheckCommand.checks(at: root) {
             guard check.scope == "fast" else {
-                output += line(check.name, "left to CI (\(check.command))")
+                print.out(line(check.name, "left to CI (\(check.command))"))
                 continue
             }
             let (command, what) = narrowed(check, changed: changed, affected: affected)
             guard let command else {
-                output += line(check.name, "ok (\(what))")
+                print.out(line(check.name, "ok (\(what))"))
                 continue
             }
             let started = ContinuousClock.now
             let (status, log) = try shell.runLogged(command)
             let seconds = (ContinuousClock.now - started).components.seconds
             if status == 0 {
-                output += line(check.name, "ok (\(what), \(seconds) s)")
+                print.out(line(check.name, "ok (\(what), \(seconds) s)"))
             } else {
                 failed += 1
-                output += line(check.name, "FAILED (\(what), exit \(status)): run \(command)")
+                print.out(line(check.name, "FAILED (\(what), exit \(status)): run \(command)"))
                 // Each failing test and its first failure, on stdout beside the verdict; the rest of the log
                 // only when no test was named (a build error, a lint line).
                 let tests = TestFailures.failingTests(in: log)
-                output += tests.map { "  \($0)\n" }.joined()
+                print.out(tests.map { "  \($0)\n" }.joined())
                 if tests.isEmpty {
-                    errors += "\(check.name):\n" + TestFailures.summary(of: log).map { "  \($0)\n" }.joined()
+                    print.err("\(check.name):\n" + TestFailures.summary(of: log).map { "  \($0)\n" }.joined())
                 }
             }
         }
-        output +=
+        print.out(
             failed == 0
-            ? "check: CI's fast checks pass for \(changed.count) changed file(s); CI also runs the slow ones above\n"
-            : "check: \(failed) check(s) would fail in CI\n"
+                ? "check: CI's fast checks pass for \(changed.count) changed file(s); CI also runs the slow ones above\n"
+                : "check: \(failed) check(s) would fail in CI\n")
         return failed == 0 ? 0 : 1
     }
 
@@ -108,6 +108,6 @@ extension SquadApp {
             + "files changed since REF (default main) and not yet committed; one verdict line each.",
     ) { parsed, run in
         return try CheckCommand(root: run.root, shell: run.shell, base: parsed[checkBase, default: "main"]).run(
-            output: &run.output, errors: &run.errors)
+            print: run.print)
     }
 }

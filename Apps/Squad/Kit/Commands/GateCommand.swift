@@ -8,7 +8,7 @@ import SafeText
 /// ``Gate`` and prints what is missing. Exit 0 may merge, 1 blocked, 2 a file or git failure (fail closed).
 extension SquadApp {
     static func gate(
-        _ parsed: ParsedArguments, shell: Shell, stdin: () throws -> String, output: inout String, errors: inout String
+        _ parsed: ParsedArguments, shell: Shell, stdin: () throws -> String, print: SquadOutput
     ) throws -> Int32 {
         let base = parsed[SquadApp.mergeBase, default: "HEAD"]  // declared required: the parser refused its absence
         if parsed[SquadApp.reviews] == "-" && parsed[SquadApp.files] == "-" {
@@ -22,7 +22,7 @@ extension SquadApp {
         let paths = try changedPaths(parsed, base: base, head: head, shell: shell, stdin: stdin)
         // A CODEOWNERS GitHub ignores (3 MB or more) enforces nothing: every file needs the platform team.
         let ignored = git.ignoredCodeOwners(at: base)
-        if let ignored { errors += "warning: \(ignored); every file needs \(Gate.platform)\n" }
+        if let ignored { print.err("warning: \(ignored); every file needs \(Gate.platform)\n") }
         let codeOwners = ignored == nil ? git.codeOwners(at: base) : nil
         let gate = Gate(
             owners: codeOwners?.owners, codeOwnersPath: codeOwners?.path ?? "CODEOWNERS",
@@ -38,26 +38,27 @@ extension SquadApp {
                     message: "--reviews '\(SafeText.visible(file))': \(error); give the JSON GitHub's API returns")
             }
         }
-        evidence.teams = try teams(parsed, git: git, base: base, errors: &errors)
+        evidence.teams = try teams(parsed, git: git, base: base, print: print)
         if evidence.dismissStale { evidence.headCommit = try git.commit(head) }
         let result = gate.evaluate(paths: paths, evidence: evidence)
         if codeOwners == nil && ignored == nil {
-            errors += "warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n"
+            print.err("warning: \(base) has no CODEOWNERS; every file needs \(Gate.platform)\n")
         }
-        for warning in result.warnings { errors += "warning: \(SafeText.visible(warning))\n" }
+        for warning in result.warnings { print.err("warning: \(SafeText.visible(warning))\n") }
         if parsed[SquadApp.files] == nil, parsed[SquadApp.prHead] == nil, let dirty = git.uncommitted(),
             !dirty.isEmpty
         {
-            errors +=
-                "warning: \(dirty.count) uncommitted change(s) are not part of the gate (\(dirty.prefix(3).map(PathBytes.quoted).joined(separator: ", "))"
-                + "\(dirty.count > 3 ? ", …" : "")); commit them to have them checked\n"
+            let shown = dirty.prefix(3).map(PathBytes.quoted).joined(separator: ", ") + (dirty.count > 3 ? ", …" : "")
+            print.err(
+                "warning: \(dirty.count) uncommitted change(s) are not part of the gate (\(shown)); commit them to have "
+                    + "them checked\n")
         }
-        output += json ? report(result).text + "\n" : text(result)
+        print.out(json ? report(result).text + "\n" : text(result))
         return result.mayMerge ? 0 : 1
     }
 
     /// Teams from `--teams`, else from the base revision (so a PR cannot add its author to a team).
-    private static func teams(_ parsed: ParsedArguments, git: Git, base: String, errors: inout String) throws -> Teams {
+    private static func teams(_ parsed: ParsedArguments, git: Git, base: String, print: SquadOutput) throws -> Teams {
         let source: String
         let data: Data
         if let file = parsed[SquadApp.teams] {
@@ -68,7 +69,7 @@ extension SquadApp {
             data = Data(text.utf8)
         } else {
             if parsed[SquadApp.reviews] != nil {
-                errors += "warning: \(base) has no \(Teams.path); reviews satisfy only @user owners\n"
+                print.err("warning: \(base) has no \(Teams.path); reviews satisfy only @user owners\n")
             }
             return Teams(members: [:])
         }
@@ -156,6 +157,6 @@ extension SquadApp {
         about: "May this change merge? Every changed file needs an approval from one of its owners in the base's "
             + "CODEOWNERS; unowned files and CODEOWNERS itself need @courier/platform."
     ) { parsed, run in
-        return try gate(parsed, shell: run.shell, stdin: run.stdin, output: &run.output, errors: &run.errors)
+        return try gate(parsed, shell: run.shell, stdin: run.stdin, print: run.print)
     }
 }

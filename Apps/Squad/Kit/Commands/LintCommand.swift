@@ -14,12 +14,12 @@ extension SquadApp {
             + "implements without declaring it.",
     ) { parsed, run in
         let owners = try loadCodeOwners(parsed[codeowners], root: run.root, directory: run.directory)
-        return try lint(owners, shell: run.shell, root: run.root, output: &run.output)
+        return try lint(owners, shell: run.shell, root: run.root, print: run.print)
     }
 
     /// The lint run: CODEOWNERS findings, the dependency rule, the event and opt-in lints; warnings beside.
     static func lint(
-        _ owners: (path: String, owners: CodeOwners, ignored: String?), shell: Shell, root: URL, output: inout String
+        _ owners: (path: String, owners: CodeOwners, ignored: String?), shell: Shell, root: URL, print: SquadOutput
     ) throws -> Int32 {
         let files = try Git(shell: shell).trackedFiles()
         var findings =
@@ -61,7 +61,7 @@ extension SquadApp {
         }
         findings += EventLint.findings(sources: sources)
         warnings += OptInLint.warnings(sources: sources)
-        output += findings.map { $0 + "\n" }.joined()
+        var output = findings.map { $0 + "\n" }.joined()
         output += warnings.map { "warning: \($0)\n" }.joined()
         if !manifest { output += "dependency rule: skipped (no Package.swift at the repository root)\n" }
         if !FileManager.default.fileExists(atPath: teamsFile.path) {
@@ -71,6 +71,7 @@ extension SquadApp {
             findings.isEmpty
             ? "lint: clean (\(files.count) tracked files, \(owners.owners.rules.count) rules)\n"
             : "lint: \(findings.count) finding(s)\n"
+        print.out(output)
         return findings.isEmpty ? 0 : 1
     }
 }

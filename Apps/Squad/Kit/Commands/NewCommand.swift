@@ -13,14 +13,14 @@ extension SquadApp {
     ) { parsed, run in
         let owner = parsed[newOwner, default: ""]  // declared required: the parser refused its absence
         let written = try Scaffold(root: run.root, name: parsed.positionals[0], owner: owner).run()
-        run.output += written.map { "wrote \($0)\n" }.joined()
+        run.print.out(written.map { "wrote \($0)\n" }.joined())
         // The templates are laid out for short names; the repository's formatter lays out any name (to 30).
         let sources = written.filter { $0.hasSuffix(".swift") }
         do { _ = try run.shell.run("swift", ["format", "format", "--in-place"] + sources) } catch {
-            run.errors += "note: swift format did not run on the new files (\(error)); run it before pushing\n"
+            run.print.err("note: swift format did not run on the new files (\(error)); run it before pushing\n")
         }
-        run.output += Scaffold.nextSteps(
-            name: parsed.positionals[0], owner: owner, teams: written.contains(Teams.path))
+        run.print.out(
+            Scaffold.nextSteps(name: parsed.positionals[0], owner: owner, teams: written.contains(Teams.path)))
         return 0
     }
 }

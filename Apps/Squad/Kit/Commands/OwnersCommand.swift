@@ -15,18 +15,18 @@ extension SquadApp {
             + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line (-z: NUL-separated)."
     ) { parsed, run in
         let file = try loadCodeOwners(parsed[codeowners], root: run.root, directory: run.directory)
-        if let ignored = file.ignored { run.errors += "warning: \(ignored); every path answers \(Gate.platform)\n" }
+        if let ignored = file.ignored { run.print.err("warning: \(ignored); every path answers \(Gate.platform)\n") }
         let query = OwnersQuery(root: run.root, directory: realDirectory(run.directory), shell: run.shell)
         if let team = parsed[ownedBy] {
-            return try query.listOwned(by: team, owners: file.owners, output: &run.output, errors: &run.errors)
+            return try query.listOwned(by: team, owners: file.owners, print: run.print)
         }
-        if parsed.isSet(unowned) { return try query.listOwned(by: nil, owners: file.owners, output: &run.output) }
+        if parsed.isSet(unowned) { return try query.listOwned(by: nil, owners: file.owners, print: run.print) }
         guard !parsed.positionals.isEmpty else {
             throw UsageError(message: "owners needs at least one PATH, '-' for stdin, --owner TEAM or --unowned")
         }
         let paths = try query.resolve(
             parsed.positionals, stdin: run.stdin, nulSeparated: parsed.isSet(nulSeparated))
-        run.output += OwnersListing(owners: file.owners, json: isJSON(parsed)).render(paths)
+        run.print.out(OwnersListing(owners: file.owners, json: isJSON(parsed)).render(paths))
         return 0
     }
 }

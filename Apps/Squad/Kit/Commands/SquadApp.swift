@@ -73,16 +73,16 @@ public enum SquadApp {
         return await tool.main(closed: closed) { streams throws(UsageError) in
             let terminal = Terminal(environment: [:], noColorFlag: true, streams: streams)
             return try await CommandLineTool.running(terminal, streams: streams, signals: true) {
-                var output = ""
-                var errors = ""
-                let status = run(
+                let print = SquadOutput(
+                    out: { streams.out($0) },
+                    err: { text in
+                        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                            streams.err(String(line))
+                        }
+                    })
+                return run(
                     arguments, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                    stdin: stdin, output: &output, errors: &errors)
-                streams.out(output)
-                for line in errors.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-                    streams.err(String(line))
-                }
-                return status
+                    stdin: stdin, print: print)
             }
         }
     }
@@ -92,40 +92,52 @@ public enum SquadApp {
         _ arguments: [String], directory: URL, stdin: () throws -> String = { "" }, output: inout String,
         errors: inout String
     ) -> Int32 {
+        final class Collected {
+            var output = ""
+            var errors = ""
+        }
+        let collected = Collected()
+        let status = withoutActuallyEscaping(stdin) { stdin in
+            run(
+                arguments, directory: directory, stdin: stdin,
+                print: SquadOutput(out: { collected.output += $0 }, err: { collected.errors += $0 }))
+        }
+        (output, errors) = (output + collected.output, errors + collected.errors)
+        return status
+    }
+
+    /// Runs a command in `directory`, printing as it goes.
+    static func run(_ arguments: [String], directory: URL, stdin: @escaping () throws -> String, print: SquadOutput)
+        -> Int32
+    {
         do {
-            return try dispatch(arguments, directory: directory, stdin: stdin, output: &output, errors: &errors)
+            return try dispatch(arguments, directory: directory, stdin: stdin, print: print)
         } catch let error as UsageError {
-            errors += error.line(tool: "squad") + "\n"
+            print.err(error.line(tool: "squad") + "\n")
             return 64
         } catch {
-            errors += "squad: \(SafeText.visible("\(error)"))\n"
+            print.err("squad: \(SafeText.visible("\(error)"))\n")
         }
         return 2
     }
 
     static func dispatch(
-        _ arguments: [String], directory: URL, stdin: () throws -> String, output: inout String, errors: inout String
+        _ arguments: [String], directory: URL, stdin: @escaping () throws -> String, print: SquadOutput
     ) throws -> Int32 {
         if arguments.first == "--version" {
-            output += version + "\n"
+            print.out(version + "\n")
             return 0
         }
         let command: SquadCommand
         let parsed: ParsedArguments
         switch try Invocation.of(arguments, tool: "squad", commands: commands, usage: usage) {
         case .help(let text):
-            output += text + "\n"
+            print.out(text + "\n")
             return 0
         case .run(let declaration, let arguments): (command, parsed) = (declaration, arguments)
         }
-        return try withoutActuallyEscaping(stdin) { stdin in
-            let run = SquadRun(directory: directory, root: repositoryRoot(from: directory), stdin: stdin)
-            defer {
-                output += run.output
-                errors += run.errors
-            }
-            return try command.run(parsed, run)
-        }
+        let run = SquadRun(directory: directory, root: repositoryRoot(from: directory), stdin: stdin, print: print)
+        return try command.run(parsed, run)
     }
 
     /// The changed paths: from `--files` when given, else git's changes from `base` to `head`.

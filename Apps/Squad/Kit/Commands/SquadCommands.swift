@@ -7,18 +7,27 @@ import SafeText
 /// One `squad` command (ArgumentParsing's declaration): its run gets the parsed arguments and a ``SquadRun``.
 typealias SquadCommand = CommandDeclaration<@Sendable (ParsedArguments, SquadRun) throws -> Int32>
 
-/// What a command runs with (where it was started, the repository, git, stdin) and what it prints.
+/// What a command runs with (where it was started, the repository, git, stdin) and where it prints.
 final class SquadRun {
     let directory: URL
     let root: URL
     let shell: Shell
     let stdin: () throws -> String
-    var output = ""
-    var errors = ""
+    let print: SquadOutput
 
-    init(directory: URL, root: URL, stdin: @escaping () throws -> String) {
+    init(directory: URL, root: URL, stdin: @escaping () throws -> String, print: SquadOutput) {
         (self.directory, self.root, self.shell, self.stdin) = (directory, root, Shell(directory: root), stdin)
+        self.print = print
     }
+}
+
+/// Where a command's text goes as soon as it is made: the process's streams when squad runs (so `squad check`
+/// shows each verdict as its check ends), or two strings for in-process tests.
+struct SquadOutput {
+    /// Text for stdout, whole lines.
+    let out: (String) -> Void
+    /// Text for stderr, whole lines.
+    let err: (String) -> Void
 }
 
 extension SquadApp {

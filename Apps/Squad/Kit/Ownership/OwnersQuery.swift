@@ -128,20 +128,18 @@ struct OwnersQuery {
     }
 
     /// The tracked files `team` owns, or (nil) that nobody owns, one a line.
-    func listOwned(by team: String?, owners: CodeOwners, output: inout String, errors: inout String) throws -> Int32 {
+    func listOwned(by team: String?, owners: CodeOwners, print: SquadOutput) throws -> Int32 {
         if let team, !team.hasPrefix("@"), !team.contains("@") {
-            errors += "warning: '\(team)' is not an owner name; did you mean '@\(team)'?\n"
+            print.err("warning: '\(team)' is not an owner name; did you mean '@\(team)'?\n")
         }
-        return try listOwned(by: team, owners: owners, output: &output)
-    }
-
-    /// The tracked files `team` owns, or (nil) that nobody owns, one a line.
-    func listOwned(by team: String?, owners: CodeOwners, output: inout String) throws -> Int32 {
+        // Printed at once: a line at a time would be a write per tracked file.
+        var output = ""
         for file in try Git(shell: shell).trackedFiles() {
             let found = owners.ownership(of: file).owners
             let matches = team.map { found.contains($0) } ?? found.isEmpty
             if matches { output += file + "\n" }
         }
+        print.out(output)
         return 0
     }
 

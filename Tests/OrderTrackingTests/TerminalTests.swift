@@ -6,10 +6,20 @@ import Testing
 final class TmuxSession {
     let socket = "courier-\(UUID().uuidString.prefix(8))"
     let name = "t"
+    /// Where the server listens: tmux leaves the socket file when its server is killed, so `deinit` removes it.
+    private var socketPath = ""
 
     init(command: String) async throws {
         let started = try await tmux(["new-session", "-d", "-s", name, "-x", "80", "-y", "60", command])
         guard started.status == 0 else { throw TmuxUnavailable(reason: started.stderr) }
+        // `deinit` ends the server, but a test process that dies (a crash, a signal) runs no deinit: the server
+        // watches this process and ends itself within a second of it, or stops watching when it is gone.
+        let watch =
+            "while kill -0 \(ProcessInfo.processInfo.processIdentifier) 2>/dev/null && tmux -L \(socket) has-session "
+            + "2>/dev/null; do sleep 1; done; tmux -L \(socket) kill-server 2>/dev/null"
+        try await tmux(["run-shell", "-b", watch])
+        socketPath = try await query(["display-message", "-p", "#{socket_path}"]).stdout
+            .trimmingCharacters(in: .newlines)
     }
 
     @discardableResult
@@ -55,6 +65,7 @@ final class TmuxSession {
 
     deinit {
         _ = try? ProcessRunner.runBlocking("tmux", ["-L", socket, "kill-server"], limit: .seconds(10))
+        if socketPath.hasSuffix("/" + socket) { try? FileManager.default.removeItem(atPath: socketPath) }
     }
 }
 

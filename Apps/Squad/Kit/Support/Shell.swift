@@ -2,6 +2,12 @@ import CodeOwnership
 import Foundation
 import SafeText
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
 /// A failed or unrunnable command; the message names it and what it printed.
 public struct ShellError: Error, CustomStringConvertible, Equatable {
     /// The message.
@@ -31,10 +37,10 @@ struct Shell: Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["bash", "-c", "set -euo pipefail; " + commandLine]
         process.currentDirectoryURL = directory
-        let log: (write: FileHandle, read: FileHandle)
+        let log: FileHandle
         do {
             log = try Shell.unnamedFile()
-            (process.standardOutput, process.standardError) = (log.write, log.write)
+            (process.standardOutput, process.standardError) = (log, log)
             process.standardInput = FileHandle.nullDevice
             try process.run()
         } catch { throw ShellError(message: "cannot run bash: \(error.localizedDescription)") }
@@ -53,12 +59,12 @@ struct Shell: Sendable {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let output: (write: FileHandle, read: FileHandle)
-        let errors: (write: FileHandle, read: FileHandle)
+        let output: FileHandle
+        let errors: FileHandle
         do {
             (output, errors) = (try Shell.unnamedFile(), try Shell.unnamedFile())
-            process.standardOutput = output.write
-            process.standardError = errors.write
+            process.standardOutput = output
+            process.standardError = errors
             process.standardInput = FileHandle.nullDevice
             try process.run()
         } catch { throw ShellError(message: "cannot run \(command): \(error.localizedDescription)") }
@@ -73,24 +79,23 @@ struct Shell: Sendable {
         return stdout
     }
 
-    /// A file in the temporary folder opened twice (to write, to read) and then removed by name at once: a
-    /// child writes into it without a pipe that could fill, and a signal that ends squad mid-command (Ctrl-C
-    /// exits at once) leaves nothing behind.
-    private static func unnamedFile() throws -> (write: FileHandle, read: FileHandle) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: path.path, contents: nil) else {
-            throw ShellError(message: "cannot create a file in \(path.deletingLastPathComponent().path)")
+    /// A file with no name (libc's `tmpfile`: on Linux opened with O_TMPFILE, never named; elsewhere removed
+    /// as it is made): a child writes into it without a pipe that could fill, and a signal that ends squad
+    /// mid-command (Ctrl-C exits at once) leaves nothing behind, at any instant.
+    private static func unnamedFile() throws -> FileHandle {
+        guard let file = tmpfile() else {
+            throw ShellError(message: "cannot make a temporary file: \(String(cString: strerror(errno)))")
         }
-        defer { try? FileManager.default.removeItem(at: path) }
-        return (try FileHandle(forWritingTo: path), try FileHandle(forReadingFrom: path))
+        defer { fclose(file) }
+        let descriptor = dup(fileno(file))
+        guard descriptor >= 0 else { throw ShellError(message: "cannot make a temporary file: too many open files") }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
-    /// Everything written into `file`, its handles then closed.
-    private static func contents(_ file: (write: FileHandle, read: FileHandle)) -> Data {
-        defer {
-            try? file.write.close()
-            try? file.read.close()
-        }
-        return (try? file.read.readToEnd()) ?? Data()
+    /// Everything the child wrote into `file` (read from its start), the file then closed.
+    private static func contents(_ file: FileHandle) -> Data {
+        defer { try? file.close() }
+        try? file.seek(toOffset: 0)
+        return (try? file.readToEnd()) ?? Data()
     }
 }

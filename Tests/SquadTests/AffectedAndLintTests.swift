@@ -249,15 +249,8 @@ import Testing
     /// `squad check` runs .ci/checks' fast lines (one verdict each) and names the CI-only ones; a failing check
     /// fails the command, as it would fail CI.
     @Test func checksFromTheSharedListOneLineEach() async throws {
-        let repo = try await GitRepository()
-        try repo.write(
-            "Package.swift",
-            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\")])\n"
-        )
-        try repo.write("Modules/A/A.swift", "public let a = 1\n")
-        try repo.write("CODEOWNERS", "* @org/all\n")
-        try repo.write(".ci/checks", "# name\tscope\tcommand\nquick\tfast\ttrue\nslow\tci\tfalse\n")
-        try await repo.commit("base")
+        let repo = try await GitRepository.package(
+            checks: "# name\tscope\tcommand\nquick\tfast\ttrue\nslow\tci\tfalse\n")
         try repo.write("Modules/A/A.swift", "public let a = 2\n")
         let passing = await repo.squad(["check"])
         #expect(passing.status == 0, "\(passing.output)\(passing.errors)")

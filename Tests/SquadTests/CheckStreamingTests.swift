@@ -9,14 +9,7 @@ import Testing
     /// Each verdict is printed when its check ends, not when all have: the first check's line arrives before the
     /// second check has run (it leaves a file behind when it does).
     @Test func eachVerdictIsPrintedAsItsCheckEnds() async throws {
-        let repo = try await GitRepository()
-        try repo.write(
-            "Package.swift",
-            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\")])\n"
-        )
-        try repo.write("Modules/A/A.swift", "public let a = 1\n")
-        try repo.write(".ci/checks", "first\tfast\ttrue\nsecond\tfast\ttouch second-ran\n")
-        try await repo.commit("base")
+        let repo = try await GitRepository.package(checks: "first\tfast\ttrue\nsecond\tfast\ttouch second-ran\n")
         let marker = repo.root.appendingPathComponent("second-ran").path
         let lines = await OwnThread.run { () -> [(line: String, secondHadRun: Bool)] in
             var lines: [(line: String, secondHadRun: Bool)] = []

@@ -34,6 +34,20 @@ final class GitRepository: @unchecked Sendable {
         try await git("commit", "-q", "-m", message)
     }
 
+    /// A repository whose one commit holds a package of one target, `A`, and `.ci/checks` reading `checks`: what
+    /// `squad check` needs.
+    static func package(checks: String) async throws -> GitRepository {
+        let repo = try await GitRepository()
+        try repo.write(
+            "Package.swift",
+            "// swift-tools-version: 6.0\nimport PackageDescription\n"
+                + "let package = Package(name: \"P\", targets: [.target(name: \"A\", path: \"Modules/A\")])\n")
+        try repo.write("Modules/A/A.swift", "public let a = 1\n")
+        try repo.write(".ci/checks", checks)
+        try await repo.commit("base")
+        return repo
+    }
+
     /// Runs squad in-process on a thread of its own: its git calls block, and the test pool has two threads.
     func squad(_ arguments: [String], stdin: String = "", in folder: String? = nil) async -> (
         status: Int32, output: String, errors: String

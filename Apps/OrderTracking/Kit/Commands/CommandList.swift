@@ -11,7 +11,10 @@ extension OrderTrackingApp {
             name: "track", positionals: .optional("ORDER-ID"), options: track,
             summary: "track an order (default 1234, the demo order)", about: Help.main
         ) { parsed, context throws(UsageError) in
-            if parsed.isSet(version) { return context.say(Help.version) }
+            guard !parsed.isSet(version) else {
+                context.terminal.out(Help.version + "\n")
+                return .ok
+            }
             return try await runTracking(parsed, context)
         },
         Command(

@@ -37,14 +37,9 @@ public enum OrderTrackingApp {
             + "reset, timeout, HTTP 5xx); then it is hidden (default 60, 0–86400)")
     static let record = Option.text("--record", "FILE", help: "write every backend answer to FILE (JSON lines)")
     static let replay = Option.text("--replay", "FILE", help: "play a --record file back as the backend")
-    static let promo = Option("--promo", "CODE", help: "apply a promo code through the Promo card (demo: SAVE10)") {
-        (code: String) throws(UsageError) -> String in
-        guard PromoDiscount.isCode(code) else {
-            throw UsageError(
-                message: "--promo '\(SafeText.visible(code))' is not a code: use 1 to 16 letters and digits")
-        }
-        return code
-    }
+    static let promo = code(
+        "--promo", "CODE", help: "apply a promo code through the Promo card (demo: SAVE10)",
+        refusal: "is not a code: use 1 to 16 letters and digits")
     static let trace = Option.flag(
         "--trace", help: "state transitions, event hops and refresh requests, timestamped, to stderr")
     static let version = Option.flag("--version", help: "the version")
@@ -69,12 +64,17 @@ public enum OrderTrackingApp {
         return NamedValue(pair.name, try validateID(pair.value, kind: pair.name))
     }
     static let action = Option.text("--action", "ID", help: "carry out the screen's action ID once")
-    static let method = Option("--method", "ID", help: "pay with saved method ID (e.g. cash)") {
-        (method: String) throws(UsageError) -> String in
-        guard PromoDiscount.isCode(method) else {
-            throw UsageError(message: "--method '\(SafeText.visible(method))' is not a method id like visa4242")
+    static let method = code(
+        "--method", "ID", help: "pay with saved method ID (e.g. cash)", refusal: "is not a method id like visa4242")
+
+    /// An option whose value is 1 to 16 letters and digits (a promo code, a payment method's id).
+    static func code(_ name: String, _ placeholder: String, help: String, refusal: String) -> Option<String> {
+        Option(name, placeholder, help: help) { (text: String) throws(UsageError) -> String in
+            guard PromoDiscount.isCode(text) else {
+                throw UsageError(message: "\(name) '\(SafeText.visible(text))' \(refusal)")
+            }
+            return text
         }
-        return method
     }
     static let pay = Option.flag("--pay", help: "pay once the cards have loaded (exit 3 if a card vetoes)")
     static let common = [api.spec, cacert.spec, noColor.spec, timeout.spec]
@@ -138,11 +138,5 @@ struct CommandContext {
             api: parsed[App.api], caFile: parsed[App.cacert], timeout: parsed[App.timeout, default: .seconds(5)],
             dataDir: parsed[App.dataDir], recording: recording)
         return try HostEnvironment.make(options, environment: environment, terminal: terminal, clock: clock)
-    }
-
-    /// Prints a help text.
-    func say(_ text: String) -> ExitCode {
-        terminal.out(text + "\n")
-        return .ok
     }
 }

@@ -16,13 +16,11 @@ extension OrderTrackingApp {
             throw UsageError(message: "--payload '\(file)' cannot be read; give a path to a JSON file")
         }
         let (injected, forced) = (parsed[fail], parsed[state])
+        let ids = parsed.all(input).reduce(into: ["order": parsed[order, default: "1234"]]) { $0[$1.name] = $1.value }
         // `--event order.status=delivered`: another squad's event, delivered after the load.
-        let events = parsed.all(event).map { DomainEvent($0.name, $0.value) }
-        var ids = ["order": parsed[order, default: "1234"]]
-        for pair in parsed.all(input) { ids[pair.name] = pair.value }
         let preview = CardPreview(
-            id: ComponentID(parsed.positionals[0]), events: events, ids: ids,
-            payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced)
+            id: ComponentID(parsed.positionals[0]), events: parsed.all(event).map { DomainEvent($0.name, $0.value) },
+            ids: ids, payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced)
         let phase = await preview.show(
             registry: host.registry, backend: host.backend, clock: host.clock, timeout: host.timeout,
             terminal: host.terminal)

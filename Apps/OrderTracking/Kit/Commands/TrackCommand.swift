@@ -42,10 +42,8 @@ extension OrderTrackingApp {
     /// The options every screen takes.
     private static func screenOptions(_ parsed: ParsedArguments) throws(UsageError) -> ScreenOptions {
         var options = ScreenOptions()
-        options.json = parsed[format] == .json
-        options.plain = parsed.isSet(plain)
-        options.trace = parsed.isSet(trace)
-        options.watch = parsed.isSet(watch)
+        (options.json, options.plain) = (parsed[format] == .json, parsed.isSet(plain))
+        (options.trace, options.watch) = (parsed.isSet(trace), parsed.isSet(watch))
         for option in [every, staleLimit] where parsed.isSet(option) && !options.watch {
             throw UsageError(message: "\(option.name) only applies with --watch; add --watch")
         }

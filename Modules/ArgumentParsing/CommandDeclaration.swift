@@ -38,12 +38,9 @@ public struct CommandDeclaration<Run: Sendable>: Sendable {
     }
 
     /// `COMMAND --help`: its usage line, what it does and an OPTIONS section made from the options it accepts.
-    public func help(tool: String, named: Bool = true) -> String {
-        "usage: \(tool) \(synopsis(named: named))\n\n\(about())\n\nOPTIONS\n\(OptionSpec.helpLines(options))"
+    public func help(tool: String) -> String {
+        "usage: \(tool) \(synopsis())\n\n\(about())\n\nOPTIONS\n\(OptionSpec.helpLines(options))"
     }
-
-    /// What it does, as declared.
-    public var description: String { about() }
 
     /// Refuses what parsing alone cannot see: a wrong number of positionals, a required option left out.
     func check(_ parsed: ParsedArguments, named: Bool) throws(UsageError) {

@@ -15,7 +15,9 @@ struct ByteNames: Sendable {
     private var slots = [UInt64](repeating: 0, count: 16)
     private var filter = KeyFilter()
     private let seed: UInt64
-    /// Names of 1 to 7 bytes, by slot: the packed word (0 when empty) and the name's number. At most half full.
+    /// Names of 1 to 7 bytes, by slot: the packed word (0 when empty) and the name's number. At most a quarter
+    /// full, so most probes end at their first slot: a deep path's segments are mostly short, and each probe that
+    /// goes on is a branch the processor mispredicts (deep paths 0.46 → 0.41 µs against half full).
     private var shortKeys = [UInt64](repeating: 0, count: 16)
     private var shortNumbers = [Int32](repeating: -1, count: 16)
     private var shortShift: UInt64 = 60
@@ -38,7 +40,7 @@ struct ByteNames: Sendable {
         storage += name
         if let key = name.withUnsafeBufferPointer(ByteNames.packed) {
             shortCount += 1
-            if shortCount * 2 > shortKeys.count { growShort() } else { placeShort(key, number) }
+            if shortCount * 4 > shortKeys.count { growShort() } else { placeShort(key, number) }
             return number
         }
         filter.insert(count: name.count, first: name.first ?? 0)

@@ -59,6 +59,8 @@ struct CodeOwnersIndex: Sendable {
     /// The tree's root and the bucket tried on every path.
     private static let root = 0
     private static let rest = 1
+    /// How many non-empty buckets a lookup first makes room for.
+    private static let stackBuckets = 80
     /// Nodes, depths and name numbers stay below this, so packed keys never collide.
     private static let widest = 1 << 27
     /// The longest literal start of a wildcard segment used as a key.
@@ -99,26 +101,42 @@ struct CodeOwnersIndex: Sendable {
     /// the file ends the search at once.
     func newestMatch(_ path: PathView) -> Int? {
         guard path.count > 0 else { return nil }
+        // A path hits a few non-empty buckets, so it first gathers them in a buffer that stays on the stack
+        // (three 32-bit numbers a bucket, under 1 KB); only a path that hits more is looked up again with room
+        // for every bucket it could hit (a heap allocation per path cost the glob-heavy shapes a tenth).
+        let (fits, found) = newestMatch(path, capacity: CodeOwnersIndex.stackBuckets)
+        if fits { return found }
         // At most the rest, the root, and per segment a tree node, a fixed-depth name, a name anywhere, an
-        // extension and one literal start per length keyed at its depth.
+        // extension, one literal start per length keyed at its depth, and per byte the literals ending there.
         var capacity = 2 + 4 * path.count
         for depth in 0..<min(path.count, prefixLengths.count) { capacity += prefixLengths[depth].count }
         if scanner.longestChain > 0 {
             for depth in 0..<path.count { capacity += scanner.longestChain * path[depth].count }
         }
-        // Three 32-bit numbers a bucket keep the buffer on the stack for paths some twenty folders deep.
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * capacity) { buffer in
+        return newestMatch(path, capacity: capacity).match
+    }
+
+    /// The newest match among the buckets `path` hits, unless more than `capacity` of them hold rules.
+    @inline(__always)
+    private func newestMatch(_ path: PathView, capacity: Int) -> (fits: Bool, match: Int?) {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * capacity) { buffer in
             // Per bucket hit: its newest rule not yet tried (-1: none left), where that rule is in `flat`, and
             // where the bucket starts; the newest rules side by side, so picking the newest of all is a
             // branch-free scan.
             var hit = 0
+            var fits = true
             forEachBucket(path) { bucket in
-                guard starts[bucket] < starts[bucket + 1], hit < capacity else { return }
+                guard starts[bucket] < starts[bucket + 1] else { return }
+                guard hit < capacity else {
+                    fits = false
+                    return
+                }
                 buffer[capacity &+ hit] = starts[bucket + 1] &- 1
                 buffer[2 &* capacity &+ hit] = starts[bucket]
                 hit &+= 1
             }
-            return patterns.withUnsafeBufferPointer { patterns in
+            guard fits else { return (false, nil) }
+            let match: Int? = patterns.withUnsafeBufferPointer { patterns in
                 flat.withUnsafeBufferPointer { flat in
                     programs.with { programs in
                         for bucket in 0..<hit { buffer[bucket] = flat[Int(buffer[capacity &+ bucket])] }
@@ -144,6 +162,7 @@ struct CodeOwnersIndex: Sendable {
                     }
                 }
             }
+            return (true, match)
         }
     }
 

@@ -197,4 +197,18 @@ import Testing
         }
         #expect(compared == 8000)
     }
+
+    /// A lookup gathers the buckets a path hits in room for 80 on the stack; a path that hits more (here 90 to
+    /// 150 literals inside one name) is looked up again with room for all, and still finds the newest match.
+    @Test func aPathHittingMoreBucketsThanTheFirstRoomHoldsFindsTheNewestMatch() {
+        let lines = (0..<150).map { "*k\($0)y* @t\($0)" } + ["/other/ @late"]
+        let owners = CodeOwners(text: lines.joined(separator: "\n"))
+        for hits in [90, 120, 149, 150] {
+            let path = "src/" + (0..<hits).map { "k\($0)y" }.joined() + ".txt"
+            let naive = owners.rules.filter { $0.pattern.matches(path) }
+            #expect(naive.count == hits)
+            #expect(owners.ownership(of: path) == .init(owners: ["@t\(hits - 1)"], line: hits))
+            #expect(owners.matchingRules(of: path) == naive)
+        }
+    }
 }

@@ -106,6 +106,10 @@ public enum Benchmarks {
                     (
                         "owners, slowest shape ÷ fastest (µs/path)", String(format: "%.2f", owners.spread), "≤ 3"
                     ),
+                    (
+                        "owners, slowest ÷ fastest per path segment", String(format: "%.2f", owners.spreadPerSegment),
+                        "report"
+                    ),
                 ] + ownerRows + [
                     (
                         "squad lint, \(owners.lintFiles) files (s)",
@@ -140,7 +144,9 @@ public enum Benchmarks {
         /// One row per CODEOWNERS shape: in process beside the peer, and through the CLI.
         private var ownerRows: [(String, String, String)] {
             owners.shapes.map { shape in
-                var figure = String(format: "%.3f µs", shape.microsecondsPerPath)
+                var figure = String(
+                    format: "%.3f µs (%.1f segments, %.0f ns each)", shape.microsecondsPerPath, shape.segmentsPerPath,
+                    shape.nanosecondsPerSegment)
                 if let peer = shape.peer, let ratio = shape.ratio {
                     figure += String(
                         format: "; Python %.2f = %.1f×, %d/%d agree", peer.microsecondsPerPath, ratio, peer.agreed,
@@ -168,6 +174,7 @@ public enum Benchmarks {
                 "us_per_path": number(worst.microsecondsPerPath, 10000),
                 "paths_per_s": .number((1e6 / worst.microsecondsPerPath).rounded()),
                 "slowest_over_fastest": number(owners.spread, 100),
+                "slowest_over_fastest_per_segment": number(owners.spreadPerSegment, 100),
                 "shapes": .array(shapes),
                 "lint_files": .number(Double(owners.lintFiles)),
             ]
@@ -184,6 +191,8 @@ public enum Benchmarks {
             var object: [String: JSONValue] = [
                 "name": .string(shape.name), "rules": .number(Double(shape.rules)),
                 "paths": .number(Double(shape.paths)), "us_per_path": number(shape.microsecondsPerPath, 10000),
+                "segments_per_path": number(shape.segmentsPerPath, 100),
+                "ns_per_segment": number(shape.nanosecondsPerSegment, 10),
             ]
             object["peer_us_per_path"] = shape.peer.map { number($0.microsecondsPerPath, 100) } ?? .null
             object["speedup_vs_peer"] = shape.ratio.map { number($0, 10) } ?? .null

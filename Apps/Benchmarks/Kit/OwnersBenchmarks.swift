@@ -13,6 +13,9 @@ enum OwnersBenchmarks {
         var paths: Int
         /// Microseconds per path through `CodeOwners.ownership(ofBytes:)` on one buffer of lines, best of three.
         var microsecondsPerPath: Double
+        /// How many segments the shape's paths have on average: a lookup's work follows them, so a shape of
+        /// deep paths costs more per path for that reason alone.
+        var segmentsPerPath: Double
         /// The same through Python's `codeowners` on the first `PythonPeer.sample` paths, with how many agreed.
         var peer: Peer?
         /// The same through hmarr/codeowners (Go).
@@ -22,6 +25,7 @@ enum OwnersBenchmarks {
         /// How many of the CLI's JSON answers (path and owners, in order) agreed with the in-process ones.
         var cliAgreed: Int?
 
+        var nanosecondsPerSegment: Double { microsecondsPerPath * 1000 / max(segmentsPerPath, 1) }
         var ratio: Double? { peer.map { $0.microsecondsPerPath / microsecondsPerPath } }
         var goRatio: Double? { goPeer.map { $0.microsecondsPerPath / microsecondsPerPath } }
     }
@@ -51,6 +55,12 @@ enum OwnersBenchmarks {
         /// The slowest shape's cost per path over the fastest's: how much a file's shape can cost.
         var spread: Double {
             let costs = shapes.map(\.microsecondsPerPath)
+            return (costs.max() ?? 0) / max(costs.min() ?? 1, 1e-9)
+        }
+
+        /// The same per path segment: how much a file's shape costs once the paths' depth is set aside.
+        var spreadPerSegment: Double {
+            let costs = shapes.map(\.nanosecondsPerSegment)
             return (costs.max() ?? 0) / max(costs.min() ?? 1, 1e-9)
         }
 
@@ -112,7 +122,9 @@ enum OwnersBenchmarks {
             try folder.write(sample.joined(separator: "\n"), to: "paths.txt")
             var figure = Shape(
                 name: shape.name, rules: owners.rules.count, paths: shape.paths.count,
-                microsecondsPerPath: best / Double(max(shape.paths.count, 1)) * 1e6)
+                microsecondsPerPath: best / Double(max(shape.paths.count, 1)) * 1e6,
+                segmentsPerPath: Double(shape.paths.reduce(0) { $0 + $1.split(separator: "/").count })
+                    / Double(max(shape.paths.count, 1)))
             let ours = answers.prefix(sample.count).map { $0.owners.joined(separator: " ") }
             let agreement = { (theirs: [String]) in
                 theirs.count == ours.count ? zip(ours, theirs).filter { $0 == $1 }.count : 0

@@ -53,7 +53,7 @@ let systemBindings: [String] = ["CurlBinding"]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.
 let testSupport: [(name: String, dependencies: [String])] = [
-    ("CoreTesting", ["Core", "TerminalUI", "Faces", "ScreenRuntime"])
+    ("CoreTesting", ["Core", "TerminalUI", "Faces", "ScreenRuntime", "HostIO"])
 ]
 
 /// Apps under Apps/<Name>: a testable Kit library plus a thin executable. Apps may import any module.

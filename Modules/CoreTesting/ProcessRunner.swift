@@ -1,4 +1,5 @@
 import Foundation
+import HostIO
 
 /// What a finished child process left behind.
 public struct ProcessResult: Sendable {
@@ -21,35 +22,42 @@ public enum ProcessRunner {
     }
 
     /// Runs `executable` (a path, or a name looked up on PATH) and waits at most `limit`, suspended: the waiting
-    /// task holds none of the test pool's threads, so a suite of process tests cannot starve the others.
+    /// task holds none of the test pool's threads (a thread of its own waits for the child), so a suite of
+    /// process tests cannot starve the others.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
         stdin: String? = nil, limit: Duration = .seconds(60)
     ) async throws -> ProcessResult {
         let child = try Child(executable, arguments, environment: environment, directory: directory)
         defer { child.removeFiles() }
-        let (exits, exited) = AsyncStream<Void>.makeStream()
-        child.process.terminationHandler = { _ in exited.finish() }
-        try child.start(stdin: stdin)
-        let finished = await withTaskGroup(of: Bool.self) { group in
+        let process = try child.start(stdin: stdin)
+        let (exits, exited) = AsyncStream<Int32>.makeStream()
+        Thread {
+            exited.yield(process.wait())
+            exited.finish()
+        }
+        .start()
+        // The exit status, or nil when the limit (or the test's cancellation) came first.
+        let status = await withTaskGroup(of: Int32?.self) { group in
             group.addTask {
-                for await _ in exits {}
-                return true
+                for await status in exits { return status }
+                return nil
             }
             group.addTask {
                 try? await Task.sleep(for: limit)
-                return false
+                return nil
             }
-            let first = await group.next() ?? false
+            let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }
-        guard finished else {
-            child.kill()
+        guard let status else {
+            process.send(SIGKILL)
+            for await _ in exits {}
             try Task.checkCancellation()
             throw ProcessTimedOut(command: child.commandLine, limit: limit)
         }
-        return child.result()
+        return child.result(status)
     }
 
     /// The blocking form, for what cannot await: the benchmark executable (which times whole processes and has
@@ -60,69 +68,85 @@ public enum ProcessRunner {
     ) throws -> ProcessResult {
         let child = try Child(executable, arguments, environment: environment, directory: directory)
         defer { child.removeFiles() }
-        try child.start(stdin: stdin)
-        while child.process.isRunning {
+        let process = try child.start(stdin: stdin)
+        while true {
+            if let status = process.endedStatus() { return child.result(status) }
             if ContinuousClock.now - child.started > limit {
-                child.kill()
+                process.send(SIGKILL)
+                _ = process.wait()
                 throw ProcessTimedOut(command: child.commandLine, limit: limit)
             }
             Thread.sleep(forTimeInterval: 0.005)
         }
-        child.process.waitUntilExit()
-        return child.result()
     }
 }
 
-/// One child process with its output captured in files (a pipe could fill and stall it).
+/// One child process with its output captured in files (a pipe could fill and stall it), started with HostIO's
+/// `ChildProcess` (Foundation's `Process.run()` crashes the test process now and then on Linux).
 private final class Child: @unchecked Sendable {
-    let process = Process()
     let commandLine: String
+    private let command: [String]
+    private let environment: [String: String]?
+    private let directory: String?
     private let files: [URL]
-    private let input = Pipe()
     private(set) var started = ContinuousClock.now
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]?, directory: URL?) throws {
         commandLine = ([executable] + arguments).joined(separator: " ")
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
+        command = [executable] + arguments
         if var environment {
             // Scripts/test-clean's marker reaches every child, also one given an environment of its own, so a
             // child the test failed to end (a crash of the test process) is still found and ended.
             environment["COURIER_TEST_RUN"] = ProcessInfo.processInfo.environment["COURIER_TEST_RUN"]
-            process.environment = environment
+            self.environment = environment
+        } else {
+            self.environment = nil
         }
-        if let directory { process.currentDirectoryURL = directory }
+        self.directory = directory?.path
         files = (0..<2).map { _ in
             FileManager.default.temporaryDirectory.appendingPathComponent("courier-proc-\(UUID().uuidString)")
         }
         for file in files { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        process.standardOutput = try FileHandle(forWritingTo: files[0])
-        process.standardError = try FileHandle(forWritingTo: files[1])
-        process.standardInput = input
     }
 
-    func start(stdin: String?) throws {
+    /// Starts the child with `stdin` on its standard input (then closed) and its output in the files.
+    func start(stdin: String?) throws -> ChildProcess {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw ChildProcessError(message: "cannot make a pipe for \(commandLine)") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let output = files.map { open($0.path, O_WRONLY | O_CLOEXEC) }
+        defer { for descriptor in output where descriptor >= 0 { close(descriptor) } }
+        guard output.allSatisfy({ $0 >= 0 }) else {
+            for end in ends { close(end) }
+            throw ChildProcessError(message: "cannot open the output files for \(commandLine)")
+        }
         started = .now
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
+        let process: ChildProcess
+        do {
+            process = try ChildProcess.start(
+                command, environment: environment, directory: directory, input: ends[0], output: output[0],
+                error: output[1])
+        } catch {
+            for end in ends { close(end) }
+            throw error
+        }
+        close(ends[0])
+        if let stdin {
+            var bytes = Array(stdin.utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { break }
+                bytes = bytes.dropFirst(written)
+            }
+        }
+        close(ends[1])
+        return process
     }
 
-    func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    func result() -> ProcessResult {
+    func result(_ status: Int32) -> ProcessResult {
         let elapsed = ContinuousClock.now - started
         let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
-        let status =
-            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return ProcessResult(status: status, stdout: read(files[0]), stderr: read(files[1]), elapsed: elapsed)
     }
 

@@ -1,10 +1,16 @@
+import Core
 import Foundation
+import HostIO
 
 /// A real server process on 127.0.0.1 and a free port, started by a test and stopped when the test is done
 /// (or after `lifetime`, whichever comes first), so no test leaves a listener behind.
 public final class TestServer: @unchecked Sendable {
-    // @unchecked: `process` is set once in init and only read afterwards; Process itself is thread-safe to signal.
-    private let process: Process
+    // @unchecked: `process` is set once in init and only read afterwards; `stopped` is locked.
+    private let process: ChildProcess
+    /// The server's output, kept open while it runs: its log lines would otherwise end it with a broken pipe.
+    private let output: Pipe
+    /// Whether the server was stopped (and reaped), so a second `stop()` never signals a reused process id.
+    private let stopped = Locked(false)
     /// The port the server listens on.
     public let port: Int
 
@@ -57,8 +63,6 @@ public final class TestServer: @unchecked Sendable {
 
     /// Runs `python3 arguments`, reads its port from the first output line containing `portPattern`.
     public init(arguments: [String], portPattern: String, lifetime: Int = 120) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Test runners may block SIGTERM, and children inherit that; the guard unblocks it and ends the server
         // after `lifetime` seconds even if the test crashed before stopping it.
         let guardCode = """
@@ -70,12 +74,12 @@ public final class TestServer: @unchecked Sendable {
             """
         var arguments = arguments
         if let index = arguments.firstIndex(of: "-c") { arguments[index + 1] = guardCode + arguments[index + 1] }
-        process.arguments = ["python3"] + arguments
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try ChildProcess.startForTest(
+            ["python3"] + arguments, output: output.fileHandleForWriting, error: output.fileHandleForWriting)
+        try output.fileHandleForWriting.close()
         self.process = process
+        self.output = output
         var text = ""
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
@@ -89,14 +93,21 @@ public final class TestServer: @unchecked Sendable {
                 return
             }
         }
-        process.terminate()
+        process.send(SIGKILL)
+        _ = process.wait()
         throw TestServerError(output: text)
     }
 
     /// Stops the server.
     public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        stopped.withLock { stopped in
+            guard !stopped else { return }
+            stopped = true
+            if process.endedStatus() == nil {
+                process.send(SIGKILL)
+                _ = process.wait()
+            }
+        }
     }
 
     deinit { stop() }

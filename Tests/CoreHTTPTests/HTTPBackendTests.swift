@@ -1,6 +1,7 @@
 import Core
 import CoreTesting
 import Foundation
+import HostIO
 import Testing
 
 @testable import CoreHTTP
@@ -155,17 +156,11 @@ import Testing
     static func selfSignedCertificate(in tree: TemporaryDirectory) throws -> (cert: String, key: String) {
         let cert = tree.url.appendingPathComponent("cert.pem").path
         let key = tree.url.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = [
+        let openssl = try ChildProcess.startForTest([
             "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0, "openssl could not make a test certificate")
+        ])
+        try #require(openssl.wait() == 0, "openssl could not make a test certificate")
         return (cert, key)
     }
 

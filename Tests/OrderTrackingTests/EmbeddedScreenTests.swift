@@ -1,5 +1,6 @@
 import CoreTesting
 import Foundation
+import HostIO
 import Testing
 
 /// Screen composition for every demo order is checked in ScreenCompositionTests against the squads' own goldens;
@@ -290,36 +291,30 @@ import Testing
     /// print an error: the output is simply not wanted any more. The status says it was not shown (1).
     @Test(arguments: [["1234"], ["5678", "--format", "json"], ["components"], ["--help"]])
     func aClosedPipeEndsQuietly(arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = arguments
-        process.environment = CLI.environment
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
         try output.fileHandleForReading.close()
-        try process.run()
-        process.waitUntilExit()
+        let process = try ChildProcess.startForTest(
+            [CLI.binary] + arguments, environment: CLI.environment, output: output.fileHandleForWriting,
+            error: errors.fileHandleForWriting)
+        try output.fileHandleForWriting.close()
+        try errors.fileHandleForWriting.close()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
-        #expect(process.terminationStatus == 1)
+        let status = process.wait()
+        #expect(status != 128 + SIGPIPE, "killed by SIGPIPE")
+        #expect(status == 1)
         #expect(!stderr.contains("Fatal error") && !stderr.contains("Broken pipe"), "\(stderr)")
         #expect(!stderr.contains("standard output"), "a closed pipe is quiet: \(stderr)")
     }
 
     @Test func aFullDiskSaysSoAndExits1() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["1234"]
-        process.environment = CLI.environment
         let errors = Pipe()
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
+        let process = try ChildProcess.startForTest(
+            [CLI.binary, "1234"], environment: CLI.environment,
+            output: try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full")), error: errors.fileHandleForWriting)
+        try errors.fileHandleForWriting.close()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 1)
+        #expect(process.wait() == 1)
         #expect(
             stderr
                 == "order-tracking: cannot write to standard output: No space left on device; free some space or write elsewhere\n"

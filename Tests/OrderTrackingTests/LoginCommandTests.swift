@@ -1,5 +1,6 @@
 import CoreTesting
 import Foundation
+import HostIO
 import Testing
 
 @Suite struct LoginCommandTests {
@@ -104,19 +105,14 @@ import Testing
         let record = directory.appendingPathComponent("user.json")
         var killed = 0
         for round in 0..<100 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["login", "1234", "--data-dir", directory.path]
-            process.environment = CLI.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess.startForTest(
+                [CLI.binary, "login", "1234", "--data-dir", directory.path], environment: CLI.environment)
             try await Task.sleep(for: .milliseconds(round % 25))
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
+            if process.endedStatus() == nil {
+                process.send(SIGKILL)
                 killed += 1
+                _ = process.wait()
             }
-            process.waitUntilExit()
             if let data = FileManager.default.contents(atPath: record.path) {
                 let object = try JSONSerialization.jsonObject(with: data) as? [String: String]
                 #expect(object == ["userID": "1234", "name": "Sara Al-Harbi"], "round \(round): torn record \(data)")

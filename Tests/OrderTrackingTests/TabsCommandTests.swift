@@ -1,6 +1,7 @@
 import Core
 import CoreTesting
 import Foundation
+import HostIO
 import Testing
 
 /// `tabs`: a tab that performs an action (Sign out), and `--watch`, which follows badges and sign-in/out made by
@@ -21,14 +22,11 @@ import Testing
     /// arrives after its content loads), then signed out again; SIGTERM ends it with 143.
     @Test func watchFollowsBadgesAndSignInAndOut() async throws {
         let directory = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["tabs", "--watch", "--data-dir", directory.url.path]
-        process.environment = CLI.environment
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.startForTest(
+            [CLI.binary, "tabs", "--watch", "--data-dir", directory.url.path], environment: CLI.environment,
+            output: output.fileHandleForWriting)
+        try output.fileHandleForWriting.close()
         let seen = Locked("")
         let reader = Thread {
             while true {
@@ -59,9 +57,8 @@ import Testing
         {
             try? await Task.sleep(for: .milliseconds(50))
         }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 143)
+        process.send(SIGTERM)
+        #expect(process.wait() == 143)
         let lines = seen.withLock { $0 }.split(separator: "\n").map { String($0.dropFirst(10)) }
         #expect(lines.first == "▸ Tracking")
         #expect(lines.contains("▸ Tracking   Profile   Feed (3)   Sign out"))

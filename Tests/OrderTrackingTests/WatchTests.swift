@@ -1,5 +1,6 @@
 import CoreTesting
 import Foundation
+import HostIO
 import Testing
 
 /// `--watch` outside a terminal: NDJSON and timestamped frames, signals, and record → replay.
@@ -7,14 +8,10 @@ import Testing
     /// Starts order-tracking, waits until stdout holds `lines` lines, then sends `signal`; returns what it printed
     /// and how it ended.
     func runUntil(_ arguments: [String], lines: Int, signal: Int32) throws -> (stdout: String, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = arguments
-        process.environment = CLI.environment
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.startForTest(
+            [CLI.binary] + arguments, environment: CLI.environment, output: output.fileHandleForWriting)
+        try output.fileHandleForWriting.close()
         var text = ""
         let deadline = ContinuousClock.now + .seconds(20)
         while text.filter({ $0 == "\n" }).count < lines && ContinuousClock.now < deadline {
@@ -22,10 +19,10 @@ import Testing
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        process.send(signal)
+        let status = process.wait()
         text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (text, process.terminationStatus)
+        return (text, status)
     }
 
     @Test func watchTakesNoValueSoTheNextWordIsTheOrder() throws {

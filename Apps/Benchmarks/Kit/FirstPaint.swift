@@ -1,5 +1,6 @@
 import CoreTesting
 import Foundation
+import HostIO
 
 #if canImport(Darwin)
     import Darwin
@@ -110,18 +111,15 @@ enum FirstPaint {
         let source = folder.appendingPathComponent("main.swift")
         let binary = folder.appendingPathComponent(isStatic ? "hello-static" : "hello")
         try Data("print(\"hello, world\")\n".utf8).write(to: source)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         #if DEBUG
             let optimisation = "-Onone"
         #else
             let optimisation = "-O"
         #endif
-        process.arguments =
-            ["swiftc", optimisation] + (isStatic ? ["-static-stdlib"] : []) + [source.path, "-o", binary.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let process = try ChildProcess.startForTest(
+            ["swiftc", optimisation] + (isStatic ? ["-static-stdlib"] : []) + [source.path, "-o", binary.path],
+            output: FileHandle.standardError, error: FileHandle.standardError)
+        guard process.wait() == 0 else {
             throw BenchmarkError(message: "cannot build hello world with swiftc")
         }
         return binary.path

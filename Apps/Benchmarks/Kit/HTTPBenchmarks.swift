@@ -2,6 +2,7 @@ import Core
 import CoreHTTP
 import CoreTesting
 import Foundation
+import HostIO
 
 #if canImport(Darwin)
     import Darwin
@@ -69,17 +70,12 @@ enum HTTPBenchmarks {
         let before = cpuSeconds(ofChildren: true)
         _ = try ProcessRunner.runBlocking(orderTracking.path, ["1234", "--format", "json"], environment: environment)
         let oneShot = cpuSeconds(ofChildren: true) - before
-        let process = Process()
-        process.executableURL = orderTracking
-        process.arguments = ["1234", "--watch", "--format", "json"]
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         let start = cpuSeconds(ofChildren: true)
-        try process.run()
+        let process = try ChildProcess.startForTest(
+            [orderTracking.path, "1234", "--watch", "--format", "json"], environment: environment)
         Thread.sleep(forTimeInterval: window.seconds)
-        process.terminate()
-        process.waitUntilExit()
+        process.send(SIGTERM)
+        _ = process.wait()
         let watched = cpuSeconds(ofChildren: true) - start
         return max(0, watched - oneShot) / window.seconds * 1000
     }

@@ -1,5 +1,6 @@
 import BenchmarksKit
 import Foundation
+import HostIO
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let ownersOnly = arguments.first == "owners"
@@ -22,13 +23,10 @@ func build(_ command: [String], binary: URL, for figure: String) -> URL? {
         return nil
     }
     FileHandle.standardError.write(Data("bench: \(command.joined(separator: " "))…\n".utf8))
-    let build = Process()
-    build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    build.arguments = command
-    build.standardOutput = FileHandle.standardError
-    try? build.run()
-    build.waitUntilExit()
-    guard build.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: binary.path) else {
+    let status =
+        (try? ChildProcess.startForTest(
+            command, output: FileHandle.standardError, error: FileHandle.standardError))?.wait()
+    guard status == 0, FileManager.default.isExecutableFile(atPath: binary.path) else {
         FileHandle.standardError.write(Data("\(figure) skipped: the build failed (above)\n".utf8))
         return nil
     }

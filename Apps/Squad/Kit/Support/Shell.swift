@@ -1,5 +1,6 @@
 import CodeOwnership
 import Foundation
+import HostIO
 import SafeText
 
 #if canImport(Darwin)
@@ -33,44 +34,22 @@ struct Shell: Sendable {
     /// Runs a bash command line with stdout and stderr in one log, as a person would see them in a terminal,
     /// and returns its exit status and that log (a check's failures may be reported on either stream).
     func runLogged(_ commandLine: String) throws(ShellError) -> (status: Int32, log: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", "-c", "set -euo pipefail; " + commandLine]
-        process.currentDirectoryURL = directory
-        let log: FileHandle
-        do {
-            log = try Shell.unnamedFile()
-            (process.standardOutput, process.standardError) = (log, log)
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-        } catch { throw ShellError(message: "cannot run bash: \(error.localizedDescription)") }
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: Shell.contents(log), as: UTF8.self))
+        let log = try Shell.unnamedFile()
+        let status = try spawn(["bash", "-c", "set -euo pipefail; " + commandLine], nil, output: log, error: log)
+        return (status, String(decoding: Shell.contents(log), as: UTF8.self))
     }
 
     /// Runs `command` and returns stdout's bytes as they are (git paths are bytes, not text).
     func runBytes(_ command: String, _ arguments: [String], environment: [String: String] = [:]) throws(ShellError)
         -> Data
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        process.currentDirectoryURL = directory
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let output: FileHandle
-        let errors: FileHandle
-        do {
-            (output, errors) = (try Shell.unnamedFile(), try Shell.unnamedFile())
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-        } catch { throw ShellError(message: "cannot run \(command): \(error.localizedDescription)") }
-        process.waitUntilExit()
+        let (output, errors) = (try Shell.unnamedFile(), try Shell.unnamedFile())
+        let status = try spawn(
+            [command] + arguments,
+            environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            output: output, error: errors)
         let stdout = Shell.contents(output)
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
             let stderr = String(decoding: Shell.contents(errors), as: UTF8.self)
             throw ShellError(
                 message: "\(command) \(arguments.map(PathBytes.quoted).joined(separator: " ")) failed: "
@@ -79,10 +58,27 @@ struct Shell: Sendable {
         return stdout
     }
 
+    /// Runs `command` in the repository with no input and waits for it: its exit status.
+    private func spawn(_ command: [String], _ environment: [String: String]?, output: FileHandle, error: FileHandle)
+        throws(ShellError) -> Int32
+    {
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw ShellError(message: "cannot open /dev/null: \(String(cString: strerror(errno)))")
+        }
+        defer { close(input) }
+        do {
+            return try ChildProcess.start(
+                command, environment: environment, directory: directory.path, input: input,
+                output: output.fileDescriptor, error: error.fileDescriptor
+            ).wait()
+        } catch { throw ShellError(message: error.message) }
+    }
+
     /// A file with no name (libc's `tmpfile`: on Linux opened with O_TMPFILE, never named; elsewhere removed
     /// as it is made): a child writes into it without a pipe that could fill, and a signal that ends squad
     /// mid-command (Ctrl-C exits at once) leaves nothing behind, at any instant.
-    private static func unnamedFile() throws -> FileHandle {
+    private static func unnamedFile() throws(ShellError) -> FileHandle {
         guard let file = tmpfile() else {
             throw ShellError(message: "cannot make a temporary file: \(String(cString: strerror(errno)))")
         }

@@ -9,11 +9,7 @@ extension ChildProcess {
         _ command: [String], environment: [String: String]? = nil, output: FileHandle? = nil,
         error: FileHandle? = nil
     ) throws -> ChildProcess {
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        guard null >= 0 else { throw ChildProcessError(message: "cannot open /dev/null") }
-        defer { close(null) }
-        return try ChildProcess.start(
-            command, environment: environment, input: null, output: output?.fileDescriptor ?? null,
-            error: error?.fileDescriptor ?? null)
+        try ChildProcess.start(
+            command, environment: environment, output: output?.fileDescriptor, error: error?.fileDescriptor)
     }
 }

@@ -17,12 +17,13 @@ import Foundation
         public let id: pid_t
 
         /// Starts `command` (its first element looked up on PATH) in `directory` with `environment` (nil: this
-        /// process's), its standard input, output and error being the given descriptors (which stay open here).
+        /// process's), its standard input, output and error being the given descriptors (which stay open here;
+        /// nil: /dev/null).
         /// The child gets its own process group, default signal handling and no blocked signals, and inherits no
         /// other descriptor.
         public static func start(
             _ command: [String], environment: [String: String]? = nil, directory: String? = nil,
-            input: Int32, output: Int32, error: Int32
+            input: Int32? = nil, output: Int32? = nil, error: Int32? = nil
         ) throws(ChildProcessError) -> ChildProcess {
             guard let name = command.first else { throw ChildProcessError(message: "no command to run") }
             #if canImport(Darwin)
@@ -35,7 +36,11 @@ import Foundation
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             for (from, to) in [(input, Int32(0)), (output, 1), (error, 2)] {
-                posix_spawn_file_actions_adddup2(&actions, from, to)
+                if let from {
+                    posix_spawn_file_actions_adddup2(&actions, from, to)
+                } else {
+                    posix_spawn_file_actions_addopen(&actions, to, "/dev/null", to == 0 ? O_RDONLY : O_WRONLY, 0)
+                }
             }
             if let directory, Spawning.addChangeDirectory(&actions, directory) != 0 {
                 throw ChildProcessError(message: "cannot run \(name) in \(directory): the system cannot change folder")

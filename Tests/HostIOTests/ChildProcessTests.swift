@@ -18,10 +18,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.url.appendingPathComponent("out").path
         let output = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        defer { close(input) }
         let child = try ChildProcess.start(
-            command, environment: environment, directory: directory, input: input, output: output, error: output)
+            command, environment: environment, directory: directory, output: output, error: output)
         close(output)
         let status = child.wait()
         return (status, (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")

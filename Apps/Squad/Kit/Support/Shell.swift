@@ -62,15 +62,10 @@ struct Shell: Sendable {
     private func spawn(_ command: [String], _ environment: [String: String]?, output: FileHandle, error: FileHandle)
         throws(ShellError) -> Int32
     {
-        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            throw ShellError(message: "cannot open /dev/null: \(String(cString: strerror(errno)))")
-        }
-        defer { close(input) }
         do {
             return try ChildProcess.start(
-                command, environment: environment, directory: directory.path, input: input,
-                output: output.fileDescriptor, error: error.fileDescriptor
+                command, environment: environment, directory: directory.path, output: output.fileDescriptor,
+                error: error.fileDescriptor
             ).wait()
         } catch { throw ShellError(message: error.message) }
     }

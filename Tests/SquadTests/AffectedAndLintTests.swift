@@ -301,12 +301,18 @@ import Testing
 
             """)
         try repo.write("CODEOWNERS", "* @org/all\n")
-        try repo.write(".ci/checks", "unit\tfast\tswift test\nfuzz\tci\t\(String(repeating: "x", count: 90))\n")
+        // SwiftPM keeps its lock files in TMPDIR, named after the package's path: pointed into the repository,
+        // they go when it goes instead of piling up in /tmp, two for every run of this test.
+        let swiftTest = #"TMPDIR="$PWD/.build" swift test"#
+        try repo.write(".ci/checks", "unit\tfast\t\(swiftTest)\nfuzz\tci\t\(String(repeating: "x", count: 90))\n")
         try await repo.commit("base")
+        try FileManager.default.createDirectory(
+            at: repo.root.appendingPathComponent(".build"), withIntermediateDirectories: true)
         try repo.write("Modules/A/A.swift", "public let answer = 40\n")
         let check = await repo.squad(["check"])
         #expect(check.status == 1)
-        #expect(check.output.contains("unit      FAILED (as CI runs it, exit 1): run swift test\n"), "\(check.output)")
+        #expect(
+            check.output.contains("unit      FAILED (as CI runs it, exit 1): run \(swiftTest)\n"), "\(check.output)")
         #expect(
             check.output.contains(
                 "  ✘ theAnswer() (ATests.swift:6:30): Expectation failed: (answer → 40) == 42\n"), "\(check.output)")

@@ -215,11 +215,14 @@ import Testing
         let result = await repo.squad(
             ["owners", "-"],
             stdin:
-                "./Modules/Order/Order.swift\r\nModules/Payments/../Order/Order.swift\nModules/Payments/Sub\n.hidden\n")
+                "./Modules/Order/Order.swift\r\nModules/Payments/../Order/Order.swift\nModules/Payments/Sub\n.hidden\n"
+                + "Modules/Order/Makefile\nMakefile\n")
+        // A dotless name is the file it names, in a folder on disk or not, unless a folder of that name is there.
         #expect(
             result.output
                 == "Modules/Order/Order.swift\t@courier/order\nModules/Order/Order.swift\t@courier/order\n"
-                + "Modules/Payments/Sub/Deep.swift\t@courier/payments\n.hidden\t@courier/platform\n")
+                + "Modules/Payments/Sub/Deep.swift\t@courier/payments\n.hidden\t@courier/platform\n"
+                + "Modules/Order/Makefile\t@courier/order\nMakefile\t@courier/platform\n")
     }
 
     @Test func whatATeamOwnsAndWhatNobodyOwns() async throws {

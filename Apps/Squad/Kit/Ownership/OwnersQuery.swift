@@ -38,9 +38,9 @@ struct OwnersQuery {
     func resolve(_ arguments: [String], stdin: () throws -> String, nulSeparated: Bool) throws -> Paths {
         let rootPath = root.path
         let base = directory.path
-        let atRoot = base == rootPath
+        let atRoot = PathBytes.same(base, rootPath)
         var resolved = Paths()
-        var seen = Seen()
+        var seen = Seen(rootPath: rootPath, base: base)
         for argument in arguments {
             guard argument == "-" else {
                 guard !argument.isEmpty else {
@@ -64,9 +64,13 @@ struct OwnersQuery {
                     if !nulSeparated, end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                     if end > start {
                         let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                        if atRoot && OwnersQuery.isPlainFile(line) {
+                        // A dotless name ("Makefile") is a file unless a folder of that name is on disk.
+                        switch atRoot ? OwnersQuery.plainLine(line) : nil {
+                        case .file?:
                             resolved.entries.append(.line(start..<end))
-                        } else {
+                        case .dotless? where !OwnersQuery.isFolder(line, under: rootPath, seen: &seen.folders):
+                            resolved.entries.append(.line(start..<end))
+                        default:
                             others.append((resolved.entries.count, String(decoding: line, as: UTF8.self)))
                             resolved.entries.append(.path(""))
                         }
@@ -90,14 +94,18 @@ struct OwnersQuery {
     private struct Seen {
         var tracked: [String]?
         var folders: [[UInt8]: Bool] = [:]
+        /// The repository's and the working folder's paths, worked out once: `URL.path` is slow enough to
+        /// double the cost of a listing's dotless lines when asked for each.
+        let rootPath: String
+        let base: String
     }
 
     private func resolve(_ path: String, listed: Bool, seen: inout Seen) throws -> [String] {
-        let rootPath = root.path
-        let base = directory.path
+        let rootPath = seen.rootPath
+        let base = seen.base
         // From the root, a plain relative path ("a/b.swift": no "." or ".." or empty segment) is already what
         // git sees; only the others are made absolute and normalised.
-        if base == rootPath, OwnersQuery.isPlain(path) {
+        if PathBytes.same(base, rootPath), OwnersQuery.isPlain(path) {
             if !path.hasSuffix("/"),
                 listed && OwnersQuery.looksLikeFile(path)
                     || !OwnersQuery.isFolder(path, under: rootPath, seen: &seen.folders)
@@ -161,24 +169,33 @@ struct OwnersQuery {
         return length == 0 || !(onlyDots && length <= 2)
     }
 
-    /// ``isPlain(_:)`` and ``looksLikeFile(_:)`` at once, on a listed line's bytes, which must also be
-    /// printable ASCII other than `"` and `\\` (so the line is printed as it is, in text and in JSON).
-    static func isPlainFile(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first, first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return false }
+    /// What a listed line is when ``isPlain(_:)`` holds for it and it is printable ASCII other than `"` and
+    /// `\\` (so it is printed as it is, in text and in JSON).
+    enum PlainLine {
+        /// Its last segment has a dot (``looksLikeFile(_:)``).
+        case file
+        /// Its last segment has none: a file, unless a folder of that name is on disk.
+        case dotless
+    }
+
+    /// Both checks at once, on a listed line's bytes; nil when the line needs resolving as a path.
+    static func plainLine(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainLine? {
+        guard let first = bytes.first, first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return nil }
         var length = 0
         var onlyDots = true
         var dotInSegment = false
         for byte in bytes {
             if byte == UInt8(ascii: "/") {
-                if length == 0 || onlyDots && length <= 2 { return false }
+                if length == 0 || onlyDots && length <= 2 { return nil }
                 (length, onlyDots, dotInSegment) = (0, true, false)
             } else {
-                if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+                if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return nil }
                 length &+= 1
                 if byte == UInt8(ascii: ".") { dotInSegment = true } else { onlyDots = false }
             }
         }
-        return !(onlyDots && length <= 2) && dotInSegment
+        guard !(onlyDots && length <= 2) else { return nil }
+        return dotInSegment ? .file : .dotless
     }
 
     /// Where the next `byte` is at or after `start` (the end when there is none), found by the C library's
@@ -201,21 +218,27 @@ struct OwnersQuery {
     /// Whether the plain relative `path` is a folder under `root`, its parent folders looked at first and each
     /// once: a listing's dotless names ("Makefile", "LICENSE") then cost a `stat` only where their folder is.
     static func isFolder(_ path: String, under root: String, seen: inout [[UInt8]: Bool]) -> Bool {
-        let bytes = Array(path.utf8)
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "/") {
-            let parent = Array(bytes[..<index])
+        var path = path
+        return path.withUTF8 { isFolder($0, under: root, seen: &seen) }
+    }
+
+    /// The same for a listed line's bytes, read in place.
+    static func isFolder(_ path: UnsafeBufferPointer<UInt8>, under root: String, seen: inout [[UInt8]: Bool]) -> Bool {
+        for (index, byte) in path.enumerated() where byte == UInt8(ascii: "/") {
+            let parent = Array(path[..<index])
             let known = seen[parent] ?? isDirectory(root + "/" + String(decoding: parent, as: UTF8.self))
             seen[parent] = known
             if !known { return false }
         }
-        return isDirectory(root + "/" + path)
+        return isDirectory(root + "/" + String(decoding: path, as: UTF8.self))
     }
 
     /// Whether `path` itself is a folder on disk. A symbolic link is not, whatever it points to: git tracks the
-    /// link as one path, and that path is what CODEOWNERS owns.
+    /// link as one path, and that path is what CODEOWNERS owns. One `lstat`: a listing's dotless names each
+    /// take one, and Foundation's attribute dictionary cost ten times as much.
     static func isDirectory(_ path: String) -> Bool {
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        return type == .typeDirectory
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// "/a/b/../c/./d" → "/a/c/d", without touching the file system.

@@ -110,6 +110,10 @@ public enum Benchmarks {
                         "owners, slowest ÷ fastest per path segment", String(format: "%.2f", owners.spreadPerSegment),
                         "report"
                     ),
+                    (
+                        "owners, slowest ÷ fastest, whole process (CPU)",
+                        owners.spreadWholeProcess.map { String(format: "%.2f", $0) } ?? "skipped (--quick)", "report"
+                    ),
                 ] + ownerRows + [
                     (
                         "squad lint, \(owners.lintFiles) files (s)",
@@ -158,6 +162,7 @@ public enum Benchmarks {
                         peer.paths)
                 }
                 if let cli = shape.cliSeconds { figure += String(format: "; CLI %.3f s", cli) }
+                if let cpu = shape.cliCPUMicrosecondsPerPath { figure += String(format: " (CPU %.2f µs/path)", cpu) }
                 if let agreed = shape.cliAgreed, agreed != shape.paths {
                     figure += "; CLI agrees on \(agreed)/\(shape.paths)"
                 }
@@ -175,6 +180,7 @@ public enum Benchmarks {
                 "paths_per_s": .number((1e6 / worst.microsecondsPerPath).rounded()),
                 "slowest_over_fastest": number(owners.spread, 100),
                 "slowest_over_fastest_per_segment": number(owners.spreadPerSegment, 100),
+                "slowest_over_fastest_whole_process": owners.spreadWholeProcess.map { number($0, 100) } ?? .null,
                 "shapes": .array(shapes),
                 "lint_files": .number(Double(owners.lintFiles)),
             ]
@@ -203,6 +209,7 @@ public enum Benchmarks {
             object["go_agreed"] = shape.goPeer.map { .number(Double($0.agreed)) } ?? .null
             object["cli_s"] = shape.cliSeconds.map { number($0, 1000) } ?? .null
             object["cli_agreed"] = shape.cliAgreed.map { .number(Double($0)) } ?? .null
+            object["cli_cpu_us_per_path"] = shape.cliCPUMicrosecondsPerPath.map { number($0, 100) } ?? .null
             return .object(object)
         }
 

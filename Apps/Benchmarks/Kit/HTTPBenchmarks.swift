@@ -80,14 +80,4 @@ enum HTTPBenchmarks {
         return max(0, watched - oneShot) / window.seconds * 1000
     }
 
-    private static func cpuSeconds(ofChildren children: Bool) -> Double {
-        var usage = rusage()
-        #if canImport(Glibc)
-            getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage)
-        #else
-            getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
-        #endif
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
 }

@@ -27,6 +27,19 @@ struct Sample: Sendable {
     }
 }
 
+/// User and system seconds of this process, or of every child it has waited for: a child's processor time is
+/// what the benchmarks compare, free of the wall clock's noise.
+func cpuSeconds(ofChildren children: Bool) -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+        getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
+    #endif
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// The process's peak resident memory so far, in MiB.
 func peakMemoryMB() -> Double {
     var usage = rusage()

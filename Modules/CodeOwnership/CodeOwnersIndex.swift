@@ -9,8 +9,10 @@
 /// - the literal start of a wildcard segment at a fixed depth (`/Apps/App3*/` → depth 1 "App3");
 /// - a literal segment at any depth (`**/Docs/`, `docs/`, `README.md`, `**/v1/**/*.sh` → "v1");
 /// - the extension a segment's literal end forces (`*.md` → "md");
-/// - a literal run inside a wildcard segment (`*tok*` → "tok", `name_*` at any depth → "name_"), found in all
-///   of a path's segments at once by a `LiteralScanner`;
+/// - the literal start of a wildcard segment at any depth (`name_*`, `**/Dockerfile1*` → "Dockerfile1"), found
+///   by an anchored `LiteralScanner` walking each segment's first bytes;
+/// - a literal run inside a wildcard segment (`*tok*` → "tok"), found in all of a path's segments at once by a
+///   `LiteralScanner`;
 /// - nothing (`*`, `/*/x`): tried on every path.
 /// A pattern with several such parts goes to the bucket holding the fewest patterns so far, so no bucket grows
 /// with the file: the work per path follows its segments, not the number of rules. A pattern written twice
@@ -26,6 +28,7 @@ struct CodeOwnersIndex: Sendable {
         case key(UInt64)
         case name(Int)
         case fileExtension(Int)
+        case start([UInt8])
         case infix([UInt8])
     }
     /// Every literal the buckets are keyed by (tree folders, names, extensions, literal starts).
@@ -43,6 +46,11 @@ struct CodeOwnersIndex: Sendable {
     private var infixBytes = Set<UInt8>()
     private var infixLength = 0
     private var scanner = LiteralScanner([])
+    /// The same for the literal starts of wildcard segments at any depth, and their anchored scanner.
+    private var startBuckets: [[UInt8]: Int] = [:]
+    private var startBytes = Set<UInt8>()
+    private var startLength = 0
+    private var startScanner = LiteralScanner([], anchored: true)
     /// The lengths of literal starts keyed at each depth.
     private var prefixLengths: [[Int]] = []
     /// Rule indices by bucket while building; then `flat`, bucket `b` being `flat[starts[b]..<starts[b + 1]]`.
@@ -94,6 +102,8 @@ struct CodeOwnersIndex: Sendable {
         building = []
         scanner = LiteralScanner(infixBuckets.map { ($0.key, Int32($0.value)) })
         infixBuckets = [:]
+        startScanner = LiteralScanner(startBuckets.map { ($0.key, Int32($0.value)) }, anchored: true)
+        startBuckets = [:]
     }
 
     /// The newest rule that matches `path`: the buckets the path hits are merged newest rule first, so the
@@ -108,11 +118,13 @@ struct CodeOwnersIndex: Sendable {
         let (fits, found) = newestMatch(path, capacity: CodeOwnersIndex.stackBuckets)
         if fits { return found }
         // At most the rest, the root, and per segment a tree node, a fixed-depth name, a name anywhere, an
-        // extension, one literal start per length keyed at its depth, and per byte the literals ending there.
+        // extension, one literal start per length keyed at its depth, and per byte the literals ending there
+        // and a literal start ending there.
         var capacity = 2 + 4 * path.count
         for depth in 0..<min(path.count, prefixLengths.count) { capacity += prefixLengths[depth].count }
-        if scanner.longestChain > 0 {
-            for depth in 0..<path.count { capacity += scanner.longestChain * path[depth].count }
+        let perByte = scanner.longestChain + startScanner.longestChain
+        if perByte > 0 {
+            for depth in 0..<path.count { capacity += perByte * path[depth].count }
         }
         return newestMatch(path, capacity: capacity).match
     }
@@ -235,6 +247,7 @@ struct CodeOwnersIndex: Sendable {
                 path.numbers[count &+ depth] = Int32(truncatingIfNeeded: name)
                 if extensionBuckets[name] >= 0 { visit(Int(extensionBuckets[name])) }
             }
+            startScanner.scan(segment) { visit(Int($0)) }
             scanner.scan(segment) { visit(Int($0)) }
         }
     }
@@ -298,11 +311,8 @@ struct CodeOwnersIndex: Sendable {
                     anywhere.append(.name(nameNumber(literal)))
                 }
             } else {
-                var start: [UInt8] = []
-                for token in tokens {
-                    guard case .literal(let byte) = token, start.count < CodeOwnersIndex.longestPrefix else { break }
-                    start.append(byte)
-                }
+                let leading = CodeOwnersIndex.leadingLiteral(tokens)
+                let start = Array(leading.prefix(CodeOwnersIndex.longestPrefix))
                 if let fixedDepth = depth, !start.isEmpty {
                     while prefixLengths.count <= fixedDepth { prefixLengths.append([]) }
                     if !prefixLengths[fixedDepth].contains(start.count) {
@@ -311,6 +321,12 @@ struct CodeOwnersIndex: Sendable {
                     afterHead.append(.key(CodeOwnersIndex.key(.prefix, fixedDepth, nameNumber(start))))
                 }
                 var runs = CodeOwnersIndex.literalRuns(tokens)
+                // At any depth, the literal the segment starts with is found from the segment's start, which
+                // is cheaper than finding it anywhere inside and keys fewer paths.
+                if depth == nil, leading.count >= CodeOwnersIndex.shortestInfix, fitsStartScanner(leading) {
+                    anywhere.append(.start(leading))
+                    runs.removeFirst()
+                }
                 if let dot = suffix.lastIndex(of: PathBytes.dot) {
                     anywhere.append(.fileExtension(nameNumber(Array(suffix[(dot + 1)...]))))
                     // A run that is just the extension with its dot (`*.c`) keys every path the extension keys
@@ -344,6 +360,15 @@ struct CodeOwnersIndex: Sendable {
         case .fileExtension(let name):
             if extensionBuckets[name] < 0 { extensionBuckets[name] = Int32(newBucket()) }
             bucket = Int(extensionBuckets[name])
+        case .start(let literal):
+            if let existing = startBuckets[literal] {
+                bucket = existing
+            } else {
+                bucket = newBucket()
+                startBuckets[literal] = bucket
+                startLength += literal.count
+                startBytes.formUnion(literal)
+            }
         case .infix(let literal):
             if let existing = infixBuckets[literal] {
                 bucket = existing
@@ -365,6 +390,7 @@ struct CodeOwnersIndex: Sendable {
         case .key(let key): bucket = table[key]
         case .name(let name): bucket = nameBuckets[name] >= 0 ? Int(nameBuckets[name]) : nil
         case .fileExtension(let name): bucket = extensionBuckets[name] >= 0 ? Int(extensionBuckets[name]) : nil
+        case .start(let literal): bucket = startBuckets[literal]
         case .infix(let literal): bucket = infixBuckets[literal]
         }
         return bucket.map { building[$0].count } ?? 0
@@ -375,6 +401,23 @@ struct CodeOwnersIndex: Sendable {
         if infixBuckets[literal] != nil { return true }
         let bytes = infixBytes.union(literal).count
         return (infixLength + literal.count + 1) * (bytes + 1) <= CodeOwnersIndex.scannerBudget
+    }
+
+    /// Whether keying by the segment start `literal` keeps the anchored scanner's table within its budget.
+    private func fitsStartScanner(_ literal: [UInt8]) -> Bool {
+        if startBuckets[literal] != nil { return true }
+        let bytes = startBytes.union(literal).count
+        return (startLength + literal.count + 1) * (bytes + 1) <= CodeOwnersIndex.scannerBudget
+    }
+
+    /// The literal bytes a wildcard segment starts with (its first run, when that is long enough to key by).
+    private static func leadingLiteral(_ tokens: [CodeOwnersPattern.Token]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for token in tokens {
+            guard case .literal(let byte) = token else { break }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     /// The literal runs between a wildcard segment's `*` and `?`, long enough to key by.

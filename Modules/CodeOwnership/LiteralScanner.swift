@@ -1,7 +1,13 @@
 /// Finds every literal of a set that occurs inside a path segment in one pass over the segment's bytes
 /// (Aho–Corasick, compiled to a table over byte classes): a rule keyed by a literal inside a wildcard segment
-/// (`*tok*`, `name_*` at any depth, `Dockerfile1*`) costs the path's length to find, not one try per rule.
+/// (`*tok*`, `*_test*`) costs the path's length to find, not one try per rule.
+///
+/// Anchored, it finds only the literals a segment starts with (`name_*`, `Dockerfile1*` at any depth): the walk
+/// ends at the first byte no literal goes on with, most often the first, instead of reading every byte
+/// through a table as large as all the literals.
 struct LiteralScanner: Sendable {
+    /// Whether only literals at a segment's start count.
+    let anchored: Bool
     /// Byte → its class; class 0 is every byte no literal uses, which leads back to the start.
     private var classes = [UInt16](repeating: 0, count: 256)
     private var classCount = 1
@@ -15,7 +21,8 @@ struct LiteralScanner: Sendable {
     private(set) var longestChain = 0
 
     /// Compiles `literals` (distinct, none empty, none holding "/"), each reporting its value when found.
-    init(_ literals: [(bytes: [UInt8], value: Int32)]) {
+    init(_ literals: [(bytes: [UInt8], value: Int32)], anchored: Bool = false) {
+        self.anchored = anchored
         for (bytes, _) in literals {
             for byte in bytes where classes[Int(byte)] == 0 {
                 classes[Int(byte)] = UInt16(classCount)
@@ -50,7 +57,8 @@ struct LiteralScanner: Sendable {
         while head < queue.count {
             let state = queue[head]
             head += 1
-            let back = Int(fallback[state])
+            // Anchored, a byte no literal goes on with leads back to the start, which ends the walk.
+            let back = anchored ? 0 : Int(fallback[state])
             if state != 0 {
                 output[state] = value[back] >= 0 ? Int32(back) : output[back]
                 chain[state] = (value[state] >= 0 ? 1 : 0) + chain[back]
@@ -59,10 +67,11 @@ struct LiteralScanner: Sendable {
             for byteClass in 1..<classCount {
                 if let child = edges[state * classCount + byteClass] {
                     step[state * classCount + byteClass] = child
-                    fallback[Int(child)] = state == 0 ? 0 : step[back * classCount + byteClass]
+                    fallback[Int(child)] = state == 0 || anchored ? 0 : step[back * classCount + byteClass]
                     queue.append(Int(child))
                 } else {
-                    step[state * classCount + byteClass] = state == 0 ? 0 : step[back * classCount + byteClass]
+                    step[state * classCount + byteClass] =
+                        state == 0 || anchored ? 0 : step[back * classCount + byteClass]
                 }
             }
         }
@@ -71,10 +80,27 @@ struct LiteralScanner: Sendable {
         }
     }
 
-    /// Calls `found` with the value of every literal occurrence in `segment` (a value may come more than once).
+    /// Calls `found` with the value of every literal occurrence in `segment` (a value may come more than once);
+    /// anchored, of every literal `segment` starts with.
     @inline(__always)
     func scan(_ segment: UnsafeBufferPointer<UInt8>, _ found: (Int32) -> Void) {
         guard classCount > 1 else { return }
+        if anchored {
+            classes.withUnsafeBufferPointer { classes in
+                step.withUnsafeBufferPointer { step in
+                    value.withUnsafeBufferPointer { value in
+                        var state = 0
+                        for byte in segment {
+                            let entry = step[state &* classCount &+ Int(classes[Int(byte)])]
+                            state = Int(entry & Int32.max)
+                            if state == 0 { return }
+                            if entry < 0 { found(value[state]) }
+                        }
+                    }
+                }
+            }
+            return
+        }
         classes.withUnsafeBufferPointer { classes in
             step.withUnsafeBufferPointer { step in
                 value.withUnsafeBufferPointer { value in

@@ -21,6 +21,24 @@ import Testing
         #expect(scanner.longestChain == 2)
     }
 
+    /// Anchored, only the literals a segment starts with count, each once, shorter ones first.
+    @Test func anchoredFindsOnlyTheLiteralsASegmentStartsWith() {
+        let scanner = LiteralScanner(
+            [(Array("ab".utf8), 1), (Array("abc".utf8), 2), (Array("bc".utf8), 3), (Array("abd".utf8), 4)],
+            anchored: true)
+        func found(_ text: String) -> [Int32] {
+            var values: [Int32] = []
+            Array(text.utf8).withUnsafeBufferPointer { bytes in scanner.scan(bytes) { values.append($0) } }
+            return values
+        }
+        #expect(found("abcd") == [1, 2])
+        #expect(found("abdab") == [1, 4])
+        #expect(found("xabc") == [])
+        #expect(found("bcab") == [3])
+        #expect(found("a") == [])
+        #expect(scanner.longestChain == 1)
+    }
+
     @Test func anEmptySetFindsNothing() {
         var found = 0
         Array("abc".utf8).withUnsafeBufferPointer { LiteralScanner([]).scan($0) { _ in found += 1 } }

@@ -169,6 +169,8 @@ import Testing
             // Shapes the index keys by a literal inside a wildcard segment, found by the scanner.
             "*ab*", "xa*", "**/x*d*/", "*.d*", "/a/**/*b1*", "*d.m*", "?a*", "*e\u{301}*", "ab*/", "/b/*xab*.md",
             "*abab*", "*ba?a*",
+            // Shapes keyed by a wildcard segment's literal start at any depth, found by the anchored scanner.
+            "xab*", "**/ab*/**/*.md", "aba*", "e\u{301}x*", "/a/**/xa*", "x.*", "ab?*d.md",
             // Shapes matched by numbered segments: an extension that is also a folder's name, a lone `*`.
             "*.md/", "*/", "/a/*/", "**/md/", "md", "/*", "a/*/c", "*.d",
         ]

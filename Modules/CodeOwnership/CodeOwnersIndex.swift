@@ -28,8 +28,11 @@ struct CodeOwnersIndex: Sendable {
         case key(UInt64)
         case name(Int)
         case fileExtension(Int)
-        case start([UInt8])
-        case infix([UInt8])
+        case literal(Within, [UInt8])
+    }
+    /// Where in a path segment a literal keying a bucket is looked for.
+    private enum Within: Int {
+        case anywhere, start
     }
     /// Every literal the buckets are keyed by (tree folders, names, extensions, literal starts).
     private var names = ByteNames()
@@ -41,15 +44,10 @@ struct CodeOwnersIndex: Sendable {
     /// Bucket by name number, for names at any depth and extensions (-1: none).
     private var nameBuckets: [Int32] = []
     private var extensionBuckets: [Int32] = []
-    /// Buckets by the literal run inside a wildcard segment that keys them (while building), then the scanner.
-    private var infixBuckets: [[UInt8]: Int] = [:]
-    private var infixBytes = Set<UInt8>()
-    private var infixLength = 0
+    /// Buckets by the literal inside or at the start of a wildcard segment that keys them, by `Within` (while
+    /// building); then a scanner for each.
+    private var literalKeys = [ScannerKeys](repeating: ScannerKeys(), count: 2)
     private var scanner = LiteralScanner([])
-    /// The same for the literal starts of wildcard segments at any depth, and their anchored scanner.
-    private var startBuckets: [[UInt8]: Int] = [:]
-    private var startBytes = Set<UInt8>()
-    private var startLength = 0
     private var startScanner = LiteralScanner([], anchored: true)
     /// The lengths of literal starts keyed at each depth.
     private var prefixLengths: [[Int]] = []
@@ -75,8 +73,6 @@ struct CodeOwnersIndex: Sendable {
     private static let longestPrefix = 8
     /// The shortest literal run inside a wildcard segment used as a key (one byte would key half the paths).
     private static let shortestInfix = 2
-    /// The most entries the scanner's table may have (16 MB); past it, patterns take their other keys.
-    private static let scannerBudget = 1 << 22
 
     init(_ patterns: [CodeOwnersPattern]) {
         self.patterns = patterns
@@ -100,10 +96,9 @@ struct CodeOwnersIndex: Sendable {
         }
         starts.append(Int32(flat.count))
         building = []
-        scanner = LiteralScanner(infixBuckets.map { ($0.key, Int32($0.value)) })
-        infixBuckets = [:]
-        startScanner = LiteralScanner(startBuckets.map { ($0.key, Int32($0.value)) }, anchored: true)
-        startBuckets = [:]
+        scanner = literalKeys[Within.anywhere.rawValue].scanner()
+        startScanner = literalKeys[Within.start.rawValue].scanner(anchored: true)
+        literalKeys = []
     }
 
     /// The newest rule that matches `path`: the buckets the path hits are merged newest rule first, so the
@@ -323,8 +318,10 @@ struct CodeOwnersIndex: Sendable {
                 var runs = CodeOwnersIndex.literalRuns(tokens)
                 // At any depth, the literal the segment starts with is found from the segment's start, which
                 // is cheaper than finding it anywhere inside and keys fewer paths.
-                if depth == nil, leading.count >= CodeOwnersIndex.shortestInfix, fitsStartScanner(leading) {
-                    anywhere.append(.start(leading))
+                if depth == nil, leading.count >= CodeOwnersIndex.shortestInfix,
+                    literalKeys[Within.start.rawValue].fits(leading)
+                {
+                    anywhere.append(.literal(.start, leading))
                     runs.removeFirst()
                 }
                 if let dot = suffix.lastIndex(of: PathBytes.dot) {
@@ -333,7 +330,7 @@ struct CodeOwnersIndex: Sendable {
                     // and more, and would send every byte of every path through the scanner: never worth it.
                     runs.removeAll { $0.elementsEqual(suffix[dot...]) }
                 }
-                anywhere += runs.filter(fitsScanner).map(Place.infix)
+                anywhere += runs.filter(literalKeys[Within.anywhere.rawValue].fits).map { .literal(.anywhere, $0) }
             }
             depth = depth.map { $0 + 1 }
         }
@@ -360,23 +357,12 @@ struct CodeOwnersIndex: Sendable {
         case .fileExtension(let name):
             if extensionBuckets[name] < 0 { extensionBuckets[name] = Int32(newBucket()) }
             bucket = Int(extensionBuckets[name])
-        case .start(let literal):
-            if let existing = startBuckets[literal] {
+        case .literal(let within, let literal):
+            if let existing = literalKeys[within.rawValue][literal] {
                 bucket = existing
             } else {
                 bucket = newBucket()
-                startBuckets[literal] = bucket
-                startLength += literal.count
-                startBytes.formUnion(literal)
-            }
-        case .infix(let literal):
-            if let existing = infixBuckets[literal] {
-                bucket = existing
-            } else {
-                bucket = newBucket()
-                infixBuckets[literal] = bucket
-                infixLength += literal.count
-                infixBytes.formUnion(literal)
+                literalKeys[within.rawValue].add(literal, bucket: bucket)
             }
         }
         building[bucket].append(index)
@@ -390,24 +376,9 @@ struct CodeOwnersIndex: Sendable {
         case .key(let key): bucket = table[key]
         case .name(let name): bucket = nameBuckets[name] >= 0 ? Int(nameBuckets[name]) : nil
         case .fileExtension(let name): bucket = extensionBuckets[name] >= 0 ? Int(extensionBuckets[name]) : nil
-        case .start(let literal): bucket = startBuckets[literal]
-        case .infix(let literal): bucket = infixBuckets[literal]
+        case .literal(let within, let literal): bucket = literalKeys[within.rawValue][literal]
         }
         return bucket.map { building[$0].count } ?? 0
-    }
-
-    /// Whether keying by `literal` keeps the scanner's table within its budget.
-    private func fitsScanner(_ literal: [UInt8]) -> Bool {
-        if infixBuckets[literal] != nil { return true }
-        let bytes = infixBytes.union(literal).count
-        return (infixLength + literal.count + 1) * (bytes + 1) <= CodeOwnersIndex.scannerBudget
-    }
-
-    /// Whether keying by the segment start `literal` keeps the anchored scanner's table within its budget.
-    private func fitsStartScanner(_ literal: [UInt8]) -> Bool {
-        if startBuckets[literal] != nil { return true }
-        let bytes = startBytes.union(literal).count
-        return (startLength + literal.count + 1) * (bytes + 1) <= CodeOwnersIndex.scannerBudget
     }
 
     /// The literal bytes a wildcard segment starts with (its first run, when that is long enough to key by).

@@ -122,3 +122,33 @@ struct LiteralScanner: Sendable {
         }
     }
 }
+
+/// The literals that key an index's buckets through one scanner while the index is built, kept within the
+/// scanner's table budget (its states times its byte classes): past it, patterns take their other keys.
+struct ScannerKeys: Sendable {
+    private(set) var buckets: [[UInt8]: Int] = [:]
+    private var bytes = Set<UInt8>()
+    private var length = 0
+    /// The most entries a scanner's table may have (16 MB).
+    static let budget = 1 << 22
+
+    /// The bucket `literal` keys, if any.
+    subscript(literal: [UInt8]) -> Int? { buckets[literal] }
+
+    /// Whether keying by `literal` keeps the scanner's table within its budget.
+    func fits(_ literal: [UInt8]) -> Bool {
+        if buckets[literal] != nil { return true }
+        return (length + literal.count + 1) * (bytes.union(literal).count + 1) <= ScannerKeys.budget
+    }
+
+    mutating func add(_ literal: [UInt8], bucket: Int) {
+        buckets[literal] = bucket
+        length += literal.count
+        bytes.formUnion(literal)
+    }
+
+    /// The scanner that finds these literals and reports their buckets.
+    func scanner(anchored: Bool = false) -> LiteralScanner {
+        LiteralScanner(buckets.map { ($0.key, Int32($0.value)) }, anchored: anchored)
+    }
+}

@@ -22,9 +22,9 @@ struct ByteNames: Sendable {
     private var shortNumbers = [Int32](repeating: -1, count: 16)
     private var shortShift: UInt64 = 60
     private var shortCount = 0
-    /// One bit per four slots, set for each short name by a second hash: most segments of a deep path are no
-    /// name, and this kilobyte stays in the processor's nearest cache while a table of thousands of slots
-    /// (read a path at a time, between the paths' own bytes) does not.
+    /// Four bits a slot (sixteen a name), one set for each short name by a second hash: most segments of a deep
+    /// path are no name, and these bits (a kilobyte for 500 names) stay in the processor's nearest cache while a
+    /// table of thousands of slots (read a path at a time, between the paths' own bytes) does not.
     private var shortFilter = [UInt64](repeating: 0, count: 1)
     private let multiplier: UInt64
     private let filterMultiplier: UInt64

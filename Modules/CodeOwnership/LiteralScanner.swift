@@ -126,7 +126,7 @@ struct LiteralScanner: Sendable {
 /// The literals that key an index's buckets through one scanner while the index is built, kept within the
 /// scanner's table budget (its states times its byte classes): past it, patterns take their other keys.
 struct ScannerKeys: Sendable {
-    private(set) var buckets: [[UInt8]: Int] = [:]
+    private var buckets: [[UInt8]: Int] = [:]
     private var bytes = Set<UInt8>()
     private var length = 0
     /// The most entries a scanner's table may have (16 MB).

@@ -61,7 +61,6 @@ enum OwnersBenchmarks {
             return (costs.max() ?? 0) / max(costs.min() ?? 1, 1e-9)
         }
 
-        /// The same per path segment: how much a file's shape costs once the paths' depth is set aside.
         /// The same for the whole process's processor time per path, when the CLI ran.
         var spreadWholeProcess: Double? {
             let costs = shapes.compactMap(\.cliCPUMicrosecondsPerPath)
@@ -69,6 +68,7 @@ enum OwnersBenchmarks {
             return (costs.max() ?? 0) / fastest
         }
 
+        /// The same per path segment: how much a file's shape costs once the paths' depth is set aside.
         var spreadPerSegment: Double {
             let costs = shapes.map(\.nanosecondsPerSegment)
             return (costs.max() ?? 0) / max(costs.min() ?? 1, 1e-9)

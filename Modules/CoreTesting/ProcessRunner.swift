@@ -96,8 +96,13 @@ private final class Child: @unchecked Sendable {
         command = [executable] + arguments
         if var environment {
             // Scripts/test-clean's marker reaches every child, also one given an environment of its own, so a
-            // child the test failed to end (a crash of the test process) is still found and ended.
+            // child the test failed to end (a crash of the test process) is still found and ended; so does the
+            // run's temporary folder, so what a child leaves there (a sanitizer's file, when a test kills the
+            // child as it starts) goes with the run's folder instead of landing in /tmp.
             environment["COURIER_TEST_RUN"] = ProcessInfo.processInfo.environment["COURIER_TEST_RUN"]
+            if environment["TMPDIR"] == nil {
+                environment["TMPDIR"] = ProcessInfo.processInfo.environment["TMPDIR"]
+            }
             self.environment = environment
         } else {
             self.environment = nil

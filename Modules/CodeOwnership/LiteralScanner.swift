@@ -85,22 +85,6 @@ struct LiteralScanner: Sendable {
     @inline(__always)
     func scan(_ segment: UnsafeBufferPointer<UInt8>, _ found: (Int32) -> Void) {
         guard classCount > 1 else { return }
-        if anchored {
-            classes.withUnsafeBufferPointer { classes in
-                step.withUnsafeBufferPointer { step in
-                    value.withUnsafeBufferPointer { value in
-                        var state = 0
-                        for byte in segment {
-                            let entry = step[state &* classCount &+ Int(classes[Int(byte)])]
-                            state = Int(entry & Int32.max)
-                            if state == 0 { return }
-                            if entry < 0 { found(value[state]) }
-                        }
-                    }
-                }
-            }
-            return
-        }
         classes.withUnsafeBufferPointer { classes in
             step.withUnsafeBufferPointer { step in
                 value.withUnsafeBufferPointer { value in
@@ -109,6 +93,8 @@ struct LiteralScanner: Sendable {
                         for byte in segment {
                             let entry = step[state &* classCount &+ Int(classes[Int(byte)])]
                             state = Int(entry & Int32.max)
+                            // Anchored, a walk back to the start has left every literal behind.
+                            if anchored && state == 0 { return }
                             guard entry < 0 else { continue }
                             var ending = value[state] >= 0 ? state : Int(output[state])
                             while ending > 0 {

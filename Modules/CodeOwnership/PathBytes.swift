@@ -69,6 +69,46 @@ public enum PathBytes {
         text.append(0x22)
     }
 
+    /// The path a line of git's output names when it starts with `"`: `git ls-files` and `git diff --name-only`
+    /// print every name with a byte outside printable ASCII that way (`"caf\303\251.md"`), and read as it is
+    /// such a line is a different file. Nil when the line is badly quoted (git's own readers refuse those too),
+    /// runs on after its closing quote, or would hold a NUL, which no path can.
+    public static func unquoted(_ line: some Collection<UInt8>) -> [UInt8]? {
+        var bytes = line.makeIterator()
+        guard bytes.next() == 0x22 else { return nil }
+        var path: [UInt8] = []
+        path.reserveCapacity(line.count)
+        while let byte = bytes.next() {
+            switch byte {
+            case 0x22: return bytes.next() == nil && !path.contains(0) ? path : nil
+            case 0x5C: break
+            default:
+                path.append(byte)
+                continue
+            }
+            guard let escape = bytes.next() else { return nil }
+            switch escape {
+            case UInt8(ascii: "a"): path.append(0x07)
+            case UInt8(ascii: "b"): path.append(0x08)
+            case UInt8(ascii: "t"): path.append(0x09)
+            case UInt8(ascii: "n"): path.append(0x0A)
+            case UInt8(ascii: "v"): path.append(0x0B)
+            case UInt8(ascii: "f"): path.append(0x0C)
+            case UInt8(ascii: "r"): path.append(0x0D)
+            case 0x22, 0x5C: path.append(escape)
+            // Three octal digits, the first 0–3 so the value fits a byte.
+            case UInt8(ascii: "0")...UInt8(ascii: "3"):
+                guard let second = bytes.next(), let third = bytes.next(),
+                    (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(second),
+                    (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(third)
+                else { return nil }
+                path.append((escape - 0x30) << 6 | (second - 0x30) << 3 | (third - 0x30))
+            default: return nil
+            }
+        }
+        return nil
+    }
+
     /// How many bytes the UTF-8 scalar starting at `index` takes (1 for a stray or truncated byte).
     static func scalarLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
         let lead = bytes[index]

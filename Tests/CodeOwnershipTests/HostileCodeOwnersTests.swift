@@ -58,6 +58,31 @@ import Testing
         #expect(PathBytes.quoted("caf\u{E9}") == "\"caf\\303\\251\"")
         #expect(PathBytes.quoted("\u{1B}[2J") == "\"\\033[2J\"")
     }
+
+    @Test func gitQuotedLinesReadBackToTheirBytes() {
+        #expect(PathBytes.unquoted(#""caf\303\251.md""#.utf8) == Array("caf\u{E9}.md".utf8))
+        #expect(
+            PathBytes.unquoted(#""a\377b\t\"c\\\a\b\f\n\r\v""#.utf8) == [
+                97, 255, 98, 9, 34, 99, 92, 7, 8, 12, 10, 13, 11,
+            ])
+        // Every byte but NUL, in random names, comes back from git's quoting unchanged.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let name = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+                UInt8.random(in: 1...255, using: &generator)
+            }
+            var quoted: [UInt8] = []
+            name.withUnsafeBufferPointer { PathBytes.appendQuoted($0, to: &quoted) }
+            if quoted.first == 0x22 { #expect(PathBytes.unquoted(quoted) == name, "\(quoted)") }
+        }
+        // Not git's quoting: no opening or closing quote, text after it, an unknown or short escape, a NUL, a
+        // value over a byte.
+        for bad in [
+            #"a.md"#, #""a.md"#, #""a"b""#, #""a\x41""#, #""a\30""#, #""a\3""#, #""a\000""#, #""\400""#, #""a\""#,
+        ] {
+            #expect(PathBytes.unquoted(bad.utf8) == nil, "\(bad)")
+        }
+    }
 }
 
 @Suite struct DeepPathTests {

@@ -15,7 +15,7 @@ import Testing
             var lines: [(line: String, secondHadRun: Bool)] = []
             let print = SquadOutput(
                 out: { lines.append(($0, FileManager.default.fileExists(atPath: marker))) }, err: { _ in })
-            _ = SquadApp.run(["check"], directory: repo.root, stdin: { "" }, print: print)
+            _ = SquadApp.run(["check"], directory: repo.root, stdin: { [] }, print: print)
             return lines
         }
         let first = lines.first { $0.line.hasPrefix("first ") }

@@ -52,6 +52,13 @@ final class GitRepository: @unchecked Sendable {
     func squad(_ arguments: [String], stdin: String = "", in folder: String? = nil) async -> (
         status: Int32, output: String, errors: String
     ) {
+        await squad(arguments, stdinBytes: Array(stdin.utf8), in: folder)
+    }
+
+    /// The same with standard input given as bytes (names git holds that are not UTF-8).
+    func squad(_ arguments: [String], stdinBytes stdin: [UInt8], in folder: String? = nil) async -> (
+        status: Int32, output: String, errors: String
+    ) {
         let directory = folder.map { root.appendingPathComponent($0) } ?? root
         return await OwnThread.run {
             var output = ""

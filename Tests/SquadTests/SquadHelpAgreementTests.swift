@@ -13,7 +13,7 @@ import Testing
         var output = ""
         var errors = ""
         let status = SquadApp.run(
-            arguments, directory: FileManager.default.temporaryDirectory, stdin: { "" }, output: &output,
+            arguments, directory: FileManager.default.temporaryDirectory, stdin: { [] }, output: &output,
             errors: &errors)
         return (status, output, errors)
     }

@@ -8,7 +8,7 @@ import SafeText
 /// ``Gate`` and prints what is missing. Exit 0 may merge, 1 blocked, 2 a file or git failure (fail closed).
 extension SquadApp {
     static func gate(
-        _ parsed: ParsedArguments, shell: Shell, stdin: () throws -> String, print: SquadOutput
+        _ parsed: ParsedArguments, shell: Shell, stdin: () throws -> [UInt8], print: SquadOutput
     ) throws -> Int32 {
         let base = parsed[SquadApp.mergeBase, default: "HEAD"]  // declared required: the parser refused its absence
         if parsed[SquadApp.reviews] == "-" && parsed[SquadApp.files] == "-" {
@@ -63,7 +63,7 @@ extension SquadApp {
         let data: Data
         if let file = parsed[SquadApp.teams] {
             source = file
-            data = try readEvidence(file, option: "--teams", stdin: { "" })
+            data = try readEvidence(file, option: "--teams", stdin: { [] })
         } else if let text = git.show(Teams.path, at: base) {
             source = "\(base):\(Teams.path)"
             data = Data(text.utf8)
@@ -78,12 +78,12 @@ extension SquadApp {
         }
     }
 
-    private static func readEvidence(_ file: String, option: String, stdin: () throws -> String) throws -> Data {
-        if file == "-" { return Data(try stdin().utf8) }
+    private static func readEvidence(_ file: String, option: String, stdin: () throws -> [UInt8]) throws -> Data {
+        if file == "-" { return Data(try stdin()) }
         guard let data = try BoundedInput.file(file, name: "\(option) '\(SafeText.visible(file))'") else {
             throw ShellError(message: "\(option) '\(SafeText.visible(file))' cannot be read; give a readable file")
         }
-        return data
+        return Data(data)
     }
 
     private static func text(_ result: Gate.Result) -> String {

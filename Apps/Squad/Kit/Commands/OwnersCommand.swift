@@ -12,7 +12,8 @@ extension SquadApp {
         summary: "who owns each path (\"-\": nobody); --owner TEAM or --unowned lists files",
         about:
             "Who owns each path (\"-\": nobody). Paths are relative to where you are, absolute inside the repository, "
-            + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line (-z: NUL-separated)."
+            + "or folders (every tracked file below). \"-\" reads paths from stdin, one a line as git ls-files prints "
+            + "them (quoted names unquoted; -z: NUL-separated)."
     ) { parsed, run in
         let file = try loadCodeOwners(parsed[codeowners], root: run.root, directory: run.directory)
         if let ignored = file.ignored { run.print.err("warning: \(ignored); every path answers \(Gate.platform)\n") }

@@ -53,8 +53,9 @@ public enum SquadApp {
         """
     }
 
-    /// Standard input, read in pieces and refused past ``BoundedInput/limit`` (the default for ``main(_:stdin:)``).
-    public static func standardInput() throws -> String { try BoundedInput.standardInput() }
+    /// Standard input as bytes (git names need not be UTF-8), read in pieces and refused past ``BoundedInput/limit``
+    /// (the default for ``main(_:closed:stdin:)``).
+    public static func standardInput() throws -> [UInt8] { try BoundedInput.standardInput() }
 
     /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.
     public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }
@@ -65,7 +66,7 @@ public enum SquadApp {
     /// `StandardStreams.reserveDescriptors()` found first thing).
     public static func main(
         _ arguments: [String], closed: Set<Int32>,
-        stdin: @escaping @Sendable () throws -> String = {
+        stdin: @escaping @Sendable () throws -> [UInt8] = {
             try SquadApp.standardInput()
         }
     ) async -> Int32 {
@@ -89,7 +90,7 @@ public enum SquadApp {
 
     /// Runs a command in `directory`, collecting what it prints; the testable entry point.
     public static func run(
-        _ arguments: [String], directory: URL, stdin: () throws -> String = { "" }, output: inout String,
+        _ arguments: [String], directory: URL, stdin: () throws -> [UInt8] = { [] }, output: inout String,
         errors: inout String
     ) -> Int32 {
         final class Collected {
@@ -107,7 +108,7 @@ public enum SquadApp {
     }
 
     /// Runs a command in `directory`, printing as it goes.
-    static func run(_ arguments: [String], directory: URL, stdin: @escaping () throws -> String, print: SquadOutput)
+    static func run(_ arguments: [String], directory: URL, stdin: @escaping () throws -> [UInt8], print: SquadOutput)
         -> Int32
     {
         do {
@@ -122,7 +123,7 @@ public enum SquadApp {
     }
 
     static func dispatch(
-        _ arguments: [String], directory: URL, stdin: @escaping () throws -> String, print: SquadOutput
+        _ arguments: [String], directory: URL, stdin: @escaping () throws -> [UInt8], print: SquadOutput
     ) throws -> Int32 {
         if arguments.first == "--version" {
             print.out(version + "\n")
@@ -142,23 +143,26 @@ public enum SquadApp {
 
     /// The changed paths: from `--files` when given, else git's changes from `base` to `head`.
     static func changedPaths(
-        _ parsed: ParsedArguments, base: String?, head: String?, shell: Shell, stdin: () throws -> String
+        _ parsed: ParsedArguments, base: String?, head: String?, shell: Shell, stdin: () throws -> [UInt8]
     ) throws -> [String] {
         if let files = parsed[files] {
-            let text: String
+            let text: [UInt8]
+            let source: String
             if files == "-" {
-                text = try stdin()
+                (text, source) = (try stdin(), "standard input")
             } else {
-                guard let data = try BoundedInput.file(files, name: "--files '\(SafeText.visible(files))'") else {
+                source = "--files '\(SafeText.visible(files))'"
+                guard let data = try BoundedInput.file(files, name: source) else {
                     throw UsageError(message: "--files '\(files)' cannot be read")
                 }
-                text = String(decoding: data, as: UTF8.self)
+                text = data
             }
-            // One path a line, split on the "\n" byte (a "\r" before it dropped): never on Characters, and never
-            // trimmed, since a path may begin or end with a space.
-            return text.utf8.split(separator: UInt8(ascii: "\n")).map { line in
-                String(Substring(line.last == UInt8(ascii: "\r") ? line.dropLast() : line))
-            }.filter { !$0.isEmpty }
+            // A name that is not UTF-8 keeps U+FFFD where its bytes were, which the gate answers with the
+            // platform team (fail closed), as it does for such a name from git.
+            return try GitPathLines.split(
+                text, source: source, hint: "list the paths as git diff --name-only prints them"
+            )
+            .map { String(decoding: $0, as: UTF8.self) }
         }
         guard let base else {
             throw UsageError(message: "needs --base REF (or --files FILE|-)")

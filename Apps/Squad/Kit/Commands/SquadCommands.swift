@@ -12,10 +12,10 @@ final class SquadRun {
     let directory: URL
     let root: URL
     let shell: Shell
-    let stdin: () throws -> String
+    let stdin: () throws -> [UInt8]
     let print: SquadOutput
 
-    init(directory: URL, root: URL, stdin: @escaping () throws -> String, print: SquadOutput) {
+    init(directory: URL, root: URL, stdin: @escaping () throws -> [UInt8], print: SquadOutput) {
         (self.directory, self.root, self.shell, self.stdin) = (directory, root, Shell(directory: root), stdin)
         self.print = print
     }

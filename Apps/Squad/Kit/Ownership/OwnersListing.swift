@@ -63,12 +63,20 @@ struct OwnersListing: Sendable {
                 first = false
                 answer(ownership, into: &bytes)
                 // Most paths need no escaping: copied as they are, without building a JSON value each.
-                if plain || !path.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                if plain {
                     bytes.append(UInt8(ascii: "\""))
                     bytes.append(contentsOf: path)
                     bytes.append(UInt8(ascii: "\""))
+                } else if let text = String(validating: path, as: UTF8.self) {
+                    bytes += JSONValue.string(text).text.utf8
                 } else {
+                    // JSON holds only Unicode: a name that is not UTF-8 gets U+FFFD for its stray bytes, as every
+                    // JSON encoder gives it, and also the exact name as git quotes it (`git ls-files` prints that).
+                    var quoted: [UInt8] = []
+                    PathBytes.appendQuoted(path, to: &quoted)
                     bytes += JSONValue.string(String(decoding: path, as: UTF8.self)).text.utf8
+                    bytes += ",\"quotedPath\":".utf8
+                    bytes += JSONValue.string(String(decoding: quoted, as: UTF8.self)).text.utf8
                 }
                 bytes.append(UInt8(ascii: "}"))
             } else {

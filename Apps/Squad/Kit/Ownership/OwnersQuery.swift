@@ -9,73 +9,83 @@ struct OwnersQuery {
     let directory: URL
     let shell: Shell
 
-    /// Repository-relative paths, in order: stdin's plain file lines stay where they are in the text read (a
-    /// hundred thousand small strings would cost more than their lookups), everything else as a string.
+    /// Repository-relative paths, in order, as bytes: stdin's plain file lines stay where they are in the bytes
+    /// read (a hundred thousand small arrays would cost more than their lookups), everything else on its own.
     struct Paths {
         enum Entry {
+            /// Printable ASCII without `"` or `\\`, printed as it is.
             case line(Range<Int>)
-            case path(String)
+            case path([UInt8])
         }
-        var text = ""
+        var text: [UInt8] = []
         var entries: [Entry] = []
 
         /// Calls `body` with the bytes of each path in `range`, and whether they are printable ASCII without `"`
         /// or `\\` (to be printed as they are).
         func forEach(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>, _ plain: Bool) -> Void) {
-            var text = text
-            text.withUTF8 { lines in
+            text.withUnsafeBufferPointer { lines in
                 for entry in entries[range] {
                     switch entry {
                     case .line(let range): body(UnsafeBufferPointer(rebasing: lines[range]), true)
-                    case .path(var path): path.withUTF8 { body($0, false) }
+                    case .path(let path): path.withUnsafeBufferPointer { body($0, false) }
                     }
                 }
             }
         }
     }
 
-    /// Repository-relative paths for the command line's arguments (`-` reads stdin: lines, or NUL-separated).
-    func resolve(_ arguments: [String], stdin: () throws -> String, nulSeparated: Bool) throws -> Paths {
-        let rootPath = root.path
-        let base = directory.path
-        let atRoot = PathBytes.same(base, rootPath)
+    /// Repository-relative paths for the command line's arguments (`-` reads stdin: lines as git prints them,
+    /// quoted names unquoted, or NUL-separated).
+    func resolve(_ arguments: [String], stdin: () throws -> [UInt8], nulSeparated: Bool) throws -> Paths {
         var resolved = Paths()
-        var seen = Seen(rootPath: rootPath, base: base)
+        var seen = Seen(rootPath: Array(root.path.utf8), base: Array(directory.path.utf8))
+        let atRoot = seen.rootPath == seen.base
+        var readStandardInput = false
         for argument in arguments {
             guard argument == "-" else {
                 guard !argument.isEmpty else {
                     throw UsageError(message: "'' is not a path; give a file or folder inside the repository")
                 }
-                resolved.entries += try resolve(argument, listed: false, seen: &seen).map(Paths.Entry.path)
+                resolved.entries += try resolve(Array(argument.utf8), listed: false, seen: &seen).map(Paths.Entry.path)
                 continue
             }
             // Split on bytes, not Characters, in one pass that also tells a plain file path (relative, no ".",
             // ".." or empty segment, a dot in its last segment): `git ls-files | squad owners -` hands over
             // 100,000 lines, and from the root those take no further work. Paths are read from stdin once.
-            guard resolved.text.isEmpty else { continue }
-            var text = try stdin()
+            guard !readStandardInput else { continue }
+            readStandardInput = true
+            let text = try stdin()
             let separator = UInt8(ascii: nulSeparated ? "\0" : "\n")
-            var others: [(index: Int, path: String)] = []
-            text.withUTF8 { bytes in
+            var others: [(index: Int, path: [UInt8])] = []
+            try text.withUnsafeBufferPointer { bytes in
                 var start = 0
-                while start <= bytes.count {
+                var number = 0
+                while start < bytes.count {
                     let index = OwnersQuery.firstIndex(of: separator, in: bytes, from: start)
+                    number += 1
                     var end = index
                     if !nulSeparated, end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                    if end > start {
-                        let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                        // A dotless name ("Makefile") is a file unless a folder of that name is on disk.
-                        switch atRoot ? OwnersQuery.plainLine(line) : nil {
-                        case .file?:
-                            resolved.entries.append(.line(start..<end))
-                        case .dotless? where !OwnersQuery.isFolder(line, under: rootPath, seen: &seen.folders):
-                            resolved.entries.append(.line(start..<end))
-                        default:
-                            others.append((resolved.entries.count, String(decoding: line, as: UTF8.self)))
-                            resolved.entries.append(.path(""))
-                        }
+                    defer { start = index + 1 }
+                    guard end > start else { continue }
+                    let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if !nulSeparated, line[0] == GitPathLines.quote {
+                        let path = try GitPathLines.unquote(
+                            line, number: number, source: "standard input",
+                            hint: "list the paths as git ls-files prints them, or NUL-separated with -z")
+                        others.append((resolved.entries.count, path))
+                        resolved.entries.append(.path([]))
+                        continue
                     }
-                    start = index + 1
+                    // A dotless name ("Makefile") is a file unless a folder of that name is on disk.
+                    switch atRoot ? OwnersQuery.plainLine(line) : nil {
+                    case .file?:
+                        resolved.entries.append(.line(start..<end))
+                    case .dotless? where !OwnersQuery.isFolder(line, under: seen.rootPath, seen: &seen.folders):
+                        resolved.entries.append(.line(start..<end))
+                    default:
+                        others.append((resolved.entries.count, Array(line)))
+                        resolved.entries.append(.path([]))
+                    }
                 }
             }
             resolved.text = text
@@ -89,74 +99,89 @@ struct OwnersQuery {
         return resolved
     }
 
-    /// The repository-relative paths one given path stands for: itself, or the tracked files in a folder.
     /// What one resolution has looked up already: git's file list, and which folders exist on disk.
     private struct Seen {
-        var tracked: [String]?
+        var tracked: [[UInt8]]?
         var folders: [[UInt8]: Bool] = [:]
         /// The repository's and the working folder's paths, worked out once: `URL.path` is slow enough to
         /// double the cost of a listing's dotless lines when asked for each.
-        let rootPath: String
-        let base: String
+        let rootPath: [UInt8]
+        let base: [UInt8]
     }
 
-    private func resolve(_ path: String, listed: Bool, seen: inout Seen) throws -> [String] {
-        let rootPath = seen.rootPath
-        let base = seen.base
+    /// The repository-relative paths one given path stands for: itself, or the tracked files in a folder.
+    private func resolve(_ path: [UInt8], listed: Bool, seen: inout Seen) throws -> [[UInt8]] {
+        let (rootPath, base) = (seen.rootPath, seen.base)
+        let slash = UInt8(ascii: "/")
         // From the root, a plain relative path ("a/b.swift": no "." or ".." or empty segment) is already what
         // git sees; only the others are made absolute and normalised.
-        if PathBytes.same(base, rootPath), OwnersQuery.isPlain(path) {
-            if !path.hasSuffix("/"),
-                listed && OwnersQuery.looksLikeFile(path)
-                    || !OwnersQuery.isFolder(path, under: rootPath, seen: &seen.folders)
+        if base == rootPath, OwnersQuery.isPlain(path), path.last != slash {
+            if listed && OwnersQuery.looksLikeFile(path)
+                || !path.withUnsafeBufferPointer({ OwnersQuery.isFolder($0, under: rootPath, seen: &seen.folders) })
             {
                 return [path]
             }
         }
-        let absolute = OwnersQuery.standardize(path.hasPrefix("/") ? path : base + "/" + path)
-        let atRoot = PathBytes.same(absolute, rootPath)
-        guard atRoot || PathBytes.hasPrefix(absolute, rootPath + "/") else {
-            throw ShellError(message: "'\(path)' is outside the repository (\(rootPath)); give a path inside it")
+        let absolute = OwnersQuery.standardize(path.first == slash ? path : base + [slash] + path)
+        let atRoot = absolute == rootPath
+        guard atRoot || absolute.starts(with: rootPath + [slash]) else {
+            throw ShellError(
+                message:
+                    "'\(OwnersQuery.display(path))' is outside the repository (\(root.path)); give a path inside it")
         }
-        let relative = atRoot ? "" : String(Substring(absolute.utf8.dropFirst(rootPath.utf8.count + 1)))
+        let relative = atRoot ? [] : Array(absolute.dropFirst(rootPath.count + 1))
         let folder =
-            path.hasSuffix("/") || relative.isEmpty
+            path.last == slash || relative.isEmpty
             || !(listed && OwnersQuery.looksLikeFile(path)) && OwnersQuery.isDirectory(absolute)
         guard folder else { return [relative] }
-        let tracked = try seen.tracked ?? Git(shell: shell).trackedFiles()
+        let tracked = try seen.tracked ?? Git(shell: shell).trackedFileBytes()
         seen.tracked = tracked
-        let prefix = relative.isEmpty ? "" : relative + "/"
-        let inside = tracked.filter { PathBytes.hasPrefix($0, prefix) }
+        let prefix = relative.isEmpty ? [] : relative + [slash]
+        let inside = tracked.filter { $0.starts(with: prefix) }
         guard !inside.isEmpty else {
             // A submodule is a folder on disk but one tracked path to git: answer it as that path.
-            if tracked.contains(where: { PathBytes.same($0, relative) }) { return [relative] }
-            throw ShellError(message: "folder '\(path)' holds no tracked files; give a file or a folder git tracks")
+            if tracked.contains(relative) { return [relative] }
+            throw ShellError(
+                message:
+                    "folder '\(OwnersQuery.display(path))' holds no tracked files; give a file or a folder git tracks")
         }
         return inside
     }
 
-    /// The tracked files `team` owns, or (nil) that nobody owns, one a line.
+    /// A path for a message: as it is when it is UTF-8 (the message's control characters are shown visibly on
+    /// the way out), quoted as git quotes it when not, so the name shown is the name given.
+    static func display(_ path: [UInt8]) -> String {
+        if let text = String(validating: path, as: UTF8.self) { return text }
+        var quoted: [UInt8] = []
+        path.withUnsafeBufferPointer { PathBytes.appendQuoted($0, to: &quoted) }
+        return String(decoding: quoted, as: UTF8.self)
+    }
+
+    /// The tracked files `team` owns, or (nil) that nobody owns, one a line, quoted as `git ls-files` quotes
+    /// them (a name holding a newline or an escape sequence can neither fake a line nor reach the terminal).
     func listOwned(by team: String?, owners: CodeOwners, print: SquadOutput) throws -> Int32 {
         if let team, !team.hasPrefix("@"), !team.contains("@") {
             print.err("warning: '\(team)' is not an owner name; did you mean '@\(team)'?\n")
         }
         // Printed at once: a line at a time would be a write per tracked file.
-        var output = ""
-        for file in try Git(shell: shell).trackedFiles() {
-            let found = owners.ownership(of: file).owners
+        var output: [UInt8] = []
+        for file in try Git(shell: shell).trackedFileBytes() {
+            let found = owners.ownership(ofBytes: file).owners
             let matches = team.map { found.contains($0) } ?? found.isEmpty
-            if matches { output += file + "\n" }
+            guard matches else { continue }
+            file.withUnsafeBufferPointer { PathBytes.appendQuoted($0, to: &output) }
+            output.append(UInt8(ascii: "\n"))
         }
-        print.out(output)
+        print.out(String(decoding: output, as: UTF8.self))
         return 0
     }
 
     /// Whether `path` is relative and has no ".", ".." or empty segment (a trailing "/" aside).
-    static func isPlain(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/") else { return false }
+    static func isPlain(_ path: [UInt8]) -> Bool {
+        guard let first = path.first, first != UInt8(ascii: "/") else { return false }
         var length = 0
         var onlyDots = true
-        for byte in path.utf8 {
+        for byte in path {
             if byte == UInt8(ascii: "/") {
                 if length == 0 || onlyDots && length <= 2 { return false }
                 length = 0
@@ -207,8 +232,8 @@ struct OwnersQuery {
     }
 
     /// Whether the last segment has a dot, as file names listed by git mostly do (`x.swift`, `.gitignore`).
-    static func looksLikeFile(_ path: String) -> Bool {
-        for byte in path.utf8.reversed() {
+    static func looksLikeFile(_ path: [UInt8]) -> Bool {
+        for byte in path.reversed() {
             if byte == UInt8(ascii: ".") { return true }
             if byte == UInt8(ascii: "/") { return false }
         }
@@ -217,41 +242,40 @@ struct OwnersQuery {
 
     /// Whether the plain relative `path` is a folder under `root`, its parent folders looked at first and each
     /// once: a listing's dotless names ("Makefile", "LICENSE") then cost a `stat` only where their folder is.
-    static func isFolder(_ path: String, under root: String, seen: inout [[UInt8]: Bool]) -> Bool {
-        var path = path
-        return path.withUTF8 { isFolder($0, under: root, seen: &seen) }
-    }
-
-    /// The same for a listed line's bytes, read in place.
-    static func isFolder(_ path: UnsafeBufferPointer<UInt8>, under root: String, seen: inout [[UInt8]: Bool]) -> Bool {
-        for (index, byte) in path.enumerated() where byte == UInt8(ascii: "/") {
+    static func isFolder(_ path: UnsafeBufferPointer<UInt8>, under root: [UInt8], seen: inout [[UInt8]: Bool]) -> Bool {
+        let slash = UInt8(ascii: "/")
+        for (index, byte) in path.enumerated() where byte == slash {
             let parent = Array(path[..<index])
-            let known = seen[parent] ?? isDirectory(root + "/" + String(decoding: parent, as: UTF8.self))
+            let known = seen[parent] ?? isDirectory(root + [slash] + parent)
             seen[parent] = known
             if !known { return false }
         }
-        return isDirectory(root + "/" + String(decoding: path, as: UTF8.self))
+        return isDirectory(root + [slash] + path)
     }
 
     /// Whether `path` itself is a folder on disk. A symbolic link is not, whatever it points to: git tracks the
-    /// link as one path, and that path is what CODEOWNERS owns. One `lstat`: a listing's dotless names each
-    /// take one, and Foundation's attribute dictionary cost ten times as much.
-    static func isDirectory(_ path: String) -> Bool {
+    /// link as one path, and that path is what CODEOWNERS owns. One `lstat` on the path's own bytes: a listing's
+    /// dotless names each take one, and Foundation's attribute dictionary cost ten times as much.
+    static func isDirectory(_ path: [UInt8]) -> Bool {
+        guard !path.contains(0) else { return false }
         var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        let found = (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &status) == 0 }
+        }
+        return found && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// "/a/b/../c/./d" → "/a/c/d", without touching the file system.
-    static func standardize(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.utf8.split(separator: UInt8(ascii: "/")) {
+    static func standardize(_ path: [UInt8]) -> [UInt8] {
+        var parts: [ArraySlice<UInt8>] = []
+        for part in path.split(separator: UInt8(ascii: "/")) {
             if part.elementsEqual(".".utf8) { continue }
             if part.elementsEqual("..".utf8) {
                 if !parts.isEmpty { parts.removeLast() }
                 continue
             }
-            parts.append(Substring(part))
+            parts.append(part)
         }
-        return "/" + parts.joined(separator: "/")
+        return [UInt8(ascii: "/")] + Array(parts.joined(separator: [UInt8(ascii: "/")]))
     }
 }

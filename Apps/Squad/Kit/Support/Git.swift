@@ -82,7 +82,13 @@ struct Git: Sendable {
     /// Every file git tracks or would track: committed, staged, and new files that are not ignored (a module
     /// `squad new` just wrote counts before anyone runs `git add`).
     func trackedFiles() throws(ShellError) -> [String] {
-        Git.fields(try shell.runBytes("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]))
+        try trackedFileBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The same paths as git holds them, for answers that print or look up each name exactly (`squad owners`).
+    func trackedFileBytes() throws(ShellError) -> [[UInt8]] {
+        try shell.runBytes("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+            .split(separator: 0).map(Array.init)
     }
 
     /// The CODEOWNERS GitHub would use at `revision` (first of .github/, root, docs/), with its path.

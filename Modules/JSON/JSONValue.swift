@@ -60,6 +60,34 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// a screen's start-up path). Non-finite numbers, which JSON cannot carry, are written as null.
     public func data() -> Data { Data(text.utf8) }
 
+    /// JSON text another encoder wrote (Foundation's `JSONEncoder` leaves DEL and the C1 controls raw), with
+    /// those escaped as ``text`` escapes them: byte for byte otherwise, since outside strings JSON is ASCII and
+    /// in valid UTF-8 a 0xC2 byte always starts U+0080–U+00BF.
+    public static func escapingControls(_ json: some Collection<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(json.count)
+        var afterC2 = false
+        for byte in json {
+            if afterC2, (0x80...0x9F).contains(byte) {
+                output += Array("\\u00".utf8) + hexDigits(byte)
+            } else if afterC2 {
+                output += [0xC2, byte]
+            } else if byte == 0x7F {
+                output += Array("\\u007f".utf8)
+            } else if byte != 0xC2 {
+                output.append(byte)
+            }
+            afterC2 = !afterC2 && byte == 0xC2
+        }
+        if afterC2 { output.append(0xC2) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexDigits(_ byte: UInt8) -> [UInt8] {
+        let digits = Array("0123456789abcdef".utf8)
+        return [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+    }
+
     /// The value as compact JSON text with sorted keys.
     public var text: String {
         var output = ""
@@ -110,7 +138,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
             case "\t": output += "\\t"
             case "\u{08}": output += "\\b"
             case "\u{0C}": output += "\\f"
-            case "\u{00}"..."\u{1F}":
+            // DEL and the C1 controls too: JSON allows them raw, but a terminal may act on U+009B as a CSI,
+            // and `--format json` is often read on one.
+            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}":
                 let hex = String(scalar.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)

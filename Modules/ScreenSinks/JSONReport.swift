@@ -4,7 +4,7 @@ import JSON
 import ScreenRuntime
 
 /// One `--format json` object (README), written by hand so component info stays byte for byte what its
-/// encoder wrote (never re-printed through a Double). Keys sorted. Under `--watch` each line also carries
+/// encoder wrote (never re-printed through a Double), DEL and C1 controls aside (escaped, as every string here). Keys sorted. Under `--watch` each line also carries
 /// `seq` and `time`; `includingTimes: false` leaves out what changes on every run, to compare two screens.
 public struct JSONReport: Sendable {
     let subject: ScreenSubject
@@ -36,7 +36,7 @@ public struct JSONReport: Sendable {
                 ("elapsed_ms", includingTimes ? card.settledMs.map(String.init) ?? "null" : "null"),
                 ("hidden", card.visible ? "false" : "true"),
                 ("id", JSONValue.string(card.id.rawValue).text),
-                ("info", card.info.map { String(decoding: $0, as: UTF8.self) } ?? "null"),
+                ("info", card.info.map { JSONValue.escapingControls($0) } ?? "null"),
                 ("module", JSONValue.string(card.module).text),
                 ("reason", card.reason.map { JSONValue.string($0).text } ?? "null"),
                 ("stale_since", card.staleSince.map { JSONValue.string(JSONReport.iso($0)).text } ?? "null"),

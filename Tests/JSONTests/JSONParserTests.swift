@@ -57,7 +57,32 @@ import Testing
         #expect(try JSONValue(parsing: value.data()) == value)
         #expect(JSONValue.object(["b": .number(1), "a": .array([])]).text == #"{"a":[],"b":1}"#)
         #expect(JSONValue.string("\u{07}").text == #""\u0007""#)
+        // DEL and C1 controls (a one-character CSI) are escaped too, and read back as themselves.
+        #expect(
+            JSONValue.string("a\u{7F}\u{80}\u{9B}31m\u{9F}\u{A0}").text == #""a\u007f\u0080\u009b31m\u009f\#u{A0}""#)
+        #expect(try JSONValue(parsing: Data(#""\u009b""#.utf8)) == .string("\u{9B}"))
         #expect(JSONValue.number(.infinity).text == "null")
+    }
+
+    @Test func anotherEncodersTextGetsItsControlsEscaped() throws {
+        // Foundation's encoder leaves DEL and C1 raw; escaped, the text reads back the same and holds none.
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Unicode.Scalar] = [
+            "a", "\u{7F}", "\u{80}", "\u{9B}", "\u{9F}", "\u{A0}", "\u{C2}", "é", "\u{1B}", "\"", "😀",
+        ]
+        for _ in 0..<500 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                text.unicodeScalars.append(alphabet.randomElement(using: &generator)!)
+            }
+            let encoded = try JSONEncoder().encode(["name": text, "n": "1"])
+            let escaped = JSONValue.escapingControls(encoded)
+            #expect(try JSONValue(parsing: Data(escaped.utf8)) == .object(["name": .string(text), "n": .string("1")]))
+            #expect(!escaped.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) }, "\(escaped)")
+        }
+        #expect(
+            JSONValue.escapingControls(Data(#"{"a":"x\#u{9B}y\#u{7F}\#u{A9}"}"#.utf8))
+                == #"{"a":"x\u009by\u007f\#u{A9}"}"#)
     }
 }
 

@@ -57,6 +57,11 @@ import Testing
             #expect(lines.contains { $0.contains("Mars/␛]52") }, "\(run.stderr)")
             #expect(!lines.contains { $0.hasPrefix("fake line") })
         }
+        // JSON carries the strings whole, every control escaped (C1's one-byte CSI and DEL too).
+        let json = try await CLI.run(["1234", "--api", server.baseURL.absoluteString, "--format", "json"])
+        #expect(
+            json.stdout.contains(#"Al Baik\u001b]52;c;cGF3bmVk\u0007\u001b[2J\u009b31m\r\nfake line\b\u0000\u007f"#))
+        #expect(Self.controlBytes(json.stdout).isEmpty, "\(json.stdout)")
     }
 
     @Test func overflowingAmountsHideOneCardEverywhere() async throws {

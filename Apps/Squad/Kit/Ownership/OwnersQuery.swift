@@ -77,7 +77,7 @@ struct OwnersQuery {
                         continue
                     }
                     // A dotless name ("Makefile") is a file unless a folder of that name is on disk.
-                    switch atRoot ? OwnersQuery.plainLine(line) : nil {
+                    switch atRoot ? PlainLine(line) : nil {
                     case .file?:
                         resolved.entries.append(.line(start..<end))
                     case .dotless? where !OwnersQuery.isFolder(line, under: seen.rootPath, seen: &seen.folders):
@@ -192,35 +192,6 @@ struct OwnersQuery {
             }
         }
         return length == 0 || !(onlyDots && length <= 2)
-    }
-
-    /// What a listed line is when ``isPlain(_:)`` holds for it and it is printable ASCII other than `"` and
-    /// `\\` (so it is printed as it is, in text and in JSON).
-    enum PlainLine {
-        /// Its last segment has a dot (``looksLikeFile(_:)``).
-        case file
-        /// Its last segment has none: a file, unless a folder of that name is on disk.
-        case dotless
-    }
-
-    /// Both checks at once, on a listed line's bytes; nil when the line needs resolving as a path.
-    static func plainLine(_ bytes: UnsafeBufferPointer<UInt8>) -> PlainLine? {
-        guard let first = bytes.first, first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return nil }
-        var length = 0
-        var onlyDots = true
-        var dotInSegment = false
-        for byte in bytes {
-            if byte == UInt8(ascii: "/") {
-                if length == 0 || onlyDots && length <= 2 { return nil }
-                (length, onlyDots, dotInSegment) = (0, true, false)
-            } else {
-                if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return nil }
-                length &+= 1
-                if byte == UInt8(ascii: ".") { dotInSegment = true } else { onlyDots = false }
-            }
-        }
-        guard !(onlyDots && length <= 2) else { return nil }
-        return dotInSegment ? .file : .dotless
     }
 
     /// Where the next `byte` is at or after `start` (the end when there is none), found by the C library's

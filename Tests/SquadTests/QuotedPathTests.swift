@@ -1,3 +1,4 @@
+import CoreTesting
 import Foundation
 import Testing
 
@@ -77,6 +78,22 @@ import Testing
                     == "squad: standard input line 2 starts with '\"' but is not a name quoted as git quotes them; "
                     + "list the paths as git ls-files prints them, or NUL-separated with -z\n")
         }
+    }
+
+    @Test func anArgumentThatIsNotUTF8IsRefusedNotRepaired() async throws {
+        let repo = try await repository()
+        // The shell hands over the name's bytes; Swift's CommandLine.arguments would have made it "a\u{FFFD}b.md".
+        let squad = ProcessRunner.productsDirectory.appendingPathComponent("squad").path
+        let run = try await ProcessRunner.run(
+            "bash", ["-c", "'\(squad)' owners docs/plain.md \"$(printf 'docs/a\\377b.md')\""], directory: repo.root)
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderr.hasPrefix(
+                "squad: argument 3, \"docs/a\\377b.md\", is not UTF-8; give such a name on stdin as git lists it: "
+                    + "git ls-files -z | squad owners - -z"), "\(run.stderr)")
+        let named = try await ProcessRunner.run(squad, ["owners", "docs/caf\u{E9}.md"], directory: repo.root)
+        #expect(named.stdout == "\"docs/caf\\303\\251.md\"\t@org/docs\n", "\(named.stderr)")
     }
 
     @Test func theGateReadsGitDiffNamesAsTheFilesTheyName() async throws {

@@ -65,13 +65,14 @@ public enum SquadApp {
     /// failed write to stdout (a full disk) said on stderr and exit 1, never a silent 0 (`closed`: what
     /// `StandardStreams.reserveDescriptors()` found first thing).
     public static func main(
-        _ arguments: [String], closed: Set<Int32>,
+        argumentBytes: [[UInt8]], closed: Set<Int32>,
         stdin: @escaping @Sendable () throws -> [UInt8] = {
             try SquadApp.standardInput()
         }
     ) async -> Int32 {
         let tool = CommandLineTool(name: "squad")
         return await tool.main(closed: closed) { streams throws(UsageError) in
+            let arguments = try SquadApp.arguments(argumentBytes)
             let terminal = Terminal(environment: [:], noColorFlag: true, streams: streams)
             return try await CommandLineTool.running(terminal, streams: streams, signals: true) {
                 let print = SquadOutput(
@@ -86,6 +87,23 @@ public enum SquadApp {
                     stdin: stdin, print: print)
             }
         }
+    }
+
+    /// The command line as text. Any argument may be a path, and one that is not UTF-8 would be read with U+FFFD
+    /// in place of its bytes, which names another file: refused instead (64), with the way to pass such a name.
+    static func arguments(_ bytes: [[UInt8]]) throws(UsageError) -> [String] {
+        var arguments: [String] = []
+        for (index, argument) in bytes.enumerated() {
+            guard let text = String(validating: argument, as: UTF8.self) else {
+                var quoted: [UInt8] = []
+                argument.withUnsafeBufferPointer { PathBytes.appendQuoted($0, to: &quoted) }
+                throw UsageError(
+                    message: "argument \(index + 1), \(String(decoding: quoted, as: UTF8.self)), is not UTF-8; "
+                        + "give such a name on stdin as git lists it: git ls-files -z | squad owners - -z")
+            }
+            arguments.append(text)
+        }
+        return arguments
     }
 
     /// Runs a command in `directory`, collecting what it prints; the testable entry point.

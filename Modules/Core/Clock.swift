@@ -43,6 +43,9 @@ private final class DispatchTimer: @unchecked Sendable {
 public struct SystemClock: CourierClock {
     /// Creates the real clock.
     public init() {}
+    /// Where fired timers hand their action over: a serial queue gets a thread even when the global queue's
+    /// one-per-core threads are all busy (one core, parsing a huge layout), so a deadline fires on time.
+    private static let timers = DispatchQueue(label: "courier.timers")
     /// The current time.
     public func now() -> Date { Date() }
     /// Sleeps on the continuous clock.
@@ -51,7 +54,7 @@ public struct SystemClock: CourierClock {
     /// its action holds) at once. A fired action runs as a task, on the same pool as the work it guards, so a
     /// pool kept busy elsewhere cannot turn into false timeouts.
     public func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
-        let timer = DispatchTimer(DispatchSource.makeTimerSource(queue: .global()))
+        let timer = DispatchTimer(DispatchSource.makeTimerSource(queue: SystemClock.timers))
         timer.source.schedule(deadline: .now() + duration.seconds)
         // The handler holds the timer until it fires or is cancelled (dispatch then drops the handler), so a
         // caller may forget the returned value without the timer dying with it.

@@ -79,8 +79,11 @@ public func fetchDecoded<Value: Sendable>(
     do {
         decoded = try await withDeadline(timeout, on: clock) {
             let data = try await backend.fetch(endpoint)
-            // Parsing off the caller's task: at the deadline the caller goes on and this is left to finish.
-            do { return .success(try decode(data)) } catch { return .failure(Failure(describing: error)) }
+            // Parsing off the caller's task, and off the pool the deadline's timer needs: at the deadline the
+            // caller goes on and this is left to finish.
+            return await TaskPlacement.blocking { () -> Result<Value, Failure> in
+                do { return .success(try decode(data)) } catch { return .failure(Failure(describing: error)) }
+            }
         }
     } catch BackendError.notFound(let path) {
         throw .notFound(path: path)

@@ -181,9 +181,7 @@ extension String {
 /// `--timeout` covers the layout whole: reading and parsing a huge one too.
 @Suite struct HugeLayoutTests {
     @Test func aHugeLayoutIsNoAnswerAtTheDeadline() async throws {
-        let entry = #"{"id": "ghost", "payload": {"a": [1, 2, 3, "abcdefghijklmnopqrstuvwxyz"]}}"#
-        let layout = #"{"components": ["order", \#(Array(repeating: entry, count: 190_000).joined(separator: ","))]}"#
-        let (server, root) = try HostileBackendTests.serve(["screen.json": layout])
+        let (server, root) = try Self.serveHugeLayout()
         defer {
             server.stop()
             try? FileManager.default.removeItem(at: root)
@@ -204,9 +202,7 @@ extension String {
     /// global queue's: the whole layout was parsed and shown despite `--timeout 1`.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")))
     func theDeadlineHoldsOnOneCore() async throws {
-        let entry = #"{"id": "ghost", "payload": {"a": [1, 2, 3, "abcdefghijklmnopqrstuvwxyz"]}}"#
-        let layout = #"{"components": ["order", \#(Array(repeating: entry, count: 190_000).joined(separator: ","))]}"#
-        let (server, root) = try HostileBackendTests.serve(["screen.json": layout])
+        let (server, root) = try Self.serveHugeLayout()
         defer {
             server.stop()
             try? FileManager.default.removeItem(at: root)
@@ -217,6 +213,13 @@ extension String {
             environment: CLI.environment, limit: .seconds(60))
         #expect(core.status == 1, "\(core.stderr.prefix(300))")
         #expect(core.stderr.contains("no answer within 1s"), "\(core.stderr.prefix(300))")
+    }
+
+    /// The fixtures with a 14 MB layout for order 1234 (190,000 unknown entries), served over real HTTP.
+    static func serveHugeLayout() throws -> (server: TestServer, root: URL) {
+        let entry = #"{"id": "ghost", "payload": {"a": [1, 2, 3, "abcdefghijklmnopqrstuvwxyz"]}}"#
+        let layout = #"{"components": ["order", \#(Array(repeating: entry, count: 190_000).joined(separator: ","))]}"#
+        return try HostileBackendTests.serve(["screen.json": layout])
     }
 
     /// The CLI run through bash, with its processor time (user + system) as bash's `times` reports it for the

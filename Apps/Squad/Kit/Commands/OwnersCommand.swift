@@ -27,7 +27,8 @@ extension SquadApp {
         }
         let paths = try query.resolve(
             parsed.positionals, stdin: run.stdin, nulSeparated: parsed.isSet(nulSeparated))
-        run.print.out(OwnersListing(owners: file.owners, json: isJSON(parsed)).render(paths))
+        OwnersListing(owners: file.owners, json: isJSON(parsed)).write(
+            paths, to: run.print.out, stopped: run.print.stopped)
         return 0
     }
 }

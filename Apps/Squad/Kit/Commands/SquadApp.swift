@@ -81,7 +81,7 @@ public enum SquadApp {
                         for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
                             streams.err(String(line))
                         }
-                    })
+                    }, stopped: { streams.failure != nil })
                 return run(
                     arguments, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
                     stdin: stdin, print: print)

@@ -28,6 +28,8 @@ struct SquadOutput {
     let out: (String) -> Void
     /// Text for stderr, whole lines.
     let err: (String) -> Void
+    /// Whether stdout is gone (its reader left, or the disk is full): a long listing stops making text.
+    var stopped: () -> Bool = { false }
 }
 
 extension SquadApp {

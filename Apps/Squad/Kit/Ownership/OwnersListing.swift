@@ -3,33 +3,50 @@ import Foundation
 import JSON
 
 /// `squad owners`' answer for many paths, as text lines or one JSON array. `git ls-files | squad owners -` on
-/// a big repository hands over a hundred thousand paths: the listing is cut into one slice per core, each
-/// looked up and printed alone into bytes, and the slices are copied once into the final string.
+/// a big repository hands over a hundred thousand paths or a million: they are answered in rounds of one slice
+/// per core, each slice looked up and printed alone into bytes, and each round is written before the next
+/// starts, so the answers never sit in memory whole (a million deep paths: 364 MB at most before, when the
+/// whole answer was joined first) and a reader that goes away (`| head -1`) stops the work.
 struct OwnersListing: Sendable {
     let owners: CodeOwners
     let json: Bool
 
-    /// Below this many paths one core does it all (starting threads would cost more than it saves).
+    /// The most paths a slice holds; a round with fewer paths than a slice each core does them on one thread
+    /// (starting threads would cost more than it saves).
     static let pathsPerSlice = 16_384
 
-    func render(_ paths: OwnersQuery.Paths) -> String {
+    /// The most paths a round holds: a slice for each core squad uses (at most eight).
+    static var pathsPerRound: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) * pathsPerSlice }
+
+    /// Writes every answer to `out`, a round at a time, and stops early once `stopped` says stdout is gone.
+    func write(_ paths: OwnersQuery.Paths, to out: (String) -> Void, stopped: () -> Bool = { false }) {
         let count = paths.entries.count
-        let slices = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, count / OwnersListing.pathsPerSlice))
-        let bounds = (0...slices).map { count * $0 / slices }
-        let parts = Parts(count: slices)
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            parts.set(slice, render(paths, bounds[slice]..<bounds[slice + 1], first: slice == 0))
-        }
-        let all = parts.all
-        let total = all.reduce(json ? 3 : 0) { $0 + $1.count }
+        let perRound = OwnersListing.pathsPerRound
+        var from = 0
+        repeat {
+            let end = min(count, from + perRound)
+            let slices = max(1, (end - from) / OwnersListing.pathsPerSlice)
+            let bounds = (0...slices).map { from + (end - from) * $0 / slices }
+            let parts = Parts(count: slices)
+            DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                parts.set(slice, render(paths, bounds[slice]..<bounds[slice + 1], first: bounds[slice] == 0))
+            }
+            out(text(parts.all, opening: from == 0, closing: end == count))
+            from = end
+        } while from < count && !stopped()
+    }
+
+    /// One round's slices as one text, with the JSON array's bracket when the round opens or closes it.
+    private func text(_ parts: [[UInt8]], opening: Bool, closing: Bool) -> String {
+        let total = parts.reduce(json ? 3 : 0) { $0 + $1.count }
         return String(unsafeUninitializedCapacity: total) { buffer in
             var offset = 0
             func append(_ bytes: some Collection<UInt8>) {
                 offset = buffer[offset...].initialize(fromContentsOf: bytes)
             }
-            if json { append("[".utf8) }
-            for part in all { append(part) }
-            if json { append("]\n".utf8) }
+            if json && opening { append("[".utf8) }
+            for part in parts { append(part) }
+            if json && closing { append("]\n".utf8) }
             return offset
         }
     }

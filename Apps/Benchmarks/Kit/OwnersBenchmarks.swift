@@ -11,7 +11,8 @@ enum OwnersBenchmarks {
         var name: String
         var rules: Int
         var paths: Int
-        /// Microseconds per path through `CodeOwners.ownership(ofBytes:)` on one buffer of lines, best of three.
+        /// Microseconds per path through `CodeOwners.ownership(ofBytes:)` on one buffer of lines, the best of
+        /// five rounds that each take every shape in turn.
         var microsecondsPerPath: Double
         /// How many segments the shape's paths have on average: a lookup's work follows them, so a shape of
         /// deep paths costs more per path for that reason alone.
@@ -100,32 +101,11 @@ enum OwnersBenchmarks {
         } else {
             figures.goSkipped = "not pointed at a checkout (--go-peer DIR)"
         }
-        for shape in shapes ?? OwnersShape.all(rules: rules, paths: paths) {
+        let shapes = shapes ?? OwnersShape.all(rules: rules, paths: paths)
+        let timings = lookups(shapes)
+        var folders: [TemporaryDirectory] = []
+        for (shape, (best, answers)) in zip(shapes, timings) {
             let owners = CodeOwners(text: shape.codeowners)
-            var answers: [CodeOwners.Ownership] = []
-            var best = Double.infinity
-            // The paths as `squad owners -` holds them, one buffer read in place line by line, so the figure is
-            // the lookup's and not where a hundred thousand separate strings happen to sit in memory.
-            let listing = Array(shape.paths.joined(separator: "\n").utf8)
-            var ends: [Int] = []
-            var end = 0
-            for path in shape.paths {
-                end += path.utf8.count
-                ends.append(end)
-                end += 1
-            }
-            for _ in 0..<3 {
-                answers.removeAll(keepingCapacity: true)
-                let start = ContinuousClock.now
-                listing.withUnsafeBufferPointer { listing in
-                    var from = 0
-                    for end in ends {
-                        answers.append(owners.ownership(ofBytes: UnsafeBufferPointer(rebasing: listing[from..<end])))
-                        from = end + 1
-                    }
-                }
-                best = min(best, (ContinuousClock.now - start).seconds)
-            }
             let folder = try TemporaryDirectory()
             try folder.write(shape.codeowners, to: "CODEOWNERS")
             let sample = Array(shape.paths.prefix(PythonPeer.sample))
@@ -147,14 +127,28 @@ enum OwnersBenchmarks {
                 let (perPath, theirs) = try GoPeer.owners(binary: go, folder: folder.url)
                 figure.goPeer = Peer(microsecondsPerPath: perPath, agreed: agreement(theirs), paths: sample.count)
             }
-            if let squad {
-                let expected = zip(shape.paths, answers).map { CLIAnswer(path: $0, owners: $1.owners) }
-                let run = try cli(squad: squad, shape: shape, folder: folder.url, expected: expected)
-                figure.cliSeconds = run.seconds
-                figure.cliAgreed = run.agreed
-                figure.cliCPUMicrosecondsPerPath = run.cpuSeconds / Double(max(shape.paths.count, 1)) * 1e6
-            }
             figures.shapes.append(figure)
+            folders.append(folder)
+        }
+        if let squad {
+            // Three rounds that each run every shape in turn, as the lookups are timed.
+            var runs = shapes.map { _ in CLIRuns() }
+            for _ in 0..<3 {
+                for index in shapes.indices {
+                    let expected = zip(shapes[index].paths, timings[index].answers).map {
+                        CLIAnswer(path: $0, owners: $1.owners)
+                    }
+                    try cli(
+                        squad: squad, shape: shapes[index], folder: folders[index].url, expected: expected,
+                        into: &runs[index])
+                }
+            }
+            for index in shapes.indices {
+                figures.shapes[index].cliSeconds = runs[index].seconds
+                figures.shapes[index].cliAgreed = runs[index].agreed
+                figures.shapes[index].cliCPUMicrosecondsPerPath =
+                    runs[index].cpuSeconds / Double(max(shapes[index].paths.count, 1)) * 1e6
+            }
         }
         if let squad {
             // Kept alive until lint is done: the folder goes when this object does.
@@ -165,41 +159,90 @@ enum OwnersBenchmarks {
         return figures
     }
 
-    /// `squad owners --codeowners FILE --format json -` with every path on stdin, minus the same with one path
-    /// (process start and parsing cancel out): the lookup-and-print wall time and processor time, from the best
-    /// of three of each run; and how many of its answers agree with `expected`.
-    private static func cli(squad: URL, shape: OwnersShape, folder: URL, expected: [CLIAnswer]) throws -> (
-        seconds: Double, cpuSeconds: Double, agreed: Int
-    ) {
+    /// Each shape's lookups timed in rounds that take every shape in turn, the best round of each kept: a burst
+    /// of a neighbour's load (seconds long on a shared machine) then slows one round of every shape, not every
+    /// round of one shape, which had made the spread between shapes swing from 3.4 to 5.5 between two runs.
+    private static func lookups(_ shapes: [OwnersShape]) -> [(seconds: Double, answers: [CodeOwners.Ownership])] {
+        let prepared = shapes.map { shape -> (owners: CodeOwners, listing: [UInt8], ends: [Int]) in
+            // The paths as `squad owners -` holds them, one buffer read in place line by line, so the figure is
+            // the lookup's and not where a hundred thousand separate strings happen to sit in memory.
+            var ends: [Int] = []
+            var end = 0
+            for path in shape.paths {
+                end += path.utf8.count
+                ends.append(end)
+                end += 1
+            }
+            return (CodeOwners(text: shape.codeowners), Array(shape.paths.joined(separator: "\n").utf8), ends)
+        }
+        var results = shapes.map { _ in (seconds: Double.infinity, answers: [CodeOwners.Ownership]()) }
+        for _ in 0..<rounds {
+            for (index, shape) in prepared.enumerated() {
+                var answers: [CodeOwners.Ownership] = []
+                answers.reserveCapacity(shape.ends.count)
+                func pass(_ ends: ArraySlice<Int>) {
+                    answers.removeAll(keepingCapacity: true)
+                    shape.listing.withUnsafeBufferPointer { listing in
+                        var from = 0
+                        for end in ends {
+                            answers.append(
+                                shape.owners.ownership(ofBytes: UnsafeBufferPointer(rebasing: listing[from..<end])))
+                            from = end + 1
+                        }
+                    }
+                }
+                // The shape's tables back in the caches the previous shape took over (the 5,000-rule shapes'
+                // scanners are megabytes), as they are after the first thousands of paths of a long listing.
+                pass(shape.ends.prefix(10_000))
+                let start = ContinuousClock.now
+                pass(shape.ends[...])
+                results[index] = (min(results[index].seconds, (ContinuousClock.now - start).seconds), answers)
+            }
+        }
+        return results
+    }
+
+    /// How many rounds the in-process lookups take.
+    static let rounds = 5
+
+    /// The best of each kind of `squad owners` run, then their difference: the best difference of pairs let one
+    /// slow one-path run (a neighbour's burst) make a whole run look free.
+    struct CLIRuns {
+        var oneWall = Double.infinity
+        var everyWall = Double.infinity
+        var oneCPU = Double.infinity
+        var everyCPU = Double.infinity
+        var agreed = 0
+
+        var seconds: Double { max(everyWall - oneWall, 0) }
+        var cpuSeconds: Double { max(everyCPU - oneCPU, 0) }
+    }
+
+    /// `squad owners --codeowners FILE --format json -` with every path on stdin and with one path (process
+    /// start and parsing cancel out), once each, kept in `runs` if faster: the lookup-and-print wall time and
+    /// processor time; and how many of its answers agree with `expected`.
+    private static func cli(
+        squad: URL, shape: OwnersShape, folder: URL, expected: [CLIAnswer], into runs: inout CLIRuns
+    ) throws {
         let arguments = [
             "owners", "--codeowners", folder.appendingPathComponent("CODEOWNERS").path, "--format", "json", "-",
         ]
-        let all = shape.paths.joined(separator: "\n") + "\n"
-        // The best of each kind of run, then their difference: the best difference of pairs let one slow
-        // one-path run (a neighbour's burst) make a whole run look free.
-        var (oneWall, everyWall, oneCPU, everyCPU) = (
-            Double.infinity, Double.infinity, Double.infinity, Double.infinity
-        )
-        var agreed = 0
-        for _ in 0..<3 {
-            // The children's processor time grows by each run's as it is waited for, one run at a time.
-            let before = cpuSeconds(ofChildren: true)
-            let one = try ProcessRunner.runBlocking(
-                squad.path, arguments, directory: folder, stdin: shape.paths[0] + "\n")
-            let between = cpuSeconds(ofChildren: true)
-            let every = try ProcessRunner.runBlocking(
-                squad.path, arguments, directory: folder, stdin: all, limit: .seconds(120))
-            everyCPU = min(everyCPU, cpuSeconds(ofChildren: true) - between)
-            oneCPU = min(oneCPU, between - before)
-            guard every.status == 0, one.status == 0 else {
-                throw BenchmarkError(message: "squad owners failed: \(every.stderr.prefix(200))")
-            }
-            oneWall = min(oneWall, one.elapsed.seconds)
-            everyWall = min(everyWall, every.elapsed.seconds)
-            let answers = try JSONDecoder().decode([CLIAnswer].self, from: Data(every.stdout.utf8))
-            agreed = answers.count == expected.count ? zip(answers, expected).filter { $0 == $1 }.count : 0
+        // The children's processor time grows by each run's as it is waited for, one run at a time.
+        let before = cpuSeconds(ofChildren: true)
+        let one = try ProcessRunner.runBlocking(squad.path, arguments, directory: folder, stdin: shape.paths[0] + "\n")
+        let between = cpuSeconds(ofChildren: true)
+        let every = try ProcessRunner.runBlocking(
+            squad.path, arguments, directory: folder, stdin: shape.paths.joined(separator: "\n") + "\n",
+            limit: .seconds(120))
+        runs.everyCPU = min(runs.everyCPU, cpuSeconds(ofChildren: true) - between)
+        runs.oneCPU = min(runs.oneCPU, between - before)
+        guard every.status == 0, one.status == 0 else {
+            throw BenchmarkError(message: "squad owners failed: \(every.stderr.prefix(200))")
         }
-        return (max(everyWall - oneWall, 0), max(everyCPU - oneCPU, 0), agreed)
+        runs.oneWall = min(runs.oneWall, one.elapsed.seconds)
+        runs.everyWall = min(runs.everyWall, every.elapsed.seconds)
+        let answers = try JSONDecoder().decode([CLIAnswer].self, from: Data(every.stdout.utf8))
+        runs.agreed = answers.count == expected.count ? zip(answers, expected).filter { $0 == $1 }.count : 0
     }
 
     /// One object of `squad owners --format json`, as far as agreement goes.

@@ -11,8 +11,8 @@ struct OwnersListing: Sendable {
     let owners: CodeOwners
     let json: Bool
 
-    /// The most paths a slice holds; a round with fewer paths than a slice each core does them on one thread
-    /// (starting threads would cost more than it saves).
+    /// How many paths a slice holds (the last round's slices up to twice as many); a round of fewer is done on
+    /// one thread (starting threads would cost more than it saves).
     static let pathsPerSlice = 16_384
 
     /// The most paths a round holds: a slice for each core squad uses (at most eight).

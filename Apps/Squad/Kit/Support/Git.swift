@@ -2,11 +2,11 @@ import CodeOwnership
 import Foundation
 import SafeText
 
-/// One file a change touches; a rename touches two paths and both count.
+/// One file a change touches; a rename is read as a deletion and an addition, so both paths count.
 public struct ChangedFile: Equatable, Sendable {
-    /// "A", "M", "D", "R" (rename), "C" (copy), "T" (type change).
+    /// "A", "M", "D" or "T" (type change).
     public let status: String
-    /// Every path affected: the old and new path for a rename, one path otherwise.
+    /// The path affected.
     public let paths: [String]
 }
 
@@ -16,38 +16,65 @@ public struct ChangedFile: Equatable, Sendable {
 struct Git: Sendable {
     let shell: Shell
 
-    /// Files changed on `head` since it forked from `base` (what a pull request shows), renames detected.
+    /// Options before every command that reads a change, so no repository, user or system configuration can hide
+    /// one: replace refs cannot swap the objects compared, and submodule ignore settings (`.gitmodules`,
+    /// `diff.ignoreSubmodules`) are overridden on the command line, where configuration cannot reach.
+    static let untouchable = ["--no-replace-objects", "-c", "diff.ignoreSubmodules=none"]
+
+    /// Files changed on `head` since it forked from `base` (what a pull request shows). Read with plumbing and
+    /// explicit options: every submodule move counts, no external diff or textconv runs, renames are a deletion
+    /// plus an addition (both owners), and paths are NUL-separated bytes, never quoted or relative.
     func changes(base: String, head: String) throws(ShellError) -> [ChangedFile] {
         try Git.checkRevision(base)
         try Git.checkRevision(head)
+        let headCommit = try commit(head)
+        let forkPoint = try mergeBase(base, headCommit)
         let output = try shell.runBytes(
-            "git", ["diff", "--name-status", "-z", "-M", "--end-of-options", "\(base)...\(head)", "--"])
+            "git",
+            Git.untouchable + [
+                "diff-tree", "-r", "-z", "--name-status", "--no-renames", "--ignore-submodules=none", "--no-ext-diff",
+                "--no-textconv", "--no-relative", "--end-of-options", forkPoint, headCommit, "--",
+            ])
         var fields = Git.fields(output)[...]
         var files: [ChangedFile] = []
-        while let status = fields.popFirst() {
-            let kind = String(status.prefix(1))
-            let count = (kind == "R" || kind == "C") ? 2 : 1
-            let paths = Array(fields.prefix(count))
-            fields = fields.dropFirst(count)
-            files.append(ChangedFile(status: kind, paths: paths))
+        while let status = fields.popFirst(), let path = fields.popFirst() {
+            files.append(ChangedFile(status: String(status.prefix(1)), paths: [path]))
         }
         return files
+    }
+
+    /// The commit `head` forked from `base` at, as `git diff base...head` picks it; no common history is an
+    /// error (there is no change to judge, and silence must never read as "nothing changed").
+    func mergeBase(_ base: String, _ head: String) throws(ShellError) -> String {
+        let baseCommit = try commit(base)
+        do {
+            return try shell.run(
+                "git", Git.untouchable + ["merge-base", "--end-of-options", baseCommit, head]
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ShellError(
+                message: "'\(SafeText.visible(base))' and '\(SafeText.visible(head))' share no history; "
+                    + "give the branch the pull request targets as --base")
+        }
     }
 
     /// A file's text at a revision, or nil when it does not exist there (or is no file: a folder is not rules).
     func show(_ path: String, at revision: String) -> String? {
         guard (try? Git.checkRevision(revision)) != nil,
-            let kind = try? shell.run("git", ["cat-file", "-t", "--end-of-options", "\(revision):\(path)"]),
+            let kind = try? shell.run(
+                "git", Git.untouchable + ["cat-file", "-t", "--end-of-options", "\(revision):\(path)"]),
             kind.trimmingCharacters(in: .whitespacesAndNewlines) == "blob"
         else { return nil }
-        return try? shell.run("git", ["show", "--end-of-options", "\(revision):\(path)"])
+        return try? shell.run("git", Git.untouchable + ["cat-file", "blob", "--end-of-options", "\(revision):\(path)"])
     }
 
     /// Verifies that `revision` names a commit, so a typo is an error (exit 2), not an empty diff.
     func verify(_ revision: String) throws(ShellError) {
         try Git.checkRevision(revision)
         do {
-            _ = try shell.run("git", ["rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision)^{commit}"])
+            _ = try shell.run(
+                "git",
+                Git.untouchable + ["rev-parse", "--verify", "--quiet", "--end-of-options", "\(revision)^{commit}"])
         } catch {
             throw ShellError(
                 message:
@@ -59,8 +86,10 @@ struct Git: Sendable {
     /// The full commit id `revision` names.
     func commit(_ revision: String) throws(ShellError) -> String {
         try verify(revision)
-        return try shell.run("git", ["rev-parse", "--verify", "--end-of-options", "\(revision)^{commit}"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return try shell.run(
+            "git", Git.untouchable + ["rev-parse", "--verify", "--end-of-options", "\(revision)^{commit}"]
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Refuses a revision git could read as an option (`--output=/tmp/x`) or that holds control characters.
@@ -102,7 +131,10 @@ struct Git: Sendable {
     /// Why GitHub ignores the CODEOWNERS at `revision` (3 MB or more), asked of git by size before reading it.
     func ignoredCodeOwners(at revision: String) -> String? {
         for path in CodeOwners.searchPaths {
-            guard let size = try? shell.run("git", ["cat-file", "-s", "--end-of-options", "\(revision):\(path)"]) else {
+            guard
+                let size = try? shell.run(
+                    "git", Git.untouchable + ["cat-file", "-s", "--end-of-options", "\(revision):\(path)"])
+            else {
                 continue
             }
             return Int(size.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap {

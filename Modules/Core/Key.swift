@@ -9,4 +9,6 @@ public enum Key: Sendable, Equatable {
     case enter, backspace, escape
     /// A printable character (letters, digits, punctuation; any script).
     case character(Character)
+    /// Text the terminal marked as pasted (bracketed paste): it may fill an input line, never act as keys.
+    case paste(String)
 }

@@ -7,23 +7,58 @@ import Core
 /// DCS, APC, PM and SOS strings up to BEL or ST, in 7-bit or 8-bit form) are skipped whole, never read as keys.
 public struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
+    /// The text of a bracketed paste under way (`ESC [200~` … `ESC [201~`), up to ``pasteLimit`` bytes.
+    private var pasted: [UInt8]?
+
+    static let pasteStart = Array("\u{1B}[200~".utf8)
+    static let pasteEnd = Array("\u{1B}[201~".utf8)
+    /// The most of one paste kept: a prompt takes a few characters, and a runaway paste must not grow memory.
+    static let pasteLimit = 1 << 16
 
     /// A decoder with nothing pending.
     public init() {}
 
-    /// The keys `bytes` complete; an unfinished sequence waits for more.
+    /// The keys `bytes` complete; an unfinished sequence waits for more. A bracketed paste is one
+    /// ``Key/paste(_:)``, never the keys it spells: pasted text cannot press `P` and then `y`.
     public mutating func feed(_ bytes: [UInt8]) -> [Key] {
         pending += bytes
         var keys: [Key] = []
-        while let (key, used) = Self.decode(pending) {
+        while true {
+            if pasted != nil {
+                guard let end = pending.firstRange(of: Self.pasteEnd) else {
+                    // Keep what may be the start of the end marker; the rest is pasted text.
+                    let keep = min(pending.count, Self.pasteEnd.count - 1)
+                    absorb(pending.dropLast(keep))
+                    pending = Array(pending.suffix(keep))
+                    break
+                }
+                absorb(pending[..<end.lowerBound])
+                pending.removeFirst(end.upperBound)
+                keys.append(.paste(String(decoding: pasted ?? [], as: UTF8.self)))
+                pasted = nil
+                continue
+            }
+            if pending.starts(with: Self.pasteStart) {
+                pending.removeFirst(Self.pasteStart.count)
+                pasted = []
+                continue
+            }
+            guard let (key, used) = Self.decode(pending) else { break }
             pending.removeFirst(used)
             if let key { keys.append(key) }
         }
         return keys
     }
 
+    private mutating func absorb(_ bytes: ArraySlice<UInt8>) {
+        guard let sofar = pasted else { return }
+        pasted = sofar + bytes.prefix(max(Self.pasteLimit - sofar.count, 0))
+    }
+
     /// After a quiet moment: a lone Esc is the Esc key; any other unfinished sequence is dropped.
     public mutating func flush() -> [Key] {
+        // A paste under way, or the start of its marker split across reads, waits for the rest.
+        guard pasted == nil, pending.count < 2 || !Self.pasteStart.starts(with: pending) else { return [] }
         defer { pending = [] }
         return pending == [0x1B] ? [.escape] : []
     }

@@ -44,7 +44,7 @@ public enum RawMode {
         for number in fatalSignals {
             signal(number) { number in
                 if var settings = savedSettings { _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
-                let reset: StaticString = "\u{1B}[?1049l\u{1B}[?25h\n"
+                let reset: StaticString = "\u{1B}[?2004l\u{1B}[?1049l\u{1B}[?25h\n"
                 _ = reset.withUTF8Buffer { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
                 signal(number, SIG_DFL)
                 raise(number)

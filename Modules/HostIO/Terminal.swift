@@ -124,8 +124,8 @@ public final class Terminal: Sendable {
         RawMode.restore()
     }
 
-    private static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H"
-    private static let leaveSequence = "\u{1B}[?1049l\u{1B}[?25h"
+    private static let enterSequence = "\u{1B}[?1049h\u{1B}[?2004h\u{1B}[?25l\u{1B}[H"
+    private static let leaveSequence = "\u{1B}[?2004l\u{1B}[?1049l\u{1B}[?25h"
 
     /// Card width: the terminal's, capped so cards stay readable on wide screens.
     public var cardWidth: Int { CardRenderer.width(forColumns: width) }

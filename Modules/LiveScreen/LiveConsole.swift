@@ -157,18 +157,24 @@ public final class LiveConsole: Sendable {
             let frame = runtime.currentFrame(includingInfo: false)
             // A critical card failed: the screen says so instead of showing the survivors, until `r` brings it back.
             if let failure = frame.failure { console.message = "Can't show this screen (r retries): \(failure)" }
+            let bar = selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) }
+            let body = tabLines ?? (frame.failure == nil ? cards(frame, width) : [])
             let lines = console.lines(
-                title: title, bar: selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) },
-                body: tabLines ?? (frame.failure == nil ? cards(frame, width) : []),
-                updated: updated.withLock { $0 },
-                width: width,
+                title: title, bar: bar, body: body, updated: updated.withLock { $0 }, width: width,
                 styler: terminal.styler)
-            // Taller than the terminal: the top of the screen down to the last whole card, and the keys line;
-            // never a scrolled or half-drawn frame.
-            var top = Array(lines.prefix(max(rows - 2, 0)))
+            // Taller than the terminal: what is open (a dialog and its question), the message and the keys line
+            // stay at the bottom, and above them the top of the screen down to the last whole card; never a
+            // scrolled or half-drawn frame.
+            let head = 1 + (bar == nil ? 0 : 1) + body.count
+            let tail = Array(lines[head...])
+            var top = Array(lines[..<head].prefix(max(rows - 1 - tail.count, 0)))
             if lines.count >= rows, let end = top.lastIndex(where: { $0.contains("╰") }) { top = Array(top[...end]) }
-            let shown = lines.count < rows ? lines : top + [lines[lines.count - 1]]
+            let shown = lines.count < rows ? lines : tail.count < rows ? top + tail : [lines[lines.count - 1]]
             terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
+            // The question is on the screen now: only from here on may a `y` answer it.
+            if console.asks, lines.count < rows || tail.count < rows {
+                runtime.send(.drawn(revision: console.revision))
+            }
         }
     }
 

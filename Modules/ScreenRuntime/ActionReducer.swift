@@ -3,9 +3,10 @@ import Foundation
 
 extension ScreenState {
     /// A person asked for action `id`: the validating cards' stored verdicts are added up (``ActionCheck``). A
-    /// veto or "cannot tell" is listed and stops it; an allowed action is confirmed first (the dialog's question)
-    /// unless `confirmed`, then sent once, or done at once when it sends nothing. A screen that has failed does
-    /// nothing.
+    /// veto or "cannot tell" is listed and stops it, and so does a question the cards' facts cannot fill (no
+    /// amount: nothing to confirm). An allowed action is confirmed first (the dialog's question) unless
+    /// `confirmed` (`--action`, `--pay`), then sent once, or done at once when it sends nothing. A screen that has
+    /// failed does nothing.
     mutating func act(_ id: String, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect]) {
         guard let spec = actions.first(where: { $0.id == id }) else {
             effects.append(.diagnostic("this screen has no action '\(id)'"))
@@ -16,38 +17,73 @@ extension ScreenState {
             action = .failed(action: id, reason: "the screen failed (\(failure)); nothing was sent")
             return
         }
-        let check = ActionCheck(
-            action: id,
-            verdicts: cards.indices.filter { cards[$0].validates }.map { index in
-                let card = cards[index]
-                let verdict = card.phase == .info ? card.verdicts[id] : nil
-                if verdict != nil { effects.append(.track(card: index, .verdict(id))) }
-                return ActionVerdict(id: card.id, verdict: verdict, reason: card.reason)
-            })
+        for index in cards.indices where cards[index].validates && cards[index].phase == .info {
+            if cards[index].verdicts[id] != nil { effects.append(.track(card: index, .verdict(id))) }
+        }
+        let check = currentCheck(id)
         effects.append(.trace("action \(id): \(check.outcome) (\(check.vetoes) vetoes)"))
         action = .checked(check, summary: check.summary(spec, values: inputs))
-        let values = inputs.merging(check.facts) { input, _ in input }
-        let question = ScreenDefinition.fill(spec.question, values)
-        guard check.outcome == .allowed, confirmed else {
+        let question = ScreenDefinition.fill(spec.question, inputs.merging(check.facts) { input, _ in input })
+        if check.outcome == .allowed, question == nil {
+            action = .failed(action: id, reason: "no card gave what '\(spec.question)' needs; nothing was sent")
+        }
+        guard check.outcome == .allowed, question != nil, confirmed else {
             let lines = check.lines + [check.summary(spec, values: inputs)]
             let asking = check.outcome == .allowed ? question : nil
-            if check.outcome == .allowed, asking == nil {
-                action = .failed(action: id, reason: "no card gave what '\(spec.question)' needs; nothing was sent")
-            }
             console.showAction(id: id, title: spec.label, lines: lines, question: asking)
             return
         }
+        send(spec, check, &effects)
+    }
+
+    /// A person said yes to the question the dialog showed. What is sent is exactly what it showed: the facts
+    /// kept with it. Should the cards now say anything else (a price changed under the open dialog), nothing is
+    /// sent and the question is asked again with the new facts.
+    mutating func confirm(_ id: String, _ now: Date, _ effects: inout [ScreenEffect]) {
+        guard case .checked(let shown, _)? = action, shown.action == id,
+            let spec = actions.first(where: { $0.id == id })
+        else { return }
+        guard currentCheck(id) == shown, frame(at: now).failure == nil else {
+            effects.append(.trace("action \(id): the cards changed before the answer; asking again"))
+            return act(id, confirmed: false, now, &effects)
+        }
+        effects.append(.trace("action \(id): confirmed"))
+        send(spec, shown, &effects)
+    }
+
+    /// While an action's dialog is open it shows what the cards say now: when a card's change alters their
+    /// answers, it asks again (and must be drawn again before a `y` counts).
+    mutating func askAgainIfChanged(_ now: Date, _ effects: inout [ScreenEffect]) {
+        guard case .action(let id, _, _, _) = console.overlay, case .checked(let shown, _)? = action,
+            shown.action == id, currentCheck(id) != shown
+        else { return }
+        effects.append(.trace("action \(id): the cards changed while it was open; asking again"))
+        act(id, confirmed: false, now, &effects)
+    }
+
+    /// The validating cards' stored verdicts on `id`, as they stand.
+    private func currentCheck(_ id: String) -> ActionCheck {
+        ActionCheck(
+            action: id,
+            verdicts: cards.filter(\.validates).map { card in
+                ActionVerdict(id: card.id, verdict: card.phase == .info ? card.verdicts[id] : nil, reason: card.reason)
+            })
+    }
+
+    /// Sends the facts of `check` once (or finishes at once when the action sends nothing).
+    private mutating func send(_ spec: ActionSpec, _ check: ActionCheck, _ effects: inout [ScreenEffect]) {
         guard let template = spec.send else {
             return finish(spec, fields: check.facts, &effects)
         }
+        let values = inputs.merging(check.facts) { input, _ in input }
         do {
             let request = ActionRequest(
-                action: id, endpoint: try ScreenDefinition.endpoint(template, values), facts: check.facts)
+                action: spec.id, endpoint: try ScreenDefinition.endpoint(template, values), facts: check.facts)
             (action, sending) = (.sending(request), true)
             console.message = "\(spec.label): sending…"
             effects.append(.send(request))
         } catch {
-            action = .failed(action: id, reason: "\(Failure(describing: error).reason); nothing was sent")
+            action = .failed(action: spec.id, reason: "\(Failure(describing: error).reason); nothing was sent")
             console.message = "\(spec.label) failed: \(Failure(describing: error).reason)"
         }
     }

@@ -89,8 +89,16 @@ public struct ScreenConsole: Sendable, Equatable {
     public let prompts: [ConsolePrompt]
     /// What a person can do on this screen, each on its key.
     public let actions: [ActionSpec]
-    /// What is open.
-    public private(set) var overlay = Overlay.none
+    /// What is open. Each change is a new revision: a question may be answered only once the host has drawn the
+    /// revision that shows it (``wasDrawn(_:)``).
+    public private(set) var overlay = Overlay.none {
+        didSet { if overlay != oldValue { revision += 1 } }
+    }
+    /// Counts the changes of what is open, so the host can say which one it drew.
+    public private(set) var revision = 0
+    /// The revision the host last drew. A `y` typed ahead, or pasted with the key that asks, lands before the
+    /// question is on the screen and is ignored: a person answers only a question they could read.
+    public private(set) var drawnRevision: Int?
     /// The selected tab's position in the bar (0: Tracking, the cards).
     public private(set) var selected = 0
     /// A line for the person under the screen ("Looking up SAVE10…", "Signed out."), until the next key.
@@ -120,6 +128,7 @@ public struct ScreenConsole: Sendable, Equatable {
             return promptKey(key, typed, prompt)
         case .action(let id, _, _, let question):
             if question != nil, key == .character("y") {
+                guard questionIsOnScreen else { return nil }
                 overlay = .none
                 return .confirm(id)
             }
@@ -128,6 +137,7 @@ public struct ScreenConsole: Sendable, Equatable {
             return nil
         case .confirmTab(let id, _):
             if key == .character("y") {
+                guard questionIsOnScreen else { return nil }
                 overlay = .none
                 return .perform(tab: id)
             }
@@ -138,6 +148,23 @@ public struct ScreenConsole: Sendable, Equatable {
             return nil
         case .none: return screenKey(key, tabs: tabs)
         }
+    }
+
+    /// Whether the question open now has been drawn as it stands.
+    public var questionIsOnScreen: Bool { drawnRevision == revision }
+
+    /// Whether what is open asks a question a person answers with `y`.
+    public var asks: Bool {
+        switch overlay {
+        case .action(_, _, _, let question): question != nil
+        case .confirmTab: true
+        case .none, .help, .prompt: false
+        }
+    }
+
+    /// The host drew revision `drawn` of the console; a later change makes it stale again.
+    public mutating func wasDrawn(_ drawn: Int) {
+        if drawn == revision { drawnRevision = drawn }
     }
 
     /// Shows the squads' verdicts on action `id`; asks `question` only when nobody vetoed.
@@ -156,6 +183,10 @@ public struct ScreenConsole: Sendable, Equatable {
         switch key {
         case .character(let character) where typed.count < prompt.limit && ConsolePrompt.mayBeTyped(character):
             overlay = .prompt(key: prompt.key, typed: typed + String(character))
+        case .paste(let text):
+            let room = max(prompt.limit - typed.count, 0)
+            overlay = .prompt(
+                key: prompt.key, typed: typed + String(text.filter(ConsolePrompt.mayBeTyped).prefix(room)))
         case .backspace: overlay = .prompt(key: prompt.key, typed: String(typed.dropLast()))
         case .escape: overlay = .none
         case .enter:

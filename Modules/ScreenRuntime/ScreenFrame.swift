@@ -54,12 +54,16 @@ public struct ScreenFrame: Sendable, Equatable {
     public var action: ActionProgress?
     /// The screen a finished action leads to (the live screen follows it).
     public var next: ScreenLink?
+    /// A critical card the definition names that no module registers: the screen cannot be what it should be.
+    public var missing: String?
 
     /// A frame as the runtime hands it out; public so an output can be tested with any screen.
     public init(
-        cards: [CardFrame], elapsedMs: Int, finished: Bool, action: ActionProgress? = nil, next: ScreenLink? = nil
+        cards: [CardFrame], elapsedMs: Int, finished: Bool, action: ActionProgress? = nil, next: ScreenLink? = nil,
+        missing: String? = nil
     ) {
         (self.cards, self.elapsedMs, self.finished, self.action, self.next) = (cards, elapsedMs, finished, action, next)
+        self.missing = missing
     }
 
     /// Something failed: a card is hidden, or shown stale. The run's status is "degraded".
@@ -68,7 +72,10 @@ public struct ScreenFrame: Sendable, Equatable {
     /// A critical card is hidden by a failure, so the screen as a whole has failed: "total: server answered HTTP
     /// 500". Nil while every critical card is shown (stale counts as shown).
     public var failure: String? {
-        cards.first { $0.critical && !$0.visible && $0.phase == .failed }.map { "\($0.id): \($0.reason ?? "failed")" }
+        missing
+            ?? cards.first { $0.critical && !$0.visible && $0.phase == .failed }.map {
+                "\($0.id): \($0.reason ?? "failed")"
+            }
     }
 }
 

@@ -26,9 +26,12 @@ public enum ScreenAction: Sendable, Equatable {
     case keys([Key], tabs: [ConsoleTab])
     /// The host's answer to a ``ConsoleRequest``.
     case answered(ConsoleAnswer)
-    /// A person asked for action `id` (pay); `confirmed` when they already said yes (`--pay`, or `y` in the
-    /// dialog), else the screen asks first.
+    /// A person asked for action `id` (pay); `confirmed` when they already said yes (`--pay`, `--action`), else
+    /// the screen asks first and a `y` in its dialog confirms what the dialog showed.
     case act(String, confirmed: Bool)
+    /// The host drew revision `revision` of the console (``ScreenConsole/revision``): a question it showed may now
+    /// be answered.
+    case drawn(revision: Int)
     /// The backend answered action `id`'s send: its answer's fields, or why it failed.
     case sent(String, Result<[String: String], Failure>)
 }
@@ -86,17 +89,20 @@ extension ScreenState {
         case .loaded(let index, let generation, let answer):
             guard current(index, generation, &effects) else { return effects }
             receive(answer, index, now, path: [cards[index].id], fromLoad: true, &effects)
+            askAgainIfChanged(now, &effects)
             effects.append(.draw(.changed))
             settleIfQuiet(now, &effects)
         case .failed(let index, let generation, let failure, let drawn):
             guard current(index, generation, &effects) else { return effects }
             fail(failure, drawn: drawn, index, now, &effects)
+            askAgainIfChanged(now, &effects)
             effects.append(.draw(.changed))
             settleIfQuiet(now, &effects)
         case .consumed(let index, let answer, let path):
             delivering -= 1
             if let answer, cards.indices.contains(index), cards[index].phase == .info {
                 receive(answer, index, now, path: path, fromLoad: false, &effects)
+                askAgainIfChanged(now, &effects)
                 effects.append(.draw(.changed))
             }
             settleIfQuiet(now, &effects)
@@ -132,6 +138,8 @@ extension ScreenState {
             begin(index, &effects)
         case .stop:
             stop(&effects)
+        case .drawn(let revision):
+            console.wasDrawn(revision)
         case .act(let id, let confirmed):
             act(id, confirmed: confirmed, now, &effects)
             effects.append(.draw(.changed))
@@ -285,7 +293,7 @@ extension ScreenState {
             (inputPending, followUp, submitted) = (true, !watch, true)
             route(event, path: ["input"], now, &effects)
         case .act(let id)?: act(id, confirmed: false, now, &effects)
-        case .confirm(let id)?: act(id, confirmed: true, now, &effects)
+        case .confirm(let id)?: confirm(id, now, &effects)
         case .open(let id)?: effects.append(.request(.open(tab: id)))
         case .perform(let id)?: effects.append(.request(.perform(tab: id)))
         }

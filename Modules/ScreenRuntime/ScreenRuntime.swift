@@ -50,6 +50,7 @@ public final class ScreenRuntime: Sendable {
         var seen: Set<String> = []
         var critical: [Bool] = []
         var skipped: [(id: String, line: String, why: String)] = []
+        var missing: String?
         for (position, entry) in entries.enumerated() {
             guard seen.insert(entry.id.rawValue).inserted else {
                 let id = Self.shown(entry.id)
@@ -67,6 +68,9 @@ public final class ScreenRuntime: Sendable {
                 critical.append(entry.critical)
             } catch .unknown(_, let known) {
                 let why = "unknown component; known: \(known.map(\.rawValue).joined(separator: ", "))"
+                if entry.critical, missing == nil {
+                    missing = "\(Self.shown(entry.id)): a critical card no module registers"
+                }
                 skipped.append((Self.shown(entry.id), "skipping '\(Self.shown(entry.id))' from \(source): \(why)", why))
             } catch {
                 let id = Self.shown(entry.id)
@@ -82,7 +86,9 @@ public final class ScreenRuntime: Sendable {
             (card.critical, card.validates) = (critical[index], pair.1.validates)
             return card
         }
-        world = Locked(World(state: ScreenState(cards: cards, started: clock.now(), settings: settings)))
+        var state = ScreenState(cards: cards, started: clock.now(), settings: settings)
+        state.missing = missing
+        world = Locked(World(state: state))
     }
 
     /// One line per skipped entry, or for a long list (a broken or hostile layout) one summary line: a layout of

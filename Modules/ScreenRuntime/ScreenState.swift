@@ -125,6 +125,8 @@ public struct ScreenState: Sendable, Equatable {
     public var sending = false
     /// The screen a finished action leads to.
     public var next: ScreenLink?
+    /// A critical card of the definition that no module can show: the screen has failed from the start.
+    public var missing: String?
 
     /// A screen of `cards` that starts at `started`.
     public init(cards: [CardState], started: Date, settings: ScreenSettings) {
@@ -154,7 +156,7 @@ public struct ScreenState: Sendable, Equatable {
                 frame.settledMs = card.settledAt.map(milliseconds)
                 frame.critical = card.critical
                 return frame
-            }, elapsedMs: milliseconds(now), finished: finished, action: action, next: next)
+            }, elapsedMs: milliseconds(now), finished: finished, action: action, next: next, missing: missing)
     }
 
     /// Milliseconds from the start to `date`, as traces and frames count them.

@@ -17,6 +17,29 @@ import Testing
         #expect(keys(Array("p?q1".utf8)) == [.character("p"), .character("?"), .character("q"), .character("1")])
     }
 
+    /// A bracketed paste is one ``Key/paste(_:)``: the `P` and `y` of a pasted "Py2024" never press keys, even
+    /// when the paste and its markers arrive split across reads.
+    @Test func aBracketedPasteIsTextNotKeys() {
+        let start = Array("\u{1B}[200~".utf8)
+        let end = Array("\u{1B}[201~".utf8)
+        #expect(
+            keys(Array("r".utf8) + start + Array("Py2024".utf8) + end + Array("q".utf8)) == [
+                .character("r"), .paste("Py2024"), .character("q"),
+            ])
+        let whole = start + Array("Py\u{1B}[Dé".utf8) + end
+        for cut in 1..<whole.count {
+            var decoder = KeyDecoder()
+            // A quiet moment after a lone Esc is the Esc key; any longer start of the marker waits.
+            var split = decoder.feed(Array(whole[..<cut]))
+            if cut >= 2 { split += decoder.flush() }
+            split += decoder.feed(Array(whole[cut...]))
+            #expect(split == [.paste("Py\u{1B}[Dé")], "split at \(cut)")
+        }
+        var decoder = KeyDecoder()
+        let huge = decoder.feed(start + [UInt8](repeating: 0x79, count: 200_000)) + decoder.feed(end)
+        #expect(huge == [.paste(String(repeating: "y", count: 1 << 16))], "a runaway paste is cut, never keys")
+    }
+
     @Test func anEscAloneIsOnlyTheEscKeyOnceNothingFollows() {
         var decoder = KeyDecoder()
         #expect(decoder.feed([0x1B]).isEmpty, "it may be the start of an arrow")

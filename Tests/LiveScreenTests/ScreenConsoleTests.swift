@@ -37,6 +37,9 @@ import Testing
         _ = console.handle(.character("4"), tabs: tabs)
         #expect(console.handle(.character("x"), tabs: tabs) == nil, "any other key leaves the question open")
         #expect(console.overlay != .none)
+        #expect(console.handle(.character("y"), tabs: tabs) == nil, "a yes before the question was drawn")
+        #expect(console.overlay != .none)
+        console.wasDrawn(console.revision)
         #expect(console.handle(.character("y"), tabs: tabs) == .perform(tab: "signout"))
         #expect(console.overlay == .none)
         let signedOut = [ConsoleTab(id: "tracking")]
@@ -59,11 +62,30 @@ import Testing
         #expect(console.overlay == .none)
         _ = console.handle(.character("c"), tabs: tabs)
         console.showAction(id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?")
+        let asked = console.revision
+        console.wasDrawn(asked - 1)
+        #expect(console.handle(.character("y"), tabs: tabs) == nil, "an older drawing did not show the question")
+        console.wasDrawn(asked)
         #expect(console.handle(.character("y"), tabs: tabs) == .confirm("cancel-order"))
         _ = console.handle(.character("c"), tabs: tabs)
         console.showAction(id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?")
         #expect(console.handle(.character("n"), tabs: tabs) == nil)
         #expect(console.overlay == .none, "n closes it")
+    }
+
+    @Test func aPasteFillsAPromptAndIsNeverKeys() {
+        var console = ScreenConsole(prompts: [Self.promo], actions: [Self.cancel])
+        #expect(console.handle(.paste("cy2024"), tabs: tabs) == nil, "pasted text presses no key")
+        #expect(console.overlay == .none)
+        _ = console.handle(.character("p"), tabs: tabs)
+        #expect(console.handle(.paste("sa-ve/10\u{1B}[2~ABCDEFGHIJKLMNOPQRST"), tabs: tabs) == nil)
+        #expect(console.overlay == .prompt(key: "p", typed: "save102ABCDEFGHI"), "letters and digits, up to the limit")
+        _ = console.handle(.escape, tabs: tabs)
+        _ = console.handle(.character("c"), tabs: tabs)
+        console.showAction(id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?")
+        console.wasDrawn(console.revision)
+        #expect(console.handle(.paste("y"), tabs: tabs) == nil, "a pasted y answers nothing")
+        #expect(console.overlay != .none)
     }
 
     @Test func withoutTheActionItsKeyMeansNothingAndTheHelpListsOnlyWhatTheScreenDeclares() {

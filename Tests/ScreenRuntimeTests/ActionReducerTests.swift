@@ -165,9 +165,10 @@ import Testing
                 question: "Pay SAR 45.45 with Visa?")
         }
         let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
+        Self.drawn(store)
         store.send(
             .keys([.character("y")], tabs: Self.tabs),
-            effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed)]
+            effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("y"), tabs: Self.tabs)
             (screen.action, screen.sending) = (.sending(request), true)
@@ -188,6 +189,170 @@ import Testing
             )
             screen.console.message = "Pay failed: carts/C100/pay: server answered HTTP 502"
         }
+    }
+
+    /// The live screen drew what is open now: from here on a `y` may answer its question.
+    static func drawn(_ store: Rules.Store) {
+        let revision = store.state.console.revision
+        store.send(.drawn(revision: revision), effects: []) { $0.console.wasDrawn(revision) }
+    }
+
+    /// A checkout loaded with `method` and `amount` whose `P` dialog is open, asking "Pay AMOUNT with Visa?".
+    static func asking(_ amount: String) -> Rules.Store {
+        let total = Verdict.confirm(amount, facts: ["amount": amount])
+        let store = Self.checkout(Self.method, total)
+        store.send(
+            .loaded(card: 1, generation: 1, Self.answer("total", total)),
+            effects: [.trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled)]
+        ) { screen in
+            Rules.shows("total", 1, at: Rules.start)(&screen)
+            screen.cards[1].verdicts = ["pay": total]
+        }
+        store.send(
+            .keys([.character("P")], tabs: Self.tabs),
+            effects: [
+                .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
+                .trace("action pay: allowed (0 vetoes)"), .draw(.changed),
+            ]
+        ) { screen in
+            _ = screen.console.handle(.character("P"), tabs: Self.tabs)
+            screen.action = .checked(Self.check(total), summary: "Pay: nobody objects.")
+            screen.console.showAction(
+                id: "pay", title: "Pay",
+                lines: ["method: ok: with Visa", "total: ok: \(amount)", "Pay: nobody objects."],
+                question: "Pay \(amount) with Visa?")
+        }
+        return store
+    }
+
+    static func check(_ total: Verdict) -> ActionCheck {
+        ActionCheck(
+            action: "pay",
+            verdicts: [
+                ActionVerdict(id: "method", verdict: Self.method, reason: nil),
+                ActionVerdict(id: "total", verdict: total, reason: nil),
+            ])
+    }
+
+    @Test func aYesInTheBurstThatOpenedTheQuestionAnswersNothing() {
+        let store = Self.checkout(Self.method, Self.amount)
+        store.send(
+            .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
+            effects: [.trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled)]
+        ) { screen in
+            Rules.shows("total", 1, at: Rules.start)(&screen)
+            screen.cards[1].verdicts = ["pay": Self.amount]
+        }
+        // "Py2024" typed ahead (or pasted without bracketed paste): P opens the question, nothing answers it.
+        let keys: [Key] = ["P", "y", "2", "0", "2", "4"].map { .character($0) }
+        store.send(
+            .keys(keys, tabs: Self.tabs),
+            effects: [
+                .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
+                .trace("action pay: allowed (0 vetoes)"), .draw(.changed),
+            ]
+        ) { screen in
+            _ = screen.console.handle(keys[0], tabs: Self.tabs)
+            screen.action = .checked(Self.check(Self.amount), summary: "Pay: nobody objects.")
+            screen.console.showAction(
+                id: "pay", title: "Pay",
+                lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
+                question: "Pay SAR 45.45 with Visa?")
+            for key in keys.dropFirst() { _ = screen.console.handle(key, tabs: Self.tabs) }
+        }
+        #expect(!store.state.sending)
+        #expect(store.state.console.asks && !store.state.console.questionIsOnScreen)
+    }
+
+    @Test func aPriceChangeUnderTheOpenQuestionAsksAgainAndYesSendsWhatWasShown() throws {
+        let store = Self.asking("SAR 50.50")
+        Self.drawn(store)
+        // The total reloads (a promo lookup finishing, a price change) while the question is open.
+        store.send(
+            .reload(card: 1),
+            effects: [.trace("total: info → loading"), .load(card: 1, generation: 2, within: .seconds(5))]
+        ) {
+            screen in
+            (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
+            screen.followUp = true
+        }
+        let dearer = Verdict.confirm("SAR 10,009.00", facts: ["amount": "SAR 10,009.00"])
+        store.send(
+            .loaded(card: 1, generation: 2, Self.answer("total", dearer)),
+            effects: [
+                .trace("total: loading → info"),
+                .trace("action pay: the cards changed while it was open; asking again"),
+                .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
+                .trace("action pay: allowed (0 vetoes)"), .draw(.changed), .draw(.settled),
+            ]
+        ) { screen in
+            (screen.cards[1].phase, screen.cards[1].loading, screen.cards[1].verdicts) = (.info, false, ["pay": dearer])
+            screen.followUp = false
+            screen.action = .checked(Self.check(dearer), summary: "Pay: nobody objects.")
+            screen.console.showAction(
+                id: "pay", title: "Pay",
+                lines: ["method: ok: with Visa", "total: ok: SAR 10,009.00", "Pay: nobody objects."],
+                question: "Pay SAR 10,009.00 with Visa?")
+        }
+        #expect(!store.state.console.questionIsOnScreen, "the new question has not been drawn")
+        store.send(.keys([.character("y")], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
+            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+        }
+        #expect(!store.state.sending, "a yes to the old amount sends nothing")
+        Self.drawn(store)
+        let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 10,009.00"])
+        store.send(
+            .keys([.character("y")], tabs: Self.tabs),
+            effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
+        ) { screen in
+            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+            (screen.action, screen.sending) = (.sending(request), true)
+            screen.console.message = "Pay: sending…"
+        }
+    }
+
+    @Test func aYesAfterTheCardsChangedButBeforeTheScreenSaidSoAsksAgain() {
+        // The dialog is drawn, then a card changes in a way the re-ask hook does not see before the key (its
+        // state edited directly, as any future path might): `y` compares and asks again instead of sending.
+        let store = Self.asking("SAR 50.50")
+        Self.drawn(store)
+        var state = store.state
+        let dearer = Verdict.confirm("SAR 60.00", facts: ["amount": "SAR 60.00"])
+        state.cards[1].verdicts = ["pay": dearer]
+        let effects = state.reduce(.keys([.character("y")], tabs: Self.tabs), at: Rules.start)
+        #expect(!effects.contains { if case .send = $0 { true } else { false } })
+        #expect(effects.contains(.trace("action pay: the cards changed before the answer; asking again")))
+        #expect(
+            state.console.overlay
+                == .action(
+                    id: "pay", title: "Pay",
+                    lines: ["method: ok: with Visa", "total: ok: SAR 60.00", "Pay: nobody objects."],
+                    question: "Pay SAR 60.00 with Visa?"))
+    }
+
+    @Test(arguments: [true, false])
+    func anActionWhoseQuestionNoCardCanFillSendsNothingOnEitherPath(perform: Bool) {
+        // Only the method card answers: nobody gives the amount the question (and the payment) needs.
+        let store = Rules.store(
+            [Self.validating("method")], actions: [Self.pay], perform: perform ? "pay" : nil, ids: ["cart": "C100"])
+        store.send(
+            .start(loading: [0]),
+            effects: [
+                .trace("method: start → loading"), .draw(.first), .load(card: 0, generation: 1, within: .seconds(5)),
+            ]
+        ) { screen in (screen.cards[0].generation, screen.cards[0].loading) = (1, true) }
+        var state = store.state
+        var effects = state.reduce(.loaded(card: 0, generation: 1, Self.answer("method", Self.method)), at: Rules.start)
+        if !perform { effects += state.reduce(.keys([.character("P")], tabs: Self.tabs), at: Rules.start) }
+        #expect(!effects.contains { if case .send = $0 { true } else { false } })
+        #expect(
+            state.action
+                == .failed(
+                    action: "pay", reason: "no card gave what 'Pay {amount} with {method}?' needs; nothing was sent"))
+        #expect(
+            state.console.overlay
+                == .action(
+                    id: "pay", title: "Pay", lines: ["method: ok: with Visa", "Pay: nobody objects."], question: nil))
     }
 
     @Test func aCriticalCardsFailureFailsTheScreenAndNothingIsSent() {

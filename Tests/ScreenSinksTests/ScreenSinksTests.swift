@@ -169,17 +169,23 @@ private func hiddenRider() -> CardFrame {
         let captured = Captured()
         let terminal = Terminal(environment: [:], noColorFlag: true, streams: captured.streams)
         let log = try #require(
-            try AnalyticsLog.open(path, order: "1234", registry: registry, clock: VirtualClock(), terminal: terminal))
+            try AnalyticsLog.open(
+                path, subject: ["order": "1234"], registry: registry, clock: VirtualClock(), terminal: terminal))
         log.record(AnalyticsEvent("payment_card_shown", ["brand": "visa"]), from: SyntheticCard.id)
         log.record(AnalyticsEvent("gone"), from: "nobody")
+        // After the pay hop the same file hears the new screen's events, tagged with its own subject.
+        log.about(["cart": "C100"]).record(AnalyticsEvent("paid", ["time": "forged"]), from: SyntheticCard.id)
         #expect(
             try String(contentsOfFile: path, encoding: .utf8)
                 == #"{"component":"synthetic","event":"payment_card_shown","module":"CoreTesting","order":"1234","#
                 + #""properties":{"brand":"visa"},"time":"2027-01-15T08:00:00Z"}"# + "\n"
                 + #"{"component":"nobody","event":"gone","module":"?","order":"1234","properties":{},"#
-                + #""time":"2027-01-15T08:00:00Z"}"# + "\n")
+                + #""time":"2027-01-15T08:00:00Z"}"# + "\n"
+                + #"{"cart":"C100","component":"synthetic","event":"paid","module":"CoreTesting","#
+                + #""properties":{"time":"forged"},"time":"2027-01-15T08:00:00Z"}"# + "\n")
         #expect(captured.err.isEmpty)
-        let none = try AnalyticsLog.open(nil, order: "1", registry: registry, clock: VirtualClock(), terminal: terminal)
+        let none = try AnalyticsLog.open(
+            nil, subject: ["order": "1"], registry: registry, clock: VirtualClock(), terminal: terminal)
         #expect(none == nil)
     }
 }

@@ -41,7 +41,7 @@ extension OrderTrackingApp {
         ) { parsed, context throws(UsageError) in
             let order = try validateID(parsed.positionals[0], kind: "order")
             let host = try context.host(parsed)
-            let analytics = try host.analytics(parsed[analytics], order: order)
+            let analytics = try host.analytics(parsed[analytics], subject: ["order": order])
             return await CancelCommand(order: order, host: host, json: parsed[format] == .json, analytics: analytics)
                 .run()
         },

@@ -23,8 +23,16 @@ extension OrderTrackingApp {
             throw UsageError(message: "screen needs one NAME of lower-case letters, digits and '-', e.g. checkout")
         }
         var options = try screenOptions(parsed)
-        options.name = parsed.positionals[0]
+        (options.name, options.command) = (parsed.positionals[0], "screen")
         options.inputs = parsed.all(input).map { ($0.name, $0.value) }
+        var given: [String: String] = [:]
+        for (name, value) in options.inputs {
+            if let earlier = given.updateValue(value, forKey: name) {
+                throw UsageError(
+                    message: "--input \(name) given twice ('\(earlier)' and '\(value)'); give each input once",
+                    command: "screen")
+            }
+        }
         options.perform = parsed[action]
         return try await runScreen(options, parsed, context)
     }
@@ -33,7 +41,8 @@ extension OrderTrackingApp {
         -> ExitCode
     {
         var options = try screenOptions(parsed)
-        (options.name, options.inputs) = ("checkout", [("cart", try validateID(parsed.positionals[0], kind: "cart"))])
+        (options.name, options.command) = ("checkout", "checkout")
+        options.inputs = [("cart", try validateID(parsed.positionals[0], kind: "cart"))]
         if let method = parsed[method] { options.said = [EventName.paymentMethodChosen(method)] }
         if parsed.isSet(pay) { options.perform = UserAction.pay.name }
         return try await runScreen(options, parsed, context)
@@ -62,7 +71,7 @@ extension OrderTrackingApp {
     {
         try JSONLinesFile.refuseShared([record, replay, analytics].map { ($0.name, parsed[$0]) })
         let host = try context.host(parsed)
-        let analytics = try host.analytics(parsed[analytics], order: options.inputs.first?.1 ?? "")
+        let analytics = try host.analytics(parsed[analytics], subject: Dictionary(options.inputs) { first, _ in first })
         return await ScreenRun(options: options, host: host, analytics: analytics).run()
     }
 }

@@ -130,8 +130,8 @@ struct HostEnvironment: Sendable {
     }
 
     /// `--analytics FILE` for `order` (ScreenSinks' analytics log), or nil without the option.
-    func analytics(_ path: String?, order: String) throws(UsageError) -> AnalyticsLog? {
-        try AnalyticsLog.open(path, order: order, registry: registry, clock: clock, terminal: terminal)
+    func analytics(_ path: String?, subject: [String: String]) throws(UsageError) -> AnalyticsLog? {
+        try AnalyticsLog.open(path, subject: subject, registry: registry, clock: clock, terminal: terminal)
     }
 
     /// The store, or a usage error when there is nowhere to keep a user (no --data-dir, HOME or XDG_DATA_HOME).

@@ -2,6 +2,8 @@ import Core
 
 /// What a screen command (`order-tracking [ORDER-ID]`, `screen NAME`, `checkout CART-ID`) was asked to show.
 struct ScreenOptions: Sendable {
+    /// The command that asked for it (`screen`, `checkout`; nil for tracking), for the help a usage error names.
+    var command: String?
     /// The screen's name: `screens/NAME.json` on the backend.
     var name = "tracking"
     /// Its inputs, in the order given.

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import LiveScreen
 import ScreenRuntime
 import ScreenSinks
@@ -16,22 +17,56 @@ struct ScreenRun: Sendable {
     func run() async -> ExitCode {
         if let code = options.promo { host.promo.submit(code) }
         var options = options
+        var done: ScreenFrame?
         while true {
             guard let definition = await host.definition(options.name) else { return .fatal }
             let missing = definition.inputs.filter { name in !options.inputs.contains { $0.0 == name } }
-            guard missing.isEmpty else {
-                host.terminal.err("order-tracking: screen '\(definition.name)' needs --input \(missing[0])=VALUE")
+            if let done, let name = missing.first {
+                // The action is done, but its answer does not say where to go next: the run ends there, done.
+                let line = ActionReport(done.action)?.lines.first ?? "done"
+                host.terminal.err(
+                    "order-tracking: \(line) The answer named no \(name), so screen '\(definition.name)' is not "
+                        + "shown; check it with order-tracking screen \(definition.name) --input \(name)=VALUE")
+                return .ok
+            }
+            if done == nil, let refusal = refusal(of: options, by: definition, missing: missing) {
+                host.terminal.err(refusal.line(tool: "order-tracking"))
                 return .usage
             }
             guard let (final, interactive) = await show(definition, options) else { return .fatal }
             guard interactive, let next = final.next else { return exitCode(final, interactive: interactive) }
+            done = final
             options = ScreenOptions(name: next.screen, inputs: next.inputs.sorted { $0.key < $1.key }.map { ($0, $1) })
             options.watch = true
         }
     }
 
+    /// Why `options` do not fit `definition`: an input it needs is missing, an input it does not take was given,
+    /// or the action asked for is not one of its own (each with the words to type instead).
+    private func refusal(of options: ScreenOptions, by definition: ScreenDefinition, missing: [String]) -> UsageError? {
+        let command = options.command
+        if let (name, _) = options.inputs.first(where: { !definition.inputs.contains($0.0) }) {
+            let takes = definition.inputs.isEmpty ? "none" : definition.inputs.joined(separator: ", ")
+            return UsageError(
+                message: "screen '\(definition.name)' takes no input '\(name)' (it takes \(takes))"
+                    + suggestion(for: name, among: definition.inputs), command: command)
+        }
+        if let name = missing.first {
+            return UsageError(message: "screen '\(definition.name)' needs --input \(name)=VALUE", command: command)
+        }
+        if let id = options.perform, !definition.actions.contains(where: { $0.id == id }) {
+            let ids = definition.actions.map(\.id)
+            let known = ids.isEmpty ? "it has none" : "it has \(ids.joined(separator: ", "))"
+            return UsageError(
+                message: "screen '\(definition.name)' has no action '\(id)' (\(known))"
+                    + suggestion(for: id, among: ids), command: command)
+        }
+        return nil
+    }
+
     private func show(_ definition: ScreenDefinition, _ options: ScreenOptions) async -> (ScreenFrame, Bool)? {
         let inputs = options.inputs.filter { definition.inputs.contains($0.0) }
+        let analytics = analytics?.about(Dictionary(inputs) { first, _ in first })
         let presenter = ScreenPresenter(
             subject: ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs),
             json: options.json, plain: options.plain, watch: options.watch, terminal: host.terminal, clock: host.clock)

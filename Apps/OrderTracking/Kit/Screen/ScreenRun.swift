@@ -25,8 +25,7 @@ struct ScreenRun: Sendable {
                 // The action is done, but its answer does not say where to go next: the run ends there, done.
                 let line = ActionReport(done.action)?.lines.first ?? "done"
                 host.terminal.err(
-                    "order-tracking: \(line) The answer named no \(name), so screen '\(definition.name)' is not "
-                        + "shown; check it with order-tracking screen \(definition.name) --input \(name)=VALUE")
+                    "order-tracking: \(line) (the answer named no \(name): no \(definition.name) screen to follow)")
                 return .ok
             }
             if done == nil, let refusal = refusal(of: options, by: definition, missing: missing) {

@@ -44,7 +44,8 @@ public final class ScreenOutput: Sendable {
             FramePainter(
                 width: CardRenderer.width(forColumns: terminal.currentWidth()), styler: terminal.styler,
                 live: mode == .live,
-                header: [terminal.styler.apply(.bold, subject.title)], slots: cards.map { SlotView(id: $0) }
+                header: [terminal.styler.apply(.bold, subject.title)], slots: cards.map { SlotView(id: $0) },
+                rows: { terminal.currentHeight() }
             ) { terminal.out($0) })
         self.screen = screen
         terminal.onResume { screen.paint { $0.repaintWhole() } }
@@ -80,7 +81,11 @@ public final class ScreenOutput: Sendable {
     public func finish(_ frame: ScreenFrame) {
         screen.show(frame)
         switch mode {
-        case .live: screen.paint { $0.setFooter([]) }
+        case .live:
+            screen.paint { painter in
+                painter.setFooter([])
+                painter.finishLive()
+            }
         // A failed screen's survivors are not the screen: plain text says nothing but the stderr line.
         case .plain: if !watching && frame.failure == nil { terminal.out(screen.read { $0.frame() }) }
         case .json: if !watching { terminal.out(JSONReport(subject: subject, frame: frame).text + "\n") }

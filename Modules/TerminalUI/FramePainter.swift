@@ -16,8 +16,11 @@ public struct SlotView: Sendable, Equatable {
     }
 }
 
-/// Paints a column of cards on a terminal. Live mode redraws in place and rewrites only the changed slot's
-/// lines (or from it down when its height changed); otherwise nothing is written until ``frame()``.
+/// Paints a column of cards on a terminal. Live mode redraws in place, rewriting only the lines that changed (or
+/// from the first changed line down when the frame's height changed); otherwise nothing is written until
+/// ``frame()``. It knows the window: the cursor is never moved above the window's top row (a terminal would
+/// stop it there and every later repaint would land on the wrong lines), so a frame taller than the window is
+/// painted only as far as the window reaches, and ``finishLive()`` prints it whole once it has settled.
 /// A value type: the one task that paints owns it.
 public struct FramePainter: Sendable {
     private let width: Int
@@ -25,24 +28,30 @@ public struct FramePainter: Sendable {
     private let live: Bool
     private let header: [String]
     private let write: @Sendable (String) -> Void
+    /// The window's height now (nil: unknown, as tall as the frame).
+    private let rows: @Sendable () -> Int?
     /// The slots, in screen order.
     public private(set) var slots: [SlotView]
-    private var painted: [[String]]
+    /// The lines on the terminal now, from the painted region's top row; the cursor is on the row below them.
+    private var painted: [String] = []
     private var firstFramePainted = false
+    /// The frame was printed whole at the end: nothing more is painted in place.
+    private var finished = false
     /// Bytes handed to `write` so far: a repaint's cost is visible.
     public private(set) var bytesWritten = 0
 
-    /// A painter for `slots` under `header`, drawing cards `width` columns wide through `write`.
+    /// A painter for `slots` under `header`, drawing cards `width` columns wide through `write`, in a window
+    /// `rows` high.
     public init(
         width: Int, styler: TextStyler, live: Bool, header: [String], slots: [SlotView],
-        write: @escaping @Sendable (String) -> Void
+        rows: @escaping @Sendable () -> Int? = { nil }, write: @escaping @Sendable (String) -> Void
     ) {
         self.width = width
         self.styler = styler
         self.live = live
         self.header = header
         self.slots = slots
-        self.painted = slots.map { _ in [] }
+        self.rows = rows
         self.write = write
     }
 
@@ -54,60 +63,86 @@ public struct FramePainter: Sendable {
 
     /// Lines under the cards ("updated 08:00:05"), repainted in place by ``setFooter(_:)``.
     public private(set) var footer: [String] = []
-    private var paintedFooter: [String] = []
 
     /// The whole frame as text (without the footer, which belongs to the live view).
     public func frame() -> String { (header + slots.flatMap(lines(for:))).map { $0 + "\n" }.joined() }
 
+    /// Every line of the live view: the frame and its footer.
+    private var allLines: [String] { header + slots.flatMap(lines(for:)) + footer }
+
+    /// What fits above the cursor's row: one row less than the window, so moving up to the region's top never
+    /// passes the window's top row.
+    private func fitting(_ lines: [String]) -> [String] {
+        guard let rows = rows() else { return lines }
+        return Array(lines.prefix(max(rows - 1, 0)))
+    }
+
     /// Replaces the footer; live, rewrites just those lines.
     public mutating func setFooter(_ lines: [String]) {
         footer = lines
-        guard live, firstFramePainted, lines != paintedFooter else { return }
-        let up = paintedFooter.count
-        var output = up > 0 ? "\u{1B}[\(up)A\r\u{1B}[J" : "\r\u{1B}[J"
-        output += lines.map { $0 + "\n" }.joined()
-        paintedFooter = lines
-        emit(output)
+        repaint()
     }
 
     /// Paints the whole frame again below the cursor (live mode, after the process was stopped and continued:
     /// whatever the shell printed meanwhile makes in-place moves land on the wrong lines).
     public mutating func repaintWhole() {
-        guard live, firstFramePainted else { return }
+        guard live, firstFramePainted, !finished else { return }
         paintFirstFrame()
     }
 
     /// Paints the first frame (live mode only); later updates repaint in place.
     public mutating func paintFirstFrame() {
-        guard live else { return }
+        guard live, !finished else { return }
         firstFramePainted = true
-        painted = slots.map(lines(for:))
-        paintedFooter = footer
-        emit((header + painted.flatMap { $0 } + footer).map { $0 + "\n" }.joined())
+        painted = fitting(allLines)
+        emit(painted.map { $0 + "\n" }.joined())
     }
 
     /// Records a slot's new state (`block: nil` keeps the block) and, live, repaints just what changed.
     public mutating func update(_ index: Int, block: Block??, hidden: Bool? = nil) {
         if let block { slots[index].block = block }
         if let hidden { slots[index].hidden = hidden }
-        guard live, firstFramePainted else { return }
-        let new = lines(for: slots[index])
-        guard new != painted[index] else { return }
-        let above = header.count + painted[..<index].reduce(0) { $0 + $1.count }
-        let total = header.count + painted.reduce(0) { $0 + $1.count } + paintedFooter.count
-        let up = total - above
+        repaint()
+    }
+
+    /// The run is over (live mode): a frame cut at the window is printed whole, from the painted region's top,
+    /// so the screen and its scrollback hold exactly the frame; a frame that fit is already whole.
+    public mutating func finishLive() {
+        guard live, firstFramePainted, !finished else { return }
+        let all = allLines
+        finished = true
+        guard all != painted else { return }
+        let up = painted.count
+        emit((up > 0 ? "\u{1B}[\(up)A\r" : "\r") + Self.overwriting(all))
+        painted = all
+    }
+
+    /// Rewrites the lines that differ from what is painted, within the window.
+    private mutating func repaint() {
+        guard live, firstFramePainted, !finished else { return }
+        let new = fitting(allLines)
+        guard new != painted else { return }
+        let common = min(painted.count, new.count)
+        let first = (0..<common).first { painted[$0] != new[$0] } ?? common
+        let up = painted.count - first
         var output = up > 0 ? "\u{1B}[\(up)A\r" : "\r"
-        if new.count == painted[index].count {
-            output += new.map { "\u{1B}[2K" + $0 + "\n" }.joined()
-            let down = up - new.count
+        if new.count == painted.count {
+            let last = (first..<common).last { painted[$0] != new[$0] } ?? first
+            output += new[first...last].map { "\u{1B}[2K" + $0 + "\n" }.joined()
+            let down = painted.count - 1 - last
             if down > 0 { output += "\u{1B}[\(down)B" }
-            painted[index] = new
         } else {
-            painted[index] = new
-            paintedFooter = footer
-            output += "\u{1B}[J" + (painted[index...].flatMap { $0 } + footer).map { $0 + "\n" }.joined()
+            output += Self.overwriting(new[first...])
         }
+        painted = new
         emit(output)
+    }
+
+    /// `lines` written over what is there, each line erased first, and what was below them erased after. Never
+    /// an erase of the whole screen from its top: tmux (and other terminals) push a cleared screen into the
+    /// scrollback, which would keep a copy of the frame there.
+    private static func overwriting(_ lines: some Collection<String>) -> String {
+        lines.map { "\u{1B}[2K" + $0 + "\n" }.joined() + "\u{1B}[J"
     }
 
     private mutating func emit(_ text: String) {

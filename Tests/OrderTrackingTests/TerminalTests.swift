@@ -9,8 +9,8 @@ final class TmuxSession {
     /// Where the server listens: tmux leaves the socket file when its server is killed, so `deinit` removes it.
     private var socketPath = ""
 
-    init(command: String) async throws {
-        let started = try await tmux(["new-session", "-d", "-s", name, "-x", "80", "-y", "60", command])
+    init(command: String, columns: Int = 80, rows: Int = 60) async throws {
+        let started = try await tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
         guard started.status == 0 else { throw TmuxUnavailable(reason: started.stderr) }
         // `deinit` ends the server, but a test process that dies (a crash, a signal) runs no deinit: the server
         // watches this process and ends itself within a second of it, or stops watching when it is gone.

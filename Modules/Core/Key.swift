@@ -3,6 +3,8 @@
 public enum Key: Sendable, Equatable {
     /// ← and →.
     case left, right
+    /// ↑, ↓, Page Up, Page Down, Home and End: they scroll a screen taller than the window.
+    case up, down, pageUp, pageDown, home, end
     /// Tab and Shift-Tab.
     case tab, backTab
     /// Enter, Backspace (DEL or BS) and Esc on its own.

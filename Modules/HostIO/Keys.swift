@@ -64,13 +64,28 @@ public struct KeyDecoder: Sendable {
     }
 
     /// CSI or SS3 (a key, or a terminal's report such as the cursor position): parameters from `start`, then one
-    /// final byte in 0x40...0x7E. Only ←, → and Shift-Tab mean something here.
+    /// final byte in 0x40...0x7E. The arrows, Home, End, Page Up, Page Down and Shift-Tab mean something here
+    /// (with or without modifiers: `ESC [1;5A` is ↑); a report such as `ESC [12;40R` means nothing.
     private static func controlSequence(_ bytes: [UInt8], from start: Int) -> (Key?, Int)? {
         guard let end = bytes.dropFirst(start).firstIndex(where: { (0x40...0x7E).contains($0) }) else {
             return bytes.count > 16 ? (nil, bytes.count) : nil
         }
         let final = bytes[end]
-        let key: Key? = final == 0x44 ? .left : final == 0x43 ? .right : final == 0x5A ? .backTab : nil
+        // The key's number before any modifier (`5;3~` is Alt+Page Up).
+        let number = String(decoding: bytes[start..<end].prefix { $0 != 0x3B }, as: UTF8.self)
+        let key: Key?
+        switch (final, number) {
+        case (0x41, _): key = .up
+        case (0x42, _): key = .down
+        case (0x43, _): key = .right
+        case (0x44, _): key = .left
+        case (0x48, _), (0x7E, "1"), (0x7E, "7"): key = .home
+        case (0x46, _), (0x7E, "4"), (0x7E, "8"): key = .end
+        case (0x7E, "5"): key = .pageUp
+        case (0x7E, "6"): key = .pageDown
+        case (0x5A, _): key = .backTab
+        default: key = nil
+        }
         return (key, end + 1)
     }
 

@@ -5,10 +5,12 @@ import TerminalUI
 
 extension ScreenConsole {
     /// The whole live screen at `width` columns: the title, the bar, the body (the cards, or the selected tab's
-    /// screen), what is open, a message, and the line that says which keys do what. Every line fits the width, so
-    /// a narrow or resized terminal never wraps a border.
+    /// screen), what is open, a message, and the line that says which keys do what (and, when the body is scrolled
+    /// to fit, which of its `position` rows are shown). Every line fits the width, so a narrow or resized terminal
+    /// never wraps a border.
     public func lines(
-        title: String, bar: String?, body: [String], updated: String?, width: Int, styler: TextStyler
+        title: String, bar: String?, body: [String], updated: String?, width: Int, styler: TextStyler,
+        position: (first: Int, last: Int, of: Int)? = nil
     ) -> [String] {
         let cardWidth = CardRenderer.width(forColumns: width)
         func fit(_ text: String) -> String { DisplayWidth.truncate(text, to: max(width, 1)) }
@@ -23,8 +25,14 @@ extension ScreenConsole {
             let label = prompts.first { $0.key == key }?.label ?? ""
             lines.append(fit("\(label): \(typed)▏  Enter applies · Esc abandons"))
         default:
-            let time = updated.map { "updated \($0) · " } ?? ""
-            lines.append(styler.apply(.dim, fit("\(time)? keys · q quit")))
+            // What matters most stays when the line is narrow: quitting, the keys, then where the window is.
+            let rows = position.map { "rows \($0.first)–\($0.last) of \($0.of) ↑↓" }
+            let short = position.map { "\($0.first)–\($0.last)/\($0.of) ↑↓" }
+            let choices = [[rows, updated.map { "updated \($0)" }], [rows], [short], []].map {
+                ($0.compactMap { $0 } + ["? keys", "q quit"]).joined(separator: " · ")
+            }
+            let keys = choices.first { DisplayWidth.of($0) <= width } ?? choices[choices.count - 1]
+            lines.append(styler.apply(.dim, fit(keys)))
         }
         return lines
     }

@@ -149,31 +149,38 @@ public final class LiveConsole: Sendable {
                 terminal.out("\u{1B}[H" + DisplayWidth.truncate(notice, to: max(width, 1)) + "\u{1B}[K\u{1B}[J")
                 return
             }
-            // The first tab shows the cards (drawn to fit); another tab its own lines, cut to fit: only as many as
-            // the terminal has rows (a 200,000-item feed is not laid out to show 40 of them).
-            let tabLines =
-                selected == items.first?.id
-                ? nil : console.body?.prefix(rows).map { DisplayWidth.truncate($0, to: width) }
             let frame = runtime.currentFrame(includingInfo: false)
             // A critical card failed: the screen says so instead of showing the survivors, until `r` brings it back.
             if let failure = frame.failure { console.message = "Can't show this screen (r retries): \(failure)" }
             let bar = selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) }
-            let body = tabLines ?? (frame.failure == nil ? cards(frame, width) : [])
+            // What is open (a dialog and its question), the message and the keys line stay at the bottom; the body
+            // (the cards, or another tab's lines) scrolls between the bar and them, as in `less`.
+            let head = 1 + (bar == nil ? 0 : 1)
+            let tail = Array(
+                console.lines(
+                    title: title, bar: bar, body: [], updated: nil, width: width, styler: terminal.styler,
+                    position: (1, 1, 2))[head...])
+            let page = max(rows - 1 - head - tail.count, 0)
+            let tabLines = selected == items.first?.id ? nil : console.body
+            let cardLines = tabLines == nil && frame.failure == nil ? cards(frame, width) : []
+            let count = tabLines?.count ?? cardLines.count
+            let top = min(console.scroll, max(count - page, 0))
+            let shownRange = top..<min(top + page, count)
+            // Another tab's lines are cut to fit only where shown (a 200,000-item feed lays out a window of them).
+            let body =
+                tabLines.map { lines in lines[shownRange].map { DisplayWidth.truncate($0, to: width) } }
+                ?? Array(cardLines[shownRange])
             let lines = console.lines(
                 title: title, bar: bar, body: body, updated: updated.withLock { $0 }, width: width,
-                styler: terminal.styler)
-            // Taller than the terminal: what is open (a dialog and its question), the message and the keys line
-            // stay at the bottom, and above them the top of the screen down to the last whole card; never a
-            // scrolled or half-drawn frame.
-            let head = 1 + (bar == nil ? 0 : 1) + body.count
-            let tail = Array(lines[head...])
-            var top = Array(lines[..<head].prefix(max(rows - 1 - tail.count, 0)))
-            if lines.count >= rows, let end = top.lastIndex(where: { $0.contains("╰") }) { top = Array(top[...end]) }
-            let shown = lines.count < rows ? lines : tail.count < rows ? top + tail : [lines[lines.count - 1]]
+                styler: terminal.styler,
+                position: count > page && page > 0 ? (top + 1, top + body.count, count) : nil)
+            let shown = lines.count < rows ? lines : tail.count < rows ? tail : [lines[lines.count - 1]]
             terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
-            // The question is on the screen now: only from here on may a `y` answer it.
-            if console.asks, lines.count < rows || tail.count < rows {
-                runtime.send(.drawn(revision: console.revision))
+            // The question is on the screen now: only from here on may a `y` answer it. And the screen learns how
+            // far its body scrolls.
+            let asked = console.asks && tail.count < rows
+            if asked || console.bodyRows != count || console.page != page {
+                runtime.send(.drawn(revision: asked ? console.revision : -1, rows: count, page: page))
             }
         }
     }

@@ -101,6 +101,11 @@ public struct ScreenConsole: Sendable, Equatable {
     public private(set) var drawnRevision: Int?
     /// The selected tab's position in the bar (0: Tracking, the cards).
     public private(set) var selected = 0
+    /// The first line of the body shown, when the body is taller than the window (↑ ↓ PgUp PgDn Home End move
+    /// it, as in `less`); a resize keeps it, held within what the host last drew.
+    public private(set) var scroll = 0
+    /// How many body lines the host last laid out, and how many of them fit (a page).
+    public private(set) var bodyRows = 0, page = 0
     /// A line for the person under the screen ("Looking up SAVE10…", "Signed out."), until the next key.
     public var message: String?
     /// What the selected tab shows instead of the cards (nil: the cards).
@@ -109,7 +114,10 @@ public struct ScreenConsole: Sendable, Equatable {
     /// The keys, as `?` shows them (and `--help` and the README say them): the screen's own, then the host's
     /// prompts.
     public var keyHelp: [(keys: String, effect: String)] {
-        [("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"), ("r", "reload every card")]
+        [
+            ("← → Tab Shift-Tab", "previous / next tab"), ("1–9", "tab N of the bar"),
+            ("↑ ↓ PgUp PgDn Home End", "scroll the screen"), ("r", "reload every card"),
+        ]
             + actions.map { (String($0.key), $0.help) } + prompts.map { (String($0.key), $0.effect) }
             + [("?", "these keys"), ("q Esc", "quit")]
     }
@@ -146,7 +154,9 @@ public struct ScreenConsole: Sendable, Equatable {
         case .help:
             overlay = .none
             return nil
-        case .none: return screenKey(key, tabs: tabs)
+        case .none:
+            if scrolled(key) { return nil }
+            return screenKey(key, tabs: tabs)
         }
     }
 
@@ -162,9 +172,30 @@ public struct ScreenConsole: Sendable, Equatable {
         }
     }
 
-    /// The host drew revision `drawn` of the console; a later change makes it stale again.
-    public mutating func wasDrawn(_ drawn: Int) {
+    /// The host drew revision `drawn` of the console, with `rows` body lines of which `page` fit; a later change
+    /// makes it stale again.
+    public mutating func wasDrawn(_ drawn: Int, rows: Int, page: Int) {
         if drawn == revision { drawnRevision = drawn }
+        (bodyRows, self.page) = (max(rows, 0), max(page, 0))
+        scroll = min(scroll, lastScroll)
+    }
+
+    /// The furthest the body can scroll: its last line at the window's bottom.
+    private var lastScroll: Int { max(bodyRows - page, 0) }
+
+    /// Moves the body's window; nil: the key does not scroll.
+    private mutating func scrolled(_ key: Key) -> Bool {
+        let step = max(page - 1, 1)
+        switch key {
+        case .up: scroll = max(scroll - 1, 0)
+        case .down: scroll = min(scroll + 1, lastScroll)
+        case .pageUp: scroll = max(scroll - step, 0)
+        case .pageDown: scroll = min(scroll + step, lastScroll)
+        case .home: scroll = 0
+        case .end: scroll = lastScroll
+        default: return false
+        }
+        return true
     }
 
     /// Shows the squads' verdicts on action `id`; asks `question` only when nobody vetoed.
@@ -228,7 +259,7 @@ public struct ScreenConsole: Sendable, Equatable {
             overlay = .confirmTab(id: tab.id, question: question)
             return nil
         }
-        selected = index
+        (selected, scroll) = (index, 0)
         return .open(tab: tab.id)
     }
 }

@@ -29,9 +29,9 @@ public enum ScreenAction: Sendable, Equatable {
     /// A person asked for action `id` (pay); `confirmed` when they already said yes (`--pay`, `--action`), else
     /// the screen asks first and a `y` in its dialog confirms what the dialog showed.
     case act(String, confirmed: Bool)
-    /// The host drew revision `revision` of the console (``ScreenConsole/revision``): a question it showed may now
-    /// be answered.
-    case drawn(revision: Int)
+    /// The host drew revision `revision` of the console (``ScreenConsole/revision``) with `rows` body lines of which
+    /// `page` fit the window: a question it showed may now be answered, and scrolling stays within the body.
+    case drawn(revision: Int, rows: Int, page: Int)
     /// The backend answered action `id`'s send: its answer's fields, or why it failed.
     case sent(String, Result<[String: String], Failure>)
 }
@@ -138,8 +138,8 @@ extension ScreenState {
             begin(index, &effects)
         case .stop:
             stop(&effects)
-        case .drawn(let revision):
-            console.wasDrawn(revision)
+        case .drawn(let revision, let rows, let page):
+            console.wasDrawn(revision, rows: rows, page: page)
         case .act(let id, let confirmed):
             act(id, confirmed: confirmed, now, &effects)
             effects.append(.draw(.changed))

@@ -40,6 +40,19 @@ import Testing
         #expect(huge == [.paste(String(repeating: "y", count: 1 << 16))], "a runaway paste is cut, never keys")
     }
 
+    @Test func theKeysThatScroll() {
+        let sequences: [(String, Key)] = [
+            ("\u{1B}[A", .up), ("\u{1B}[B", .down), ("\u{1B}OA", .up), ("\u{1B}[1;5B", .down),
+            ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown), ("\u{1B}[5;3~", .pageUp), ("\u{1B}[H", .home),
+            ("\u{1B}[F", .end), ("\u{1B}[1~", .home), ("\u{1B}[4~", .end), ("\u{1B}[7~", .home), ("\u{1B}[8~", .end),
+            ("\u{1B}OH", .home), ("\u{1B}OF", .end),
+        ]
+        for (sequence, key) in sequences {
+            #expect(keys(Array(sequence.utf8)) == [key], "\(sequence.debugDescription)")
+        }
+        #expect(keys(Array("\u{1B}[12;40R\u{1B}[2~\u{1B}[15~".utf8)).isEmpty, "a report, Insert and F5 scroll nothing")
+    }
+
     @Test func anEscAloneIsOnlyTheEscKeyOnceNothingFollows() {
         var decoder = KeyDecoder()
         #expect(decoder.feed([0x1B]).isEmpty, "it may be the start of an arrow")

@@ -90,3 +90,30 @@ extension LiveTerminalTests {
         #expect(!history.contains("needs --input"))
     }
 }
+
+/// The live screen taller than its window scrolls like `less`, and says which rows it shows.
+extension LiveTerminalTests {
+    @Test func aScreenTallerThanTheWindowScrollsAndAResizeKeepsThePosition() async throws {
+        let live = try await session("1234 --watch --every 30")
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "24"])
+        let top = try await live.waitFor { $0.contains("rows 1–") && !$0.contains("░") }
+        let total = try #require(top.firstMatch(of: /rows 1–(\d+) of (\d+)/).map { (Int($0.1)!, Int($0.2)!) })
+        #expect(total.0 < total.1, "\(top)")
+        #expect(top.contains("╭─ Order") && !top.contains("╭─ Account"), "the top of the screen first:\n\(top)")
+        try await send(live, "End")
+        let bottom = try await live.waitFor { $0.contains("of \(total.1) ↑↓") && $0.contains("╭─ Account") }
+        #expect(bottom.contains("–\(total.1) of \(total.1)"), "its last row at the window's bottom:\n\(bottom)")
+        try await send(live, "Home", "Down", "Down", "Down")
+        _ = try await live.waitFor { $0.contains("rows 4–") }
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "22"])
+        let resized = try await live.waitFor { $0.split(separator: "\n").count <= 22 && $0.contains("rows 4–") }
+        #expect(resized.contains("rows 4–"), "a resize keeps the position:\n\(resized)")
+        try await send(live, "PPage")
+        _ = try await live.waitFor { $0.contains("rows 1–") }
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "60"])
+        let whole = try await live.waitFor { !$0.contains("rows ") && $0.contains("╭─ Account") }
+        #expect(whole.contains("╭─ Order"), "a window that holds it all shows it all:\n\(whole)")
+        try await send(live, "q")
+        #expect(try await live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"))
+    }
+}

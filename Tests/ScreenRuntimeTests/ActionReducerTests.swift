@@ -194,7 +194,9 @@ import Testing
     /// The live screen drew what is open now: from here on a `y` may answer its question.
     static func drawn(_ store: Rules.Store) {
         let revision = store.state.console.revision
-        store.send(.drawn(revision: revision), effects: []) { $0.console.wasDrawn(revision) }
+        store.send(.drawn(revision: revision, rows: 0, page: 0), effects: []) {
+            $0.console.wasDrawn(revision, rows: 0, page: 0)
+        }
     }
 
     /// A checkout loaded with `method` and `amount` whose `P` dialog is open, asking "Pay AMOUNT with Visa?".

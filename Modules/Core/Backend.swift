@@ -10,6 +10,9 @@ public enum BackendError: Error, Sendable, Equatable, CustomStringConvertible {
     case timeout(path: String)
     /// The connection failed (refused, reset, DNS, unreadable file).
     case transport(String, path: String)
+    /// A send went out (all or part of it) and no answer came back (the connection dropped, the time ran out):
+    /// the server may have acted on it, so it is never reported as "nothing happened".
+    case unanswered(String, path: String)
     /// The request itself was refused before sending (bad id, traversal attempt).
     case invalidRequest(String)
 
@@ -19,7 +22,7 @@ public enum BackendError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let path): "\(path): not found (404)"
         case .httpStatus(let code, let path): "\(path): server answered HTTP \(code)"
         case .timeout(let path): "\(path): timed out"
-        case .transport(let message, let path): "\(path): \(message)"
+        case .transport(let message, let path), .unanswered(let message, let path): "\(path): \(message)"
         case .invalidRequest(let why): "invalid request: \(why)"
         }
     }
@@ -27,7 +30,7 @@ public enum BackendError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The way to the data failed (a timeout, a dropped connection, a 5xx), not the request or the data.
     public var isTransient: Bool {
         switch self {
-        case .timeout, .transport: true
+        case .timeout, .transport, .unanswered: true
         case .httpStatus(let code, _): (500...599).contains(code)
         case .notFound, .invalidRequest: false
         }
@@ -68,14 +71,17 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 public protocol Backend: Sendable {
     /// The body of `endpoint`, or the fault that prevented it.
     func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data
-    /// POSTs `body` to `endpoint` with `headers` (a screen's action: pay) and returns the answer; sent once,
-    /// never retried by the backend, so a person decides whether to try again.
+    /// POSTs `body` to `endpoint` with `headers` (a screen's action: pay) and returns a 2xx answer's body; sent
+    /// once on a connection of its own, never retried by the backend, so a person decides whether to try again.
+    /// What a fault says about the payment is part of the contract: `.unanswered` when the request went out and no
+    /// answer came (it may have been done), `.httpStatus`/`.notFound` for any other answer, and `.timeout`,
+    /// `.transport` or `.invalidRequest` only when nothing was sent.
     func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data
 }
 
 extension Backend {
     /// A backend that only reads refuses: nothing is sent, and the action says why.
     public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
-        throw .invalidRequest("\(endpoint.path): this backend only reads; nothing was sent")
+        throw .invalidRequest("\(endpoint.path): this backend only reads")
     }
 }

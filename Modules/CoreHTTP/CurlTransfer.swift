@@ -3,8 +3,8 @@
     import CurlBinding
     import Foundation
 
-    /// One GET on one easy handle: its options, the body as it arrives, and the one continuation it resumes.
-    /// Only the transport's loop thread touches it after it is queued (`@unchecked` for that reason).
+    /// One GET (or one POST) on one easy handle: its options, the body as it arrives, and the one continuation it
+    /// resumes. Only the transport's loop thread touches it after it is queued (`@unchecked` for that reason).
     final class CurlTransfer: @unchecked Sendable {
         let easy: UnsafeMutableRawPointer
         let path: String
@@ -20,6 +20,8 @@
         private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
         /// A POST's header list, freed with the handle.
         private var headerList: UnsafeMutableRawPointer?
+        /// A POST: its faults say whether the request went out (``BackendError/unanswered(_:path:)``).
+        private let posting: Bool
 
         // curl.h's option and info numbers (type base + index).
         private static let url: Int32 = 10002, writeData: Int32 = 10001, errorBuffer: Int32 = 10010
@@ -29,11 +31,15 @@
         private static let responseCode: Int32 = 0x20_0002
         private static let post: Int32 = 47, postFieldSize: Int32 = 60, copyPostFields: Int32 = 10165
         private static let httpHeader: Int32 = 10023
+        private static let freshConnect: Int32 = 74, forbidReuse: Int32 = 75, httpVersion: Int32 = 84
+        private static let requestSize: Int32 = 0x20_000C, http1_1 = 2
         private static let httpAndHTTPS = 3, httpsOnly = 2
         private static let unsupportedProtocol: Int32 = 1
 
-        /// A GET of `url`, or with `post` a POST of its body with its header lines (never redirected: a 302 would
-        /// turn it into a GET elsewhere).
+        /// A GET of `url`, or with `post` a POST of its body with its header lines, never redirected (a 302 would
+        /// turn it into a GET elsewhere) and never sent twice: libcurl sends a request again by itself only when
+        /// it went out on a reused connection that turned out dead (and on an HTTP/2 stream the server refused), so
+        /// a POST goes out on a new connection of its own, over HTTP/1.1, that nothing reuses after it.
         init(url: String, path: String, options: CurlTransport.Options, post: (body: Data, headers: [String])? = nil)
             throws(BackendError)
         {
@@ -44,6 +50,7 @@
             self.redirects = options.maximumRedirects
             self.timeout = options.timeout
             self.secureOnly = url.utf8.prefix(6).map { $0 | 0x20 } == Array("https:".utf8)
+            self.posting = post != nil
             errors.initialize(to: 0)
             let milliseconds = Self.milliseconds(options.timeout)
             _ = courier_curl_easy_setopt_pointer(easy, Self.url, url)
@@ -59,6 +66,9 @@
                 easy, Self.redirectProtocols, secureOnly ? Self.httpsOnly : Self.httpAndHTTPS)
             if let caFile = options.caFile { _ = courier_curl_easy_setopt_pointer(easy, Self.caInfo, caFile) }
             if let post {
+                _ = courier_curl_easy_setopt_long(easy, Self.freshConnect, 1)
+                _ = courier_curl_easy_setopt_long(easy, Self.forbidReuse, 1)
+                _ = courier_curl_easy_setopt_long(easy, Self.httpVersion, Self.http1_1)
                 _ = courier_curl_easy_setopt_long(easy, Self.post, 1)
                 _ = courier_curl_easy_setopt_long(easy, Self.postFieldSize, post.body.count)
                 // Copied by curl, so the bytes need not outlive this call.
@@ -97,8 +107,38 @@
             return bytes.count
         }
 
-        /// What a finished transfer means for the caller.
+        /// What a finished transfer means for the caller. A POST's fault after any of its bytes went out (curl's
+        /// request size is what it wrote to the socket) is ``BackendError/unanswered(_:path:)``: the server may
+        /// have acted on it. Before that (refused, DNS, TLS, a connect timeout) nothing was sent.
         func outcome(code: Int32) -> Result<(status: Int, body: Data), BackendError> {
+            let result = transferOutcome(code: code)
+            guard case .failure(let error) = result, wroteRequest else { return result }
+            switch error {
+            case .timeout:
+                let seconds = String(format: "%g", timeout.seconds)
+                return .failure(.unanswered("no answer within \(seconds)s after the request was sent", path: path))
+            case .transport(let message, _):
+                return .failure(.unanswered("\(message) after the request was sent", path: path))
+            default: return result
+            }
+        }
+
+        /// What a transfer cancelled while under way means: for a POST that went out, the server may have it.
+        func cancellation() -> Result<(status: Int, body: Data), BackendError> {
+            wroteRequest
+                ? .failure(.unanswered("cancelled after the request was sent", path: path))
+                : .failure(.transport("cancelled", path: path))
+        }
+
+        /// Whether this is a POST and curl wrote any of it to the socket.
+        private var wroteRequest: Bool {
+            guard posting else { return false }
+            var written = 0
+            _ = courier_curl_easy_getinfo_long(easy, Self.requestSize, &written)
+            return written > 0
+        }
+
+        private func transferOutcome(code: Int32) -> Result<(status: Int, body: Data), BackendError> {
             switch code {
             case 0:
                 var status = 0

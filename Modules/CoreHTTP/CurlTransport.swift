@@ -4,8 +4,9 @@
     import Foundation
 
     /// HTTP on Linux: one libcurl multi handle, driven by one thread that sleeps in `curl_multi_poll` while it
-    /// waits (FoundationNetworking's URLSession spins a core instead). Connections are kept and reused across
-    /// requests; the thread exits when nothing is in flight and starts again with the next request.
+    /// waits (FoundationNetworking's URLSession spins a core instead). A GET's connection is kept and reused across
+    /// requests; a POST has a connection of its own (``CurlTransfer``). The thread exits when nothing is in flight
+    /// and starts again with the next request.
     final class CurlTransport: Sendable {
         struct Options: Sendable {
             var timeout: Duration
@@ -93,7 +94,7 @@
                     transfer.cancelled = true
                     guard active.removeValue(forKey: transfer.easy) != nil else { continue }
                     _ = courier_curl_multi_remove_handle(multi.pointer, transfer.easy)
-                    transfer.finish(.failure(.transport("cancelled", path: transfer.path)))
+                    transfer.finish(transfer.cancellation())
                 }
                 var running: Int32 = 0
                 _ = courier_curl_multi_perform(multi.pointer, &running)

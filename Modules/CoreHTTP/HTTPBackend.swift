@@ -9,6 +9,7 @@ public struct HTTPBackend: Backend {
         private let transport: Result<CurlTransport, BackendError.Unavailable>
     #else
         private let session: URLSession
+        private let timeout: Duration
     #endif
 
     /// Talks to `base` (e.g. http://127.0.0.1:8080), giving each request `timeout` to answer. `caFile` names
@@ -19,12 +20,8 @@ public struct HTTPBackend: Backend {
         #if os(Linux)
             transport = CurlTransport.make(options: .init(timeout: timeout, caFile: caFile))
         #else
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = timeout.seconds
-            configuration.timeoutIntervalForResource = timeout.seconds
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            session = URLSession(
-                configuration: configuration, delegate: SameSchemeRedirects(), delegateQueue: nil)
+            self.timeout = timeout
+            session = Self.session(timeout: timeout)
         #endif
     }
 
@@ -83,8 +80,9 @@ public struct HTTPBackend: Backend {
         return body
     }
 
-    /// POSTs `body` as JSON with `headers`, once (a redirect is not followed, a fault is not retried); the same
-    /// status mapping as ``fetch(_:)``.
+    /// POSTs `body` as JSON with `headers`, once, on a connection of its own (a redirect is not followed, a fault
+    /// is not retried); the same status mapping as ``fetch(_:)``. A fault once the request went out is
+    /// ``BackendError/unanswered(_:path:)``: the server may have acted on it.
     public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
         let path = endpoint.path
         var lines = ["Content-Type: application/json"]
@@ -116,10 +114,31 @@ public struct HTTPBackend: Backend {
             }
         }
     #else
+        /// An ephemeral session that follows redirects only to the same scheme or a stronger one.
+        private static func session(timeout: Duration) -> URLSession {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout.seconds
+            configuration.timeoutIntervalForResource = timeout.seconds
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            return URLSession(configuration: configuration, delegate: SameSchemeRedirects(), delegateQueue: nil)
+        }
+
+        /// URLSession's faults that come before any byte of the request was written: nothing was sent.
+        private static let beforeSending: Set<URLError.Code> = [
+            .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet, .secureConnectionFailed,
+            .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+            .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired,
+            .appTransportSecurityRequiresSecureConnection,
+        ]
+
         private func get(_ url: String, path: String, post: (body: Data, headers: [String])? = nil)
             async throws(BackendError) -> (status: Int, body: Data)
         {
             guard let url = URL(string: url) else { throw .invalidRequest("bad URL \(url)") }
+            // A POST gets a session of its own, made for it and thrown away after it: a new connection no earlier
+            // request kept alive, so the system has no dead connection to send it again on.
+            let session = post == nil ? self.session : Self.session(timeout: timeout)
+            defer { if post != nil { session.finishTasksAndInvalidate() } }
             var request = URLRequest(url: url)
             if let post {
                 (request.httpMethod, request.httpBody) = ("POST", post.body)
@@ -131,17 +150,26 @@ public struct HTTPBackend: Backend {
             do {
                 let (data, response) = try await session.data(for: request)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                // SameSchemeRedirects stops a downgrade, which leaves the redirect itself as the answer.
-                if (300..<400).contains(status), url.scheme?.lowercased() == "https" {
+                // SameSchemeRedirects stops a downgrade, which leaves the redirect itself as the answer (a POST's
+                // redirect is never followed: its status is the answer).
+                if post == nil, (300..<400).contains(status), url.scheme?.lowercased() == "https" {
                     throw BackendError.transport(BackendError.downgradeRefused, path: path)
                 }
                 return (status, data)
             } catch let error as BackendError {
                 throw error
             } catch let error as URLError {
+                // URLSession does not say how much of a POST went out: anything but a fault before connecting may
+                // have reached the server.
+                if post != nil, !Self.beforeSending.contains(error.code) {
+                    throw .unanswered("\(error.localizedDescription) (the request may have gone out)", path: path)
+                }
                 if error.code == .timedOut { throw .timeout(path: path) }
                 throw .transport(error.localizedDescription, path: path)
-            } catch { throw .transport("\(error)", path: path) }
+            } catch {
+                if post != nil { throw .unanswered("\(error) (the request may have gone out)", path: path) }
+                throw .transport("\(error)", path: path)
+            }
         }
     #endif
 }

@@ -27,6 +27,8 @@ public struct RecordedAnswer: Sendable {
         case .failure(.httpStatus(let code, _)): fields["status"] = .number(Double(code))
         case .failure(.timeout): fields["error"] = .string("timeout")
         case .failure(.transport(let message, _)): fields["error"] = .string(message)
+        case .failure(.unanswered(let message, _)):
+            (fields["error"], fields["unanswered"]) = (.string(message), .bool(true))
         case .failure(.invalidRequest(let why)): fields["error"] = .string("invalid request: \(why)")
         }
         return JSONValue.object(fields).text
@@ -71,6 +73,8 @@ public struct RecordedAnswer: Sendable {
             case (404, _): outcome = .failure(.notFound(path: endpoint))
             default: outcome = .failure(.httpStatus(code, path: endpoint))
             }
+        case (_, _, .string(let message)?) where fields["unanswered"] == .bool(true):
+            outcome = .failure(.unanswered(message, path: endpoint))
         case (_, _, .string("timeout")?): outcome = .failure(.timeout(path: endpoint))
         case (_, _, .string(let message)?): outcome = .failure(.transport(message, path: endpoint))
         default: throw RecordingError("neither a \"status\" number nor an \"error\" string")

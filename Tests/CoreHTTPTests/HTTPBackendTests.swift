@@ -152,6 +152,140 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == #"{"secure":true}"#)
     }
 
+    /// The lines a server appended to `log`, in order.
+    static func lines(_ log: URL) -> [String] {
+        (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+    }
+
+    /// Six GETs at once: six kept-alive connections in the transport's pool, the ones libcurl used to send a POST
+    /// again on when the POST's connection died.
+    static func fillThePool(_ backend: HTTPBackend, _ names: [String]) async throws {
+        try await withThrowingTaskGroup(of: Data.self) { group in
+            for name in names { group.addTask { try await backend.fetch(try Endpoint(name)) } }
+            for try await _ in group {}
+        }
+    }
+
+    /// A pay endpoint that reads the request and drops the connection without answering (RST or FIN, after the
+    /// body or after the headers only) gets it once: libcurl used to send it again on each kept-alive connection
+    /// earlier GETs left (four times on the checkout). The fault is `unanswered` (it may have been acted on), a
+    /// second send is one more POST, and the pool still serves GETs.
+    @Test(arguments: ["reset", "close"], [true, false])
+    func aSendWhoseConnectionDropsIsPostedOnce(drop: String, afterBody: Bool) async throws {
+        let tree = try TemporaryDirectory()
+        let names = ["a.json", "b.json", "c.json", "d.json", "e.json", "f.json"]
+        for name in names { try tree.write("{}", to: name) }
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("posts.jsonl")
+        let rules = #"{"pay": {"\#(drop)": \#(afterBody ? "true" : #""headers""#)}}"#
+        let server = try TestServer.faults(root: tree.url, rules: rules, log: log)
+        defer { server.stop() }
+        let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(10))
+        try await Self.fillThePool(backend, names)
+        for sends in 1...2 {
+            let error = await #expect(throws: BackendError.self) {
+                try await backend.send(try Endpoint("pay"), body: Data(#"{"amount":"SAR 1.00"}"#.utf8), headers: [:])
+            }
+            guard case .unanswered(let message, "pay")? = error else {
+                Issue.record("expected unanswered, got \(String(describing: error))")
+                return
+            }
+            #expect(message.hasSuffix("after the request was sent"))
+            #expect(Self.lines(log).count == sends, "each send is POSTed once: \(Self.lines(log))")
+        }
+        #expect(try await backend.fetch(try Endpoint("a.json")) == Data("{}".utf8))
+    }
+
+    /// A POST is never redirected (a 303 would turn it into a GET elsewhere, a 307 would send it twice): the
+    /// redirect is the answer. A server that reads a POST and never answers is `unanswered` at the deadline; a
+    /// 204 is an empty answer.
+    @Test func aSendIsNeverRedirectedAndASilentAnswerIsUnanswered() async throws {
+        let tree = try TemporaryDirectory()
+        try tree.write(#"{"order":"1"}"#, to: "_pay.post.json")
+        try tree.write(#"{"order":"1"}"#, to: "_empty.post.json")
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("posts.jsonl")
+        var rules = #""hang": {"hang": true}, "empty": {"status": 204}"#
+        for code in [301, 302, 303, 307, 308] { rules += #", "r\#(code)": {"redirect": "/pay", "status": \#(code)}"# }
+        let server = try TestServer.faults(root: tree.url, rules: "{\(rules)}", log: log)
+        defer { server.stop() }
+        let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(1))
+        for code in [301, 302, 303, 307, 308] {
+            await #expect(throws: BackendError.httpStatus(code, path: "r\(code)")) {
+                try await backend.send(try Endpoint("r\(code)"), body: Data("{}".utf8), headers: [:])
+            }
+        }
+        #expect(Self.lines(log).count == 5, "no redirect was followed: \(Self.lines(log))")
+        #expect(try await backend.send(try Endpoint("empty"), body: Data("{}".utf8), headers: [:]).isEmpty)
+        await #expect(
+            throws: BackendError.unanswered("no answer within 1s after the request was sent", path: "hang")
+        ) { try await backend.send(try Endpoint("hang"), body: Data("{}".utf8), headers: [:]) }
+        #expect(Self.lines(log).count == 7)
+    }
+
+    /// A raw server: GETs answered on kept-alive connections; after `GET /_switch`, a new connection is dropped
+    /// before anything is read (`fin`, `rst`) or no longer accepted at all (`refuse`). Each connection and
+    /// request is a line of the log, so a POST sent again on a kept-alive connection would show.
+    static let dropping = """
+        import socket,struct,sys,threading
+        log=open(sys.argv[1],"a",buffering=1); mode=sys.argv[2]; lock=threading.Lock(); switched=[False]
+        s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(64)
+        print("port", s.getsockname()[1], flush=True)
+        def write(line):
+            with lock: log.write(line+"\\n")
+        def drop(c):
+            if mode=="rst": c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii",1,0))
+            c.close()
+        def serve(c):
+            f=c.makefile("rb")
+            while True:
+                line=f.readline()
+                if not line: return c.close()
+                while f.readline() not in (b"\\r\\n", b"\\n", b""): pass
+                method,path=line.split()[:2]
+                write(method.decode()+" "+path.decode())
+                if method==b"POST": return drop(c)
+                c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nContent-Length: 2\\r\\n\\r\\n{}")
+                if path==b"/_switch":
+                    switched[0]=True
+                    if mode=="refuse": s.shutdown(socket.SHUT_RDWR); s.close()
+        while True:
+            try: c,_=s.accept()
+            except OSError: break
+            if switched[0]:
+                write("dropped"); drop(c); continue
+            write("accept")
+            threading.Thread(target=serve,args=(c,),daemon=True).start()
+        threading.Event().wait()
+        """
+
+    /// The connection a POST goes out on is dropped before the server read a byte (FIN or RST), or the server no
+    /// longer listens, while earlier GETs' connections are still open: the POST is never sent on one of those,
+    /// so the server never reads it at all. Refused is `transport` (nothing was sent); a drop may be either,
+    /// as the socket says, but never twice.
+    @Test(arguments: ["fin", "rst", "refuse"])
+    func aSendNeverRidesAKeptAliveConnection(mode: String) async throws {
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("connections.log")
+        let server = try TestServer(arguments: ["-u", "-c", Self.dropping, log.path, mode], portPattern: "port ")
+        defer { server.stop() }
+        let backend = HTTPBackend(base: server.baseURL, timeout: .seconds(10))
+        try await Self.fillThePool(backend, ["a", "b", "c", "d", "e", "f"])
+        _ = try await backend.fetch(try Endpoint("_switch"))
+        let error = await #expect(throws: BackendError.self) {
+            try await backend.send(try Endpoint("pay"), body: Data("{}".utf8), headers: [:])
+        }
+        let lines = Self.lines(log)
+        #expect(!lines.contains { $0.hasPrefix("POST") }, "the POST went out on a kept-alive connection: \(lines)")
+        switch (error, mode) {
+        case (.transport(let message, "pay")?, "refuse"): #expect(message.contains("Couldn't connect"))
+        case (.transport(_, "pay")?, "fin"), (.transport(_, "pay")?, "rst"), (.unanswered(_, "pay")?, "fin"),
+            (.unanswered(_, "pay")?, "rst"):
+            #expect(lines.filter { $0 == "dropped" }.count == 1, "\(lines)")
+        default: Issue.record("\(mode): \(String(describing: error))")
+        }
+    }
+
     /// A certificate for 127.0.0.1 and its key, made by openssl in `tree`.
     static func selfSignedCertificate(in tree: TemporaryDirectory) throws -> (cert: String, key: String) {
         let cert = tree.url.appendingPathComponent("cert.pem").path

@@ -48,38 +48,44 @@ public final class CannedBackend: Backend {
         return try await answer(answers[path], path: path, fetch: asked)
     }
 
-    /// Answers a POST from `answers["POST " + path]` (none: notFound), recording it.
+    /// Answers a POST from `answers["POST " + path]` (none: notFound), recording it. A POST that hangs was sent:
+    /// when it ends without an answer (cancelled, or a day of virtual time) that is `unanswered`, as over HTTP.
     public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
         let key = "POST " + endpoint.path
         let asked = state.withLock { state in
             state.sent.append(SentRequest(path: endpoint.path, body: body, headers: headers))
             return state.sent.filter { $0.path == endpoint.path }.count
         }
-        return try await answer(answers[key], path: endpoint.path, fetch: asked)
+        return try await answer(answers[key], path: endpoint.path, fetch: asked, sent: true)
     }
 
-    private func answer(_ answer: CannedAnswer?, path: String, fetch: Int) async throws(BackendError) -> Data {
+    private func answer(_ answer: CannedAnswer?, path: String, fetch: Int, sent: Bool = false)
+        async throws(BackendError) -> Data
+    {
         switch answer {
         case nil: throw .notFound(path: path)
         case .json(let text): return Data(text.utf8)
         case .body(let data): return data
         case .fault(let error): throw error
         case .delayed(let delay, let text):
-            try await sleep(delay, path: path)
+            try await sleep(delay, path: path, sent: sent)
             return Data(text.utf8)
         case .hang:
-            try await sleep(.seconds(86_400), path: path)
-            throw .timeout(path: path)
+            try await sleep(.seconds(86_400), path: path, sent: sent)
+            throw sent ? .unanswered("no answer", path: path) : .timeout(path: path)
         case .sequence(let answers):
             return try await self.answer(
-                answers.isEmpty ? nil : answers[min(fetch, answers.count) - 1], path: path, fetch: fetch)
+                answers.isEmpty ? nil : answers[min(fetch, answers.count) - 1], path: path, fetch: fetch, sent: sent)
         }
     }
 
-    private func sleep(_ duration: Duration, path: String) async throws(BackendError) {
+    private func sleep(_ duration: Duration, path: String, sent: Bool) async throws(BackendError) {
         state.withLock { $0.sleeping += 1 }
         defer { state.withLock { $0.sleeping -= 1 } }
-        do { try await clock.sleep(for: duration) } catch { throw .transport("cancelled", path: path) }
+        do { try await clock.sleep(for: duration) } catch {
+            throw sent
+                ? .unanswered("cancelled after the request was sent", path: path) : .transport("cancelled", path: path)
+        }
     }
 }
 

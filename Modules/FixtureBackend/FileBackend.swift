@@ -69,15 +69,19 @@ public final class FileBackend: Backend {
     }
 
     /// Answers a POST from the tree (`_NAME.post.json` beside where `NAME` would be), after `NAME`'s declared
-    /// fault; the body and headers are not read (the fault server records them for tests).
+    /// fault; the body and headers are not read (the fault server records them for tests). A POST that hangs, or
+    /// is cancelled while it waits, counts as sent: ``BackendError/unanswered(_:path:)``, as over HTTP.
     public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
         let name = endpoint.segments.last ?? ""
         var segments = endpoint.segments.dropLast().map { $0 }
         let folder = ([root] + segments).joined(separator: "/")
         segments.append("_" + name + ".post.json")
         let fault = try faults(in: folder, for: endpoint.path)[name]
-        if let delay = fault?.delay_ms { try await sleep(.milliseconds(delay), path: endpoint.path) }
-        if fault?.hang == true { try await sleep(.seconds(86_400), path: endpoint.path) }
+        if let delay = fault?.delay_ms { try await sleep(.milliseconds(delay), path: endpoint.path, sent: true) }
+        if fault?.hang == true {
+            try await sleep(.seconds(86_400), path: endpoint.path, sent: true)
+            throw .unanswered("no answer", path: endpoint.path)
+        }
         if let status = fault?.status, !(200..<300).contains(status) {
             throw status == 404 ? .notFound(path: endpoint.path) : .httpStatus(status, path: endpoint.path)
         }
@@ -111,8 +115,11 @@ public final class FileBackend: Backend {
         return current
     }
 
-    private func sleep(_ duration: Duration, path: String) async throws(BackendError) {
-        do { try await clock.sleep(for: duration) } catch { throw .transport("cancelled", path: path) }
+    private func sleep(_ duration: Duration, path: String, sent: Bool = false) async throws(BackendError) {
+        do { try await clock.sleep(for: duration) } catch {
+            throw sent
+                ? .unanswered("cancelled after the request was sent", path: path) : .transport("cancelled", path: path)
+        }
     }
 
     private func faults(in folder: String, for path: String) throws(BackendError) -> [String: Fault] {

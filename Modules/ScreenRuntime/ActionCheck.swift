@@ -145,18 +145,27 @@ extension String {
     fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
-/// Where an action went: what it is waiting for, or how it ended.
+/// Where an action went: what it is waiting for, or how it ended. Past the check, each case keeps the cards'
+/// verdicts it went ahead on, so a report can say who allowed what was done (or tried).
 public enum ActionProgress: Sendable, Equatable {
     /// The cards were asked; a vetoed or unanswerable action stops here, an allowed one waits for a "yes".
     /// `summary` is the line after the verdicts, in the action's words.
     case checked(ActionCheck, summary: String)
     /// Confirmed and sent; the backend has not answered yet.
-    case sending(ActionRequest)
+    case sending(ActionRequest, verdicts: [ActionVerdict])
     /// Done: the facts and the backend's answer (its fields), the line that says so, and the JSON report's key
-    /// for it (`result`: "paid").
-    case done(action: String, fields: [String: String], line: String, result: String)
-    /// It could not be done: why (the send failed, the screen failed first). Never retried by itself.
-    case failed(action: String, reason: String)
+    /// for it (`result`: "paid"). `unread` says why the backend's answer could not be read, when it could not:
+    /// the backend took it (a 2xx), and the fields are only the facts that were sent.
+    case done(
+        action: String, fields: [String: String], line: String, result: String, verdicts: [ActionVerdict],
+        unread: String? = nil)
+    /// It could not be done: why (nothing was sent, the backend refused it, the screen failed first). Never retried
+    /// by itself.
+    case failed(action: String, reason: String, verdicts: [ActionVerdict] = [])
+    /// It was sent and nothing says how it ended (no answer, a redirect, a 5xx): it may have gone through. Why, the
+    /// line that tells a person to check before trying again (the action's `uncertain` words), and the facts that
+    /// were sent. Never called a failure, never retried by itself.
+    case unknown(action: String, reason: String, line: String, facts: [String: String], verdicts: [ActionVerdict])
 }
 
 /// The screen a finished action leads to: its name and its inputs (pay → the tracking screen of the new order).

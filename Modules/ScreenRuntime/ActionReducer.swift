@@ -25,7 +25,9 @@ extension ScreenState {
         action = .checked(check, summary: check.summary(spec, values: inputs))
         let question = ScreenDefinition.fill(spec.question, inputs.merging(check.facts) { input, _ in input })
         if check.outcome == .allowed, question == nil {
-            action = .failed(action: id, reason: "no card gave what '\(spec.question)' needs; nothing was sent")
+            action = .failed(
+                action: id, reason: "no card gave what '\(spec.question)' needs; nothing was sent",
+                verdicts: check.verdicts)
         }
         guard check.outcome == .allowed, question != nil, confirmed else {
             let lines = check.lines + [check.summary(spec, values: inputs)]
@@ -73,45 +75,65 @@ extension ScreenState {
     /// Sends the facts of `check` once (or finishes at once when the action sends nothing).
     private mutating func send(_ spec: ActionSpec, _ check: ActionCheck, _ effects: inout [ScreenEffect]) {
         guard let template = spec.send else {
-            return finish(spec, fields: check.facts, &effects)
+            return finish(spec, fields: check.facts, verdicts: check.verdicts, &effects)
         }
         let values = inputs.merging(check.facts) { input, _ in input }
         do {
             let request = ActionRequest(
                 action: spec.id, endpoint: try ScreenDefinition.endpoint(template, values), facts: check.facts)
-            (action, sending) = (.sending(request), true)
+            (action, sending) = (.sending(request, verdicts: check.verdicts), true)
             console.message = "\(spec.label): sending…"
             effects.append(.send(request))
         } catch {
-            action = .failed(action: spec.id, reason: "\(Failure(describing: error).reason); nothing was sent")
+            action = .failed(
+                action: spec.id, reason: "\(Failure(describing: error).reason); nothing was sent",
+                verdicts: check.verdicts)
             console.message = "\(spec.label) failed: \(Failure(describing: error).reason)"
         }
     }
 
-    /// The backend's answer to a send: done (and, on a live screen, on to the screen it leads to), or failed
-    /// with why; a failed send is never sent again by itself.
-    mutating func sent(_ id: String, _ result: Result<[String: String], Failure>, _ effects: inout [ScreenEffect]) {
-        guard case .sending(let request)? = action, request.action == id,
+    /// What became of a send: done (and, on a live screen, on to the screen it leads to), failed with why, or
+    /// unknown: it may have gone through, so a person is told to check before trying again and it is never
+    /// called a failure. Nothing is sent again by itself.
+    mutating func sent(_ id: String, _ outcome: SendOutcome, _ effects: inout [ScreenEffect]) {
+        guard case .sending(let request, let verdicts)? = action, request.action == id,
             let spec = actions.first(where: { $0.id == id })
         else { return }
         sending = false
-        switch result {
-        case .success(let answer):
-            finish(spec, fields: request.facts.merging(answer) { _, answered in answered }, &effects)
-        case .failure(let failure):
-            action = .failed(action: id, reason: failure.reason)
-            console.message = "\(spec.label) failed: \(failure.reason)"
-            effects.append(.trace("action \(id): failed (\(failure.reason))"))
+        switch outcome {
+        case .done(let answer, let unread):
+            let fields = request.facts.merging(answer) { _, answered in answered }
+            finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects)
+        case .failed(let reason):
+            action = .failed(action: id, reason: reason, verdicts: verdicts)
+            console.message = "\(spec.label) failed: \(reason)"
+            effects.append(.trace("action \(id): failed (\(reason))"))
+        case .unknown(let reason):
+            let values = inputs.merging(request.facts) { input, _ in input }
+            let line = ScreenDefinition.fill(spec.uncertain, values) ?? ActionSpec(id: id, label: spec.label).uncertain
+            action = .unknown(action: id, reason: reason, line: line, facts: request.facts, verdicts: verdicts)
+            console.message = "\(line) (\(reason))"
+            effects.append(.trace("action \(id): unknown (\(reason))"))
         }
     }
 
-    private mutating func finish(_ spec: ActionSpec, fields: [String: String], _ effects: inout [ScreenEffect]) {
+    /// Done: the line in the action's words. An answer that could not be read says so and what was sent, and
+    /// leads nowhere (the next screen's inputs would come from it).
+    private mutating func finish(
+        _ spec: ActionSpec, fields: [String: String], verdicts: [ActionVerdict], unread: String? = nil,
+        _ effects: inout [ScreenEffect]
+    ) {
         let values = inputs.merging(fields) { _, field in field }
-        let line = ScreenDefinition.fill(spec.done, values) ?? "\(spec.label): done."
-        action = .done(action: spec.id, fields: fields, line: line, result: spec.result)
+        var line = ScreenDefinition.fill(spec.done, values) ?? "\(spec.label): done."
+        if let unread {
+            let sent = fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            line = "\(spec.label): done, but the answer could not be read (\(unread)); sent: \(sent)"
+        }
+        action = .done(
+            action: spec.id, fields: fields, line: line, result: spec.result, verdicts: verdicts, unread: unread)
         console.message = line
         effects.append(.trace("action \(spec.id): done"))
-        if let then = spec.then {
+        if let then = spec.then, unread == nil {
             next = ScreenLink(screen: then, inputs: fields)
             stop(&effects)
         }

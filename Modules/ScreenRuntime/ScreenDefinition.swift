@@ -203,6 +203,9 @@ public struct ActionSpec: Sendable, Equatable {
     public var then: String?
     /// The lines after the verdicts: allowed, vetoed (`{vetoes}`: "1 veto"), and nobody to ask.
     public var allowed, vetoed, unknown: String
+    /// The line when a send's outcome is not known (no answer, a redirect, a 5xx): it may have gone through, and a
+    /// person must check before trying again ("The payment may have gone through: check before paying again.").
+    public var uncertain: String
 
     /// An action with default words for `id`.
     public init(id: String, key: Character? = nil, label: String? = nil) {
@@ -217,6 +220,7 @@ public struct ActionSpec: Sendable, Equatable {
         allowed = "\(label): nobody objects."
         vetoed = "Can't \(label.lowercased()) ({vetoes})."
         unknown = "Cannot tell whether to \(label.lowercased()): no card on this screen answers for it."
+        uncertain = "\(label) may have gone through: check before trying again."
     }
 
     init(json: JSONValue, screen: String) throws {
@@ -245,6 +249,7 @@ public struct ActionSpec: Sendable, Equatable {
             allowed = try text("allowed") ?? allowed
             vetoed = try text("vetoed") ?? vetoed
             unknown = try text("unknown") ?? unknown
+            uncertain = try text("uncertain") ?? uncertain
         default: throw Failure("screens/\(screen).json: an action must be a name or {\"id\": …}")
         }
     }

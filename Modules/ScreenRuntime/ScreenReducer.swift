@@ -32,8 +32,8 @@ public enum ScreenAction: Sendable, Equatable {
     /// The host drew revision `revision` of the console (``ScreenConsole/revision``) with `rows` body lines of which
     /// `page` fit the window: a question it showed may now be answered, and scrolling stays within the body.
     case drawn(revision: Int, rows: Int, page: Int)
-    /// The backend answered action `id`'s send: its answer's fields, or why it failed.
-    case sent(String, Result<[String: String], Failure>)
+    /// The backend answered action `id`'s send (or could not): done, failed, or unknown (it may have gone through).
+    case sent(String, SendOutcome)
 }
 
 /// What a squad's ``Tracking`` hears of its card.

@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import JSON
 
 /// One screen of squads' components, run in-process on an injected clock. The screen's state is one value,
 /// ``ScreenState``, changed only by ``ScreenState/reduce(_:at:)``; this executor runs the effects it asks for
@@ -208,26 +207,6 @@ public final class ScreenRuntime: Sendable {
         }
     }
 
-    /// A send's answer as fields: a JSON object whose values are strings, numbers or booleans.
-    static func fields(of data: Data, from endpoint: Endpoint) -> Result<[String: String], Failure> {
-        guard case .object(let object)? = try? JSONValue(parsing: data) else {
-            return .failure(Failure("\(endpoint.path): the answer is not a JSON object"))
-        }
-        var fields: [String: String] = [:]
-        for (name, value) in object {
-            switch value {
-            case .string(let text): fields[name] = text
-            case .number(let number):
-                fields[name] =
-                    number == number.rounded() && abs(number) < 1e15
-                    ? String(Int64(number)) : String(number)
-            case .bool(let flag): fields[name] = String(flag)
-            default: continue
-            }
-        }
-        return .success(fields)
-    }
-
     /// The screen now (each card's info as JSON when the settings keep it).
     public func currentFrame(includingInfo: Bool = true) -> ScreenFrame {
         let (frame, cards) = world.withLock { ($0.state.frame(at: clock.now()), $0.state.cards) }
@@ -347,13 +326,13 @@ public final class ScreenRuntime: Sendable {
         case .send(let request):
             let (backend, sink) = (backend, sink)
             let task = Task.placed {
-                let result: Result<[String: String], Failure>
-                do {
+                let outcome: SendOutcome
+                do throws(BackendError) {
                     let data = try await backend.send(
                         request.endpoint, body: request.body, headers: ["Idempotency-Key": request.key])
-                    result = Self.fields(of: data, from: request.endpoint)
-                } catch { result = .failure(Failure(describing: error)) }
-                sink.yield(.action(.sent(request.action, result)))
+                    outcome = SendOutcome(answer: data, from: request.endpoint)
+                } catch { outcome = SendOutcome(fault: error) }
+                sink.yield(.action(.sent(request.action, outcome)))
             }
             world.withLock { $0.loads[-1] = task }
         case .trace(let line): trace(line, now)

@@ -23,48 +23,63 @@ public struct ActionReport: Sendable {
         case vetoed
         /// No card answers for it: nothing was sent.
         case cannotTell
-        /// The send failed, or the screen failed first.
+        /// Nothing was sent, or the backend refused it (or the screen failed first).
         case failed
+        /// It was sent and nothing says how it ended: it may have gone through (never called a failure).
+        case unknown
     }
 
-    /// How it ended.
+    /// How it ended. A run that ended while the send was still under way cannot know either.
     public var ending: Ending {
         switch progress {
         case .checked(let check, _): check.outcome == .cannotTell ? .cannotTell : .vetoed
-        case .sending, .failed: .failed
+        case .failed: .failed
+        case .sending, .unknown: .unknown
         case .done: .done
         }
     }
 
-    /// What a person reads after the frame: the verdicts and the outcome, or the done line, or why it failed.
+    /// What a person reads after the frame: the verdicts and the outcome, or the done line, or why it failed, or
+    /// why nobody knows and what to do before trying again.
     public var lines: [String] {
         let lines: [String]
         switch progress {
         case .checked(let check, let summary): lines = check.lines + [summary]
-        case .sending(let request): lines = ["\(request.action): no answer; it may or may not have gone through"]
-        case .done(_, _, let line, _): lines = [line]
-        case .failed(let action, let reason): lines = ["\(action) failed: \(reason)"]
+        case .sending(let request, _):
+            lines = [
+                "\(request.action): no answer before the run ended: it may have gone through: check before trying again"
+            ]
+        case .done(_, _, let line, _, _, _): lines = [line]
+        case .failed(let action, let reason, _): lines = ["\(action) failed: \(reason)"]
+        case .unknown(let action, let reason, let line, _, _): lines = ["\(action): \(reason)", line]
         }
         return lines.map(SafeText.visible)
     }
 
-    /// The JSON report's fields: `action` always, and the result's key when it is done.
+    /// The JSON report's fields: `action` always (with the verdicts the action went ahead on, or stopped at),
+    /// the result's key when it is done, and for an unknown outcome the facts that were sent (`sent`).
     var jsonFields: [(String, String)] {
         var action: [String: JSONValue] = ["outcome": .string(outcomeName), "verdicts": .array([]), "reason": .null]
         var fields: [(String, String)] = []
+        func strings(_ facts: [String: String]) -> JSONValue { .object(facts.mapValues(JSONValue.string)) }
         switch progress {
         case .checked(let check, let summary):
             action["id"] = .string(check.action)
             action["verdicts"] = .array(check.verdicts.map(Self.verdict))
             action["reason"] = .string(summary)
-        case .sending(let request):
-            action["id"] = .string(request.action)
-            action["reason"] = .string("no answer")
-        case .done(let id, let facts, _, let result):
-            action["id"] = .string(id)
-            fields.append((result, JSONValue.object(facts.mapValues(JSONValue.string)).text))
-        case .failed(let id, let reason):
+        case .sending(let request, let verdicts):
+            (action["id"], action["reason"]) = (.string(request.action), .string("no answer before the run ended"))
+            (action["verdicts"], action["sent"]) = (.array(verdicts.map(Self.verdict)), strings(request.facts))
+        case .done(let id, let facts, _, let result, let verdicts, let unread):
+            (action["id"], action["verdicts"]) = (.string(id), .array(verdicts.map(Self.verdict)))
+            if let unread { action["reason"] = .string("the answer could not be read: \(unread)") }
+            fields.append((result, strings(facts).text))
+        case .failed(let id, let reason, let verdicts):
             (action["id"], action["reason"]) = (.string(id), .string(reason))
+            action["verdicts"] = .array(verdicts.map(Self.verdict))
+        case .unknown(let id, let reason, let line, let facts, let verdicts):
+            (action["id"], action["reason"]) = (.string(id), .string("\(reason). \(line)"))
+            (action["verdicts"], action["sent"]) = (.array(verdicts.map(Self.verdict)), strings(facts))
         }
         return [("action", JSONValue.object(action).text)] + fields
     }
@@ -75,6 +90,7 @@ public struct ActionReport: Sendable {
         case .vetoed: "vetoed"
         case .cannotTell: "cannot-tell"
         case .failed: "failed"
+        case .unknown: "unknown"
         }
     }
 

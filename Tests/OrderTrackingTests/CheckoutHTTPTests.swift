@@ -70,6 +70,10 @@ import Testing
         #expect(again.status == 0)
         let report = try CLI.json(again.stdout)
         #expect((report["paid"] as? [String: String])?["order"] == "4242")
+        let action = report["action"] as? [String: Any] ?? [:]
+        let verdicts = (action["verdicts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(action["outcome"] as? String == "done")
+        #expect(verdicts == ["cart", "payment-method", "total"], "a done action keeps who allowed it")
         sent = try posts(log)
         let keys = sent.map {
             ($0["headers"] as? [String: String] ?? [:]).first { $0.key.lowercased() == "idempotency-key" }?.value
@@ -85,7 +89,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let log = folder.url.appendingPathComponent("posts.jsonl")
         let server = try TestServer.faults(
-            root: CLI.fixtures, rules: #"{"carts/C100/pay": {"status": 502}}"#, log: log)
+            root: CLI.fixtures, rules: #"{"carts/C100/pay": {"status": 402}}"#, log: log)
         defer { server.stop() }
         let api = ["--api", server.baseURL.absoluteString]
         let vetoed = try await CLI.run(["checkout", "C200", "--pay"] + api)
@@ -103,7 +107,87 @@ import Testing
         #expect(try posts(log).isEmpty, "nothing was sent for a veto or a failed screen")
         let refused = try await CLI.run(["checkout", "C100", "--pay"] + api)
         #expect(refused.status == 1)
-        #expect(refused.stdout.hasSuffix("pay failed: carts/C100/pay: server answered HTTP 502\n"))
+        #expect(
+            refused.stdout.hasSuffix(
+                "pay failed: carts/C100/pay: server answered HTTP 402: refused, nothing was done\n"))
         #expect(try posts(log).count == 1, "sent once, not retried")
+        let json = try await CLI.run(["checkout", "C100", "--pay", "--format", "json"] + api)
+        let action = try CLI.json(json.stdout)["action"] as? [String: Any] ?? [:]
+        #expect(json.status == 1 && action["outcome"] as? String == "failed")
+        #expect((action["verdicts"] as? [Any])?.count == 3, "a failed action keeps who allowed it: \(action)")
+    }
+
+    /// The pay endpoint reads the request and drops the connection without answering (RST or FIN, after the body
+    /// or after the headers only), after the screen's GETs left kept-alive connections behind: one POST, never
+    /// four, and the run says the payment may have gone through (exit 5), never that it failed. The JSON report
+    /// says "unknown", with the verdicts and the facts that were sent.
+    @Test(arguments: [("reset", "true"), ("close", "true"), ("reset", #""headers""#), ("close", #""headers""#)])
+    func aPaymentWhoseConnectionDropsIsPostedOnceAndMayHaveGoneThrough(drop: String, when: String) async throws {
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("posts.jsonl")
+        let server = try TestServer.faults(
+            root: CLI.fixtures, rules: #"{"carts/C100/pay": {"\#(drop)": \#(when)}}"#, log: log)
+        defer { server.stop() }
+        let api = ["--api", server.baseURL.absoluteString]
+        let paid = try await CLI.run(["checkout", "C100", "--pay"] + api)
+        #expect(paid.status == 5, "\(paid.stdout)\(paid.stderr)")
+        #expect(paid.stdout.hasSuffix("The payment may have gone through: check before paying again.\n"))
+        #expect(paid.stdout.contains("\npay: carts/C100/pay: ") && !paid.stdout.contains("failed"), "\(paid.stdout)")
+        #expect(try posts(log).count == 1, "POSTed once")
+        let json = try await CLI.run(["checkout", "C100", "--pay", "--format", "json"] + api)
+        #expect(json.status == 5)
+        let action = try CLI.json(json.stdout)["action"] as? [String: Any] ?? [:]
+        #expect(action["outcome"] as? String == "unknown")
+        #expect(
+            (action["reason"] as? String)?.hasSuffix("The payment may have gone through: check before paying again.")
+                == true)
+        #expect((action["sent"] as? [String: String])?["amount"] == "SAR 50.50")
+        #expect((action["verdicts"] as? [Any])?.count == 3)
+        #expect(try posts(log).count == 2)
+    }
+
+    /// Every answer a pay endpoint can give, over real HTTP, each POSTed once: a 2xx is done even when its answer
+    /// cannot be read (it says so and what was sent); a redirect (never followed), a 409 for the same key, a 5xx or
+    /// no answer by the deadline may have gone through (5); only a refusal (4xx) is a failure (1).
+    @Test(arguments: [
+        (#"{"status": 204}"#, 0, "Pay: done, but the answer could not be read (carts/C100/pay: the answer is empty)"),
+        (#"{"body": "empty"}"#, 0, "Pay: done, but the answer could not be read (carts/C100/pay: the answer is empty)"),
+        (#"{"status": 201, "body": "garbage"}"#, 0, "Pay: done, but the answer could not be read (carts/C100/pay: "),
+        (#"{"body": "garbage"}"#, 0, "Pay: done, but the answer could not be read (carts/C100/pay: the answer is not"),
+        (
+            #"{"redirect": "/orders/4242/screen.json", "status": 301}"#, 5,
+            "pay: carts/C100/pay: server answered HTTP 301"
+        ),
+        (#"{"redirect": "/orders/4242/screen.json"}"#, 5, "pay: carts/C100/pay: server answered HTTP 302: a redirect"),
+        (
+            #"{"redirect": "/orders/4242/screen.json", "status": 303}"#, 5,
+            "pay: carts/C100/pay: server answered HTTP 303"
+        ),
+        (#"{"redirect": "/carts/C100/pay", "status": 307}"#, 5, "pay: carts/C100/pay: server answered HTTP 307"),
+        (#"{"status": 409}"#, 5, "pay: carts/C100/pay: server answered HTTP 409: a conflict (a request with the same"),
+        (#"{"status": 500}"#, 5, "pay: carts/C100/pay: server answered HTTP 500"),
+        (#"{"status": 502}"#, 5, "pay: carts/C100/pay: server answered HTTP 502"),
+        (#"{"status": 503}"#, 5, "pay: carts/C100/pay: server answered HTTP 503"),
+        (#"{"status": 504}"#, 5, "pay: carts/C100/pay: server answered HTTP 504"),
+        (#"{"hang": true}"#, 5, "pay: carts/C100/pay: no answer within 2s after the request was sent"),
+        (#"{"status": 400}"#, 1, "pay failed: carts/C100/pay: server answered HTTP 400: refused, nothing was done"),
+        (#"{"status": 402}"#, 1, "pay failed: carts/C100/pay: server answered HTTP 402: refused, nothing was done"),
+        (#"{"status": 422}"#, 1, "pay failed: carts/C100/pay: server answered HTTP 422: refused, nothing was done"),
+    ])
+    func everyAnswerToAPaymentIsSaidForWhatItIs(rule: String, status: Int32, said: String) async throws {
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("posts.jsonl")
+        let server = try TestServer.faults(root: CLI.fixtures, rules: #"{"carts/C100/pay": \#(rule)}"#, log: log)
+        defer { server.stop() }
+        let paid = try await CLI.run([
+            "checkout", "C100", "--pay", "--timeout", "2", "--api", server.baseURL.absoluteString,
+        ])
+        #expect(paid.status == status, "\(rule): \(paid.stdout)\(paid.stderr)")
+        #expect(paid.stdout.contains("\n" + said), "\(rule): \(paid.stdout)")
+        if status == 5 {
+            #expect(paid.stdout.hasSuffix("The payment may have gone through: check before paying again.\n"))
+        }
+        if status == 0 { #expect(paid.stdout.contains("sent: amount SAR 50.50, amount_minor 5050")) }
+        #expect(try posts(log).count == 1, "\(rule): POSTed once")
     }
 }

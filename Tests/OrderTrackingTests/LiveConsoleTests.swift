@@ -173,7 +173,7 @@ import Testing
         let final = await live.running.value
         #expect(final.next == ScreenLink(screen: "tracking", inputs: final.next?.inputs ?? [:]))
         #expect(final.next?.inputs["order"] == "4242" && final.next?.inputs["method_id"] == "cash")
-        if case .done(_, _, let line, "paid")? = final.action {
+        if case .done(_, _, let line, "paid", _, nil)? = final.action {
             #expect(line == "Paid SAR 50.50 with Cash on delivery: order 4242")
         } else {
             Issue.record("not paid: \(String(describing: final.action))")

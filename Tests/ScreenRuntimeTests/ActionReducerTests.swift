@@ -14,10 +14,18 @@ import Testing
         (pay.send, pay.question, pay.then) = ("carts/{cart}/pay", "Pay {amount} with {method}?", "tracking")
         (pay.done, pay.result) = ("Paid {amount} with {method}: order {order}", "paid")
         pay.vetoed = "Checkout {cart} can't be paid ({vetoes})."
+        pay.uncertain = "The payment may have gone through: check before paying again."
         return pay
     }()
     static let method = Verdict.confirm("with Visa", facts: ["method": "Visa", "method_id": "visa4242"])
     static let amount = Verdict.confirm("SAR 45.45", facts: ["amount": "SAR 45.45"])
+    /// Both cards allow paying: the verdicts a send goes ahead on, kept to its end.
+    static let allowed = ActionCheck(
+        action: "pay",
+        verdicts: [
+            ActionVerdict(id: "method", verdict: method, reason: nil),
+            ActionVerdict(id: "total", verdict: amount, reason: nil),
+        ])
 
     /// A validating card whose answer says `verdict` about paying.
     static func answer(_ title: String, _ verdict: Verdict) -> CardAnswer {
@@ -70,12 +78,6 @@ import Testing
         let store = Self.checkout(Self.method, Self.amount, perform: true)
         let facts = ["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"]
         let request = try Self.request(facts)
-        let check = ActionCheck(
-            action: "pay",
-            verdicts: [
-                ActionVerdict(id: "method", verdict: Self.method, reason: nil),
-                ActionVerdict(id: "total", verdict: Self.amount, reason: nil),
-            ])
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
             effects: [
@@ -86,9 +88,10 @@ import Testing
         ) { screen in
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
-            (screen.perform, screen.action, screen.sending) = (nil, .sending(request), true)
+            (screen.perform, screen.action, screen.sending) = (
+                nil, .sending(request, verdicts: Self.allowed.verdicts), true
+            )
             screen.console.message = "Pay: sending…"
-            _ = check
         }
         #expect(!store.state.quiet, "a send under way keeps the screen from settling")
         #expect(
@@ -98,14 +101,76 @@ import Testing
         var fields = facts
         fields["order"] = "4242"
         store.send(
-            .sent("pay", .success(["order": "4242"])),
+            .sent("pay", .done(["order": "4242"], unread: nil)),
             effects: [.trace("action pay: done"), .finish]
         ) { screen in
-            (screen.action, screen.sending) = (.done(action: "pay", fields: fields, line: line, result: "paid"), false)
+            (screen.action, screen.sending) = (
+                .done(action: "pay", fields: fields, line: line, result: "paid", verdicts: Self.allowed.verdicts), false
+            )
             screen.console.message = line
             screen.next = ScreenLink(screen: "tracking", inputs: fields)
             screen.stopped = true
         }
+    }
+
+    /// A checkout paying on its own, its send under way: the store and the request sent.
+    static func sending() throws -> (Rules.Store, ActionRequest) {
+        let store = checkout(method, amount, perform: true)
+        let request = try request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
+        store.send(
+            .loaded(card: 1, generation: 1, answer("total", amount)),
+            effects: [
+                .trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+                .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
+                .trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed),
+            ]
+        ) { screen in
+            Rules.shows("total", 1, at: Rules.start)(&screen)
+            screen.cards[1].verdicts = ["pay": amount]
+            (screen.perform, screen.action, screen.sending) = (nil, .sending(request, verdicts: allowed.verdicts), true)
+            screen.console.message = "Pay: sending…"
+        }
+        return (store, request)
+    }
+
+    /// Sent, then no answer (a dropped connection, a timeout, a 5xx, a redirect): the payment may have gone
+    /// through. The screen says so in the action's words, keeps the verdicts and the facts sent, follows no
+    /// screen, settles, and sends nothing again; it is never "failed".
+    @Test func anUnknownOutcomeSaysItMayHaveGoneThroughAndIsNeverAFailure() throws {
+        let (store, request) = try Self.sending()
+        let reason = "carts/C100/pay: Empty reply from server after the request was sent"
+        let line = "The payment may have gone through: check before paying again."
+        store.send(
+            .sent("pay", .unknown(reason)),
+            effects: [.trace("action pay: unknown (\(reason))"), .draw(.changed), .draw(.settled)]
+        ) { screen in
+            screen.sending = false
+            screen.action = .unknown(
+                action: "pay", reason: reason, line: line, facts: request.facts, verdicts: Self.allowed.verdicts)
+            screen.console.message = "\(line) (\(reason))"
+        }
+        #expect(store.state.next == nil && store.state.quiet)
+    }
+
+    /// The backend took it (a 2xx) and its answer cannot be read: done, saying so and what was sent; with no
+    /// answer there is no new order to follow, so the run stays on the screen instead of leaving for one.
+    @Test func aTakenPaymentWhoseAnswerCannotBeReadIsDoneAndSaysWhatWasSent() throws {
+        let (store, request) = try Self.sending()
+        let unread = "carts/C100/pay: the answer is empty"
+        let line =
+            "Pay: done, but the answer could not be read (\(unread)); sent: amount SAR 45.45, method Visa, "
+            + "method_id visa4242"
+        store.send(
+            .sent("pay", .done([:], unread: unread)),
+            effects: [.trace("action pay: done"), .draw(.changed), .draw(.settled)]
+        ) { screen in
+            screen.sending = false
+            screen.action = .done(
+                action: "pay", fields: request.facts, line: line, result: "paid", verdicts: Self.allowed.verdicts,
+                unread: unread)
+            screen.console.message = line
+        }
+        #expect(store.state.next == nil)
     }
 
     @Test func aVetoListsTheCardsAndSendsNothing() {
@@ -152,13 +217,7 @@ import Testing
             effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("P"), tabs: Self.tabs)
-            let check = ActionCheck(
-                action: "pay",
-                verdicts: [
-                    ActionVerdict(id: "method", verdict: Self.method, reason: nil),
-                    ActionVerdict(id: "total", verdict: Self.amount, reason: nil),
-                ])
-            screen.action = .checked(check, summary: "Pay: nobody objects.")
+            screen.action = .checked(Self.allowed, summary: "Pay: nobody objects.")
             screen.console.showAction(
                 id: "pay", title: "Pay",
                 lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
@@ -171,23 +230,21 @@ import Testing
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("y"), tabs: Self.tabs)
-            (screen.action, screen.sending) = (.sending(request), true)
+            (screen.action, screen.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
             screen.console.message = "Pay: sending…"
         }
         store.send(.keys([.character("P")], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
             _ = screen.console.handle(.character("P"), tabs: Self.tabs)
         }
+        let refused = "carts/C100/pay: server answered HTTP 402: refused, nothing was done"
         store.send(
-            .sent("pay", .failure(Failure("carts/C100/pay: server answered HTTP 502"))),
-            effects: [
-                .trace("action pay: failed (carts/C100/pay: server answered HTTP 502)"), .draw(.changed),
-                .draw(.settled),
-            ]
+            .sent("pay", .failed(refused)),
+            effects: [.trace("action pay: failed (\(refused))"), .draw(.changed), .draw(.settled)]
         ) { screen in
             (screen.action, screen.sending) = (
-                .failed(action: "pay", reason: "carts/C100/pay: server answered HTTP 502"), false
+                .failed(action: "pay", reason: refused, verdicts: Self.allowed.verdicts), false
             )
-            screen.console.message = "Pay failed: carts/C100/pay: server answered HTTP 502"
+            screen.console.message = "Pay failed: \(refused)"
         }
     }
 
@@ -308,7 +365,7 @@ import Testing
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("y"), tabs: Self.tabs)
-            (screen.action, screen.sending) = (.sending(request), true)
+            (screen.action, screen.sending) = (.sending(request, verdicts: Self.check(dearer).verdicts), true)
             screen.console.message = "Pay: sending…"
         }
     }
@@ -350,7 +407,8 @@ import Testing
         #expect(
             state.action
                 == .failed(
-                    action: "pay", reason: "no card gave what 'Pay {amount} with {method}?' needs; nothing was sent"))
+                    action: "pay", reason: "no card gave what 'Pay {amount} with {method}?' needs; nothing was sent",
+                    verdicts: [ActionVerdict(id: "method", verdict: Self.method, reason: nil)]))
         #expect(
             state.console.overlay
                 == .action(

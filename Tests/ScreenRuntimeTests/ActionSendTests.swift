@@ -20,12 +20,17 @@ private struct PriceCard: Component, Validatable {
 }
 
 /// The runtime carries out a confirmed action's send through the backend: once, with its key, and reads the
-/// answer; an answer that is not a JSON object is a failed action, not a guess.
+/// answer. A 2xx whose answer is not a JSON object is done (the backend took it) and says it could not read it;
+/// a send that may have reached the backend is unknown, never failed.
 @Suite struct ActionSendTests {
     func run(answer: String) async throws -> (ScreenFrame, CannedBackend) {
+        try await run(.json(answer))
+    }
+
+    func run(_ answer: CannedAnswer) async throws -> (ScreenFrame, CannedBackend) {
         let clock = VirtualClock()
         let backend = CannedBackend(
-            ["carts/C1/price": .json("SAR 1.00"), "POST carts/C1/pay": .json(answer)], clock: clock)
+            ["carts/C1/price": .json("SAR 1.00"), "POST carts/C1/pay": answer], clock: clock)
         var registry = ComponentRegistry()
         try registry.register(ComponentRegistration(module: "Test", endpoint: "carts/{cart}/price") { PriceCard() })
         var pay = ActionSpec(id: "pay")
@@ -47,17 +52,68 @@ private struct PriceCard: Component, Validatable {
             backend.sent == [
                 SentRequest(path: "carts/C1/pay", body: request.body, headers: ["Idempotency-Key": request.key])
             ])
-        guard case .done(_, let fields, let line, _)? = final.action else {
+        guard case .done(_, let fields, let line, _, let verdicts, nil)? = final.action else {
             Issue.record("not done: \(String(describing: final.action))")
             return
         }
         #expect(line == "Paid SAR 1.00: order 42")
         #expect(fields == ["amount": "SAR 1.00", "order": "42", "ok": "true"])
+        #expect(
+            verdicts == [
+                ActionVerdict(id: "price", verdict: .confirm("SAR 1.00", facts: ["amount": "SAR 1.00"]), reason: nil)
+            ])
     }
 
-    @Test func anAnswerThatIsNotAnObjectFailsTheAction() async throws {
-        let (final, backend) = try await run(answer: "[1]")
+    /// The backend took it (a 2xx) but its answer cannot be read: done, saying so and what was sent; never
+    /// "failed", which would invite paying again.
+    @Test(arguments: [("[1]", "the answer is not a JSON object"), ("", "the answer is empty")])
+    func aTakenSendWhoseAnswerCannotBeReadIsDone(answer: String, why: String) async throws {
+        let (final, backend) = try await run(answer: answer)
         #expect(backend.sent.count == 1)
-        #expect(final.action == .failed(action: "pay", reason: "carts/C1/pay: the answer is not a JSON object"))
+        guard case .done(_, let fields, let line, _, _, let unread)? = final.action else {
+            Issue.record("not done: \(String(describing: final.action))")
+            return
+        }
+        #expect(unread == "carts/C1/pay: \(why)" && fields == ["amount": "SAR 1.00"])
+        #expect(line == "Pay: done, but the answer could not be read (carts/C1/pay: \(why)); sent: amount SAR 1.00")
+        #expect(final.next == nil)
+    }
+
+    /// A send that went out and got no answer is unknown, in the action's words, sent once.
+    @Test func aSendThatMayHaveReachedTheBackendIsUnknown() async throws {
+        let (final, backend) = try await run(.fault(.unanswered("Empty reply from server", path: "carts/C1/pay")))
+        #expect(backend.sent.count == 1)
+        guard case .unknown(let id, let reason, let line, let facts, let verdicts)? = final.action else {
+            Issue.record("not unknown: \(String(describing: final.action))")
+            return
+        }
+        #expect(id == "pay" && reason == "carts/C1/pay: Empty reply from server" && facts == ["amount": "SAR 1.00"])
+        #expect(line == "Pay may have gone through: check before trying again.")
+        #expect(verdicts.count == 1)
+    }
+
+    /// Every fault a send can meet, read by the backend contract: unknown whenever the request may have been acted
+    /// on, failed only when nothing was sent or the backend refused it.
+    @Test(arguments: [
+        (BackendError.unanswered("Empty reply from server after the request was sent", path: "p"), true),
+        (.unanswered("no answer within 1s after the request was sent", path: "p"), true),
+        (.httpStatus(301, path: "p"), true), (.httpStatus(302, path: "p"), true), (.httpStatus(303, path: "p"), true),
+        (.httpStatus(307, path: "p"), true), (.httpStatus(308, path: "p"), true), (.httpStatus(409, path: "p"), true),
+        (.httpStatus(500, path: "p"), true), (.httpStatus(502, path: "p"), true), (.httpStatus(503, path: "p"), true),
+        (.httpStatus(504, path: "p"), true), (.httpStatus(100, path: "p"), true),
+        (.httpStatus(400, path: "p"), false), (.httpStatus(402, path: "p"), false),
+        (.httpStatus(422, path: "p"), false),
+        (.notFound(path: "p"), false), (.timeout(path: "p"), false),
+        (.transport("Couldn't connect to server", path: "p"), false),
+        (.invalidRequest("this backend only reads"), false),
+    ])
+    func aFaultIsUnknownWheneverTheSendMayHaveBeenActedOn(fault: BackendError, unknown: Bool) {
+        switch SendOutcome(fault: fault) {
+        case .unknown(let reason): #expect(unknown && reason.hasPrefix(fault.description))
+        case .failed(let reason):
+            #expect(!unknown)
+            #expect(reason.hasSuffix("; nothing was sent") || reason.hasSuffix("refused, nothing was done"))
+        case .done: Issue.record("a fault is never done")
+        }
     }
 }

@@ -38,7 +38,7 @@ private struct NoteCard: Component {
         #expect(frame.failure == "ghost: a critical card no module registers")
         #expect(frame.cards.map(\.id) == [NoteCard.id], "the card that can be shown is still there")
         #expect(said.contains { $0.contains("skipping 'ghost'") })
-        guard case .failed(let action, let reason)? = frame.action else {
+        guard case .failed(let action, let reason, _)? = frame.action else {
             Issue.record("the action went ahead: \(String(describing: frame.action))")
             return
         }

@@ -189,3 +189,75 @@ private func hiddenRider() -> CardFrame {
         #expect(none == nil)
     }
 }
+
+/// An action as the outputs say it: each ending its own outcome (unknown is never "failed"), and the verdicts it
+/// went ahead on reported for done, failed and unknown, not only for a veto.
+@Suite struct ActionReportTests {
+    static let verdicts = [
+        ActionVerdict(id: "total", verdict: .confirm("SAR 1.00", facts: ["amount": "SAR 1.00"]), reason: nil)
+    ]
+
+    static func action(_ progress: ActionProgress) throws -> [String: Any] {
+        let text = JSONReport(
+            order: "C1", frame: ScreenFrame(cards: [], elapsedMs: 0, finished: true, action: progress)
+        ).text
+        let report = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        return report?["action"] as? [String: Any] ?? [:]
+    }
+
+    @Test func everyEndingSaysItsOutcomeAndKeepsTheVerdicts() throws {
+        let endings: [(ActionProgress, ActionReport.Ending, String)] = [
+            (
+                .done(
+                    action: "pay", fields: ["amount": "SAR 1.00"], line: "Paid", result: "paid", verdicts: Self.verdicts
+                ), .done, "done"
+            ),
+            (
+                .failed(action: "pay", reason: "HTTP 402: refused, nothing was done", verdicts: Self.verdicts), .failed,
+                "failed"
+            ),
+            (
+                .unknown(
+                    action: "pay", reason: "HTTP 502", line: "It may have gone through.", facts: ["amount": "SAR 1.00"],
+                    verdicts: Self.verdicts), .unknown, "unknown"
+            ),
+        ]
+        for (progress, ending, outcome) in endings {
+            #expect(ActionReport(progress)?.ending == ending)
+            let action = try Self.action(progress)
+            #expect(action["outcome"] as? String == outcome)
+            let verdicts = action["verdicts"] as? [[String: Any]] ?? []
+            #expect(verdicts.count == 1 && verdicts.first?["id"] as? String == "total", "\(outcome): \(action)")
+        }
+    }
+
+    @Test func anUnknownOutcomeSaysWhyAndWhatToDoAndWhatWasSent() throws {
+        let progress = ActionProgress.unknown(
+            action: "pay", reason: "carts/C1/pay: server answered HTTP 502",
+            line: "The payment may have gone through: check before paying again.", facts: ["amount": "SAR 1.00"],
+            verdicts: Self.verdicts)
+        #expect(
+            ActionReport(progress)?.lines == [
+                "pay: carts/C1/pay: server answered HTTP 502",
+                "The payment may have gone through: check before paying again.",
+            ])
+        let action = try Self.action(progress)
+        #expect(action["sent"] as? [String: String] == ["amount": "SAR 1.00"])
+        #expect(
+            action["reason"] as? String
+                == "carts/C1/pay: server answered HTTP 502. The payment may have gone through: check before paying again."
+        )
+        let request = ActionRequest(action: "pay", endpoint: try Endpoint("carts", "C1", "pay"), facts: [:])
+        #expect(
+            ActionReport(.sending(request, verdicts: []))?.ending == .unknown, "a run that ended mid-send cannot know")
+    }
+
+    @Test func aDoneActionWhoseAnswerCouldNotBeReadSaysSo() throws {
+        let progress = ActionProgress.done(
+            action: "pay", fields: ["amount": "SAR 1.00"], line: "Pay: done, but …", result: "paid",
+            verdicts: Self.verdicts, unread: "carts/C1/pay: the answer is empty")
+        let action = try Self.action(progress)
+        #expect(action["outcome"] as? String == "done")
+        #expect(action["reason"] as? String == "the answer could not be read: carts/C1/pay: the answer is empty")
+    }
+}

@@ -11,6 +11,9 @@ public enum ExitCode: Int32, Sendable {
     case vetoed = 3
     /// `cancel`: no card on the order's screen answers for cancelling, so nobody can say yes.
     case cannotTell = 4
+    /// An action was sent and nothing says how it ended (no answer, a redirect, a 5xx): it may have gone through,
+    /// so a script must check before trying again rather than treat it as a failure (1) and pay twice.
+    case outcomeUnknown = 5
     /// Usage error: bad flag, value or command.
     case usage = 64
     /// Ended by SIGHUP (the terminal went away).

@@ -39,15 +39,17 @@ enum Help {
 
         EXIT STATUS
           0 every card shown · 2 degraded (cards hidden or stale) · 1 fatal (unknown order, backend down,
-          a critical card failed, a send failed, output not writable) · 3 an action vetoed · 4 an action
-          cannot tell · 64 usage error · 129/130/131/143 HUP/INT/QUIT/TERM
+          a critical card failed, a send failed: nothing sent, or refused, output not writable) · 3 an action
+          vetoed · 4 an action cannot tell · 5 an action's outcome unknown (sent, no answer, a redirect or a 5xx:
+          it may have gone through; check before trying again) · 64 usage error · 129/130/131/143 HUP/INT/QUIT/TERM
         """
 
     static let screen = """
         Shows any screen the backend defines in screens/NAME.json: its cards in order, each from its squad.
         --input gives the ids its cards read (the definition lists them); --action carries out one of its
         actions once the cards have loaded. A card marked critical that fails fails the whole screen.
-        Exit 0 shown (or the action done), 2 degraded, 1 a critical card failed, 3 vetoed, 4 cannot tell, 64 usage.
+        Exit 0 shown (or the action done), 2 degraded, 1 a critical card failed or the action failed, 3 vetoed,
+        4 cannot tell, 5 the action's outcome unknown (it may have gone through: check first), 64 usage.
         """
 
     static let checkout = """
@@ -55,7 +57,9 @@ enum Help {
         method, --promo applies a code (the total is recalculated), --pay pays once the cards have loaded: every
         card that answers for paying is asked, and a veto stops it (nothing is sent). A payment is sent once, with
         an Idempotency-Key derived from what is paid. With --watch on a terminal: m chooses a method, p a code,
-        P pays (after y), and the new order is followed. Exit 0 paid, 3 vetoed, 1 failed, 64 usage.
+        P pays (after y), and the new order is followed. Exit 0 paid, 3 vetoed, 1 failed (nothing was sent, or
+        the backend refused it), 5 unknown (sent, no answer: the payment may have gone through; check before
+        paying again), 64 usage.
         """
 
     /// The live screen's keys for screen `name` (from the embedded demo's definition).

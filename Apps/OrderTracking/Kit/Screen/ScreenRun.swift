@@ -98,6 +98,7 @@ struct ScreenRun: Sendable {
             case .vetoed: return .vetoed
             case .cannotTell: return .cannotTell
             case .failed: return .fatal
+            case .unknown: return .outcomeUnknown
             }
         }
         return final.degraded ? .degraded : .ok

@@ -3,22 +3,26 @@ import Foundation
 import JSON
 
 /// Every backend answer as one JSON line (`at_ms` since the first request, `endpoint`, `status`, `body_base64`
-/// or `error`), so a screen seen once can be played back, frame for frame, in a bug report: `RecordingBackend`
-/// writes them, `ReplayBackend` answers from them. Both time answers on the injected clock.
+/// or `error`; a send's answer adds `"method": "POST"`, and a send that went out unanswered `"unanswered": true`),
+/// so a screen seen once can be played back, frame for frame, in a bug report: `RecordingBackend` writes them,
+/// `ReplayBackend` answers from them. Both time answers on the injected clock.
 /// One recorded answer.
 public struct RecordedAnswer: Sendable {
     /// Milliseconds from the recording's first request to this answer.
     public let atMilliseconds: Int
     /// The endpoint's path.
     public let endpoint: String
+    /// "GET" for a fetch, "POST" for a send (an action such as pay).
+    public let method: String
     /// The body, or the fault.
     public let outcome: Result<Data, BackendError>
 
-    /// The answer as one JSON line.
+    /// The answer as one JSON line (a fetch's line has no `method`, as before sends were recorded).
     public var line: String {
         var fields: [String: JSONValue] = [
             "at_ms": .number(Double(atMilliseconds)), "endpoint": .string(endpoint),
         ]
+        if method != "GET" { fields["method"] = .string(method) }
         switch outcome {
         case .success(let body):
             fields["status"] = .number(200)
@@ -34,10 +38,11 @@ public struct RecordedAnswer: Sendable {
         return JSONValue.object(fields).text
     }
 
-    /// An answer to record.
-    public init(atMilliseconds: Int, endpoint: String, outcome: Result<Data, BackendError>) {
+    /// An answer to record (`method` "POST" for a send's).
+    public init(atMilliseconds: Int, endpoint: String, method: String = "GET", outcome: Result<Data, BackendError>) {
         self.atMilliseconds = atMilliseconds
         self.endpoint = endpoint
+        self.method = method
         self.outcome = outcome
     }
 
@@ -58,6 +63,11 @@ public struct RecordedAnswer: Sendable {
         }
         self.atMilliseconds = milliseconds
         self.endpoint = endpoint
+        switch fields["method"] {
+        case nil: method = "GET"
+        case .string(let name)? where name == "GET" || name == "POST": method = name
+        default: throw RecordingError("\"method\" must be \"GET\" or \"POST\"")
+        }
         switch (fields["status"], fields["body_base64"], fields["error"]) {
         case (.number(let status)?, let body, _):
             guard let code = Int(exactly: status), (100...599).contains(code) else {
@@ -93,7 +103,8 @@ public struct RecordingError: Error, Equatable, Sendable {
     public init(_ reason: String) { self.reason = reason }
 }
 
-/// Passes every request through and hands each answer, as its line, to `write` as it arrives.
+/// Passes every request through and hands each answer, as its line, to `write` as it arrives: fetches and sends
+/// (a payment's answer, or its fault, is a backend answer too).
 public final class RecordingBackend: Backend {
     private let wrapped: any Backend
     private let clock: any CourierClock
@@ -107,29 +118,40 @@ public final class RecordingBackend: Backend {
 
     /// The wrapped backend's answer, recorded.
     public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+        try await record(endpoint, method: "GET") { () async throws(BackendError) in try await wrapped.fetch(endpoint) }
+    }
+
+    /// Passes a POST through once and records its answer or its fault (`"method": "POST"`); the request's body
+    /// is not recorded, only what the backend said.
+    public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
+        try await record(endpoint, method: "POST") { () async throws(BackendError) in
+            try await wrapped.send(endpoint, body: body, headers: headers)
+        }
+    }
+
+    private func record(
+        _ endpoint: Endpoint, method: String, _ request: () async throws(BackendError) -> Data
+    ) async throws(BackendError) -> Data {
         let now = clock.now()
         let started = self.started.withLock { started in
             if started == nil { started = now }
             return started!
         }
         let outcome: Result<Data, BackendError>
-        do { outcome = .success(try await wrapped.fetch(endpoint)) } catch { outcome = .failure(error) }
+        do { outcome = .success(try await request()) } catch { outcome = .failure(error) }
         let elapsed = clock.now().timeIntervalSince(started) * 1000
         let answer = RecordedAnswer(
             atMilliseconds: Int(min(max(elapsed, 0), Double(RecordedAnswer.longestRecording))),
-            endpoint: endpoint.path, outcome: outcome)
+            endpoint: endpoint.path, method: method, outcome: outcome)
         write(answer.line)
         return try outcome.get()
-    }
-
-    /// Passes a POST through, unrecorded: a replay never sends (it refuses, so nothing is paid twice).
-    public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
-        try await wrapped.send(endpoint, body: body, headers: headers)
     }
 }
 
 /// Answers from a recording: each endpoint's answers in the order they were recorded, each no earlier than
-/// it arrived in the recorded run (timed from the first request, on the injected clock).
+/// it arrived in the recorded run (timed from the first request, on the injected clock). A send is answered
+/// from the recording's POST answers for its endpoint, so a bug report replays a payment's outcome too; nothing
+/// is ever sent (a send the recording does not hold is refused: nothing is paid twice).
 public final class ReplayBackend: Backend {
     private let clock: any CourierClock
     private let state: Locked<(answers: [String: [RecordedAnswer]], started: Date?)>
@@ -151,7 +173,7 @@ public final class ReplayBackend: Backend {
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
             do {
                 let answer = try RecordedAnswer(line: Data(line))
-                answers[answer.endpoint, default: []].append(answer)
+                answers[Self.key(answer.endpoint, answer.method), default: []].append(answer)
             } catch {
                 throw LineError(line: number, reason: error.reason)
             }
@@ -160,17 +182,32 @@ public final class ReplayBackend: Backend {
         state = Locked((answers, nil))
     }
 
+    private static func key(_ path: String, _ method: String) -> String { method == "GET" ? path : method + " " + path }
+
     /// The recorded answer for `endpoint`, no earlier than it came in the recording.
     public func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+        try await replay(endpoint, method: "GET")
+    }
+
+    /// The recorded answer to a POST to `endpoint` (its body and headers are not compared); nothing is sent.
+    public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
+        try await replay(endpoint, method: "POST")
+    }
+
+    private func replay(_ endpoint: Endpoint, method: String) async throws(BackendError) -> Data {
         let now = clock.now()
+        let key = Self.key(endpoint.path, method)
         let (answer, started) = state.withLock { state -> (RecordedAnswer?, Date) in
             if state.started == nil { state.started = now }
-            let queue = state.answers[endpoint.path] ?? []
+            let queue = state.answers[key] ?? []
             // The last answer of an endpoint keeps answering: a replay may ask once more than the recording did.
-            if queue.count > 1 { state.answers[endpoint.path]?.removeFirst() }
+            if queue.count > 1 { state.answers[key]?.removeFirst() }
             return (queue.first, state.started!)
         }
-        guard let answer else { throw .transport("not in the recording", path: endpoint.path) }
+        guard let answer else {
+            if method == "POST" { throw .invalidRequest("\(endpoint.path): no POST to it in the recording") }
+            throw .transport("not in the recording", path: endpoint.path)
+        }
         let wait = started.addingTimeInterval(Double(answer.atMilliseconds) / 1000).timeIntervalSince(clock.now())
         if wait > 0 {
             do { try await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) } catch {

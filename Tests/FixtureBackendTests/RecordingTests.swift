@@ -53,6 +53,66 @@ import Testing
         }
     }
 
+    /// `--record` keeps every backend answer, a payment's too: the send's answer or its fault, marked POST, so a
+    /// replay answers the same send the same way (and sends nothing); a GET of the same path is another answer,
+    /// and a send the recording does not hold is refused (nothing is sent).
+    @Test func sendsAreRecordedAndReplayedAsPOSTs() async throws {
+        let clock = VirtualClock()
+        let canned = CannedBackend(
+            [
+                "carts/C1/pay": .json(#"{"get":true}"#), "POST carts/C1/pay": .json(#"{"order":"42"}"#),
+                "POST carts/C2/pay": .fault(.unanswered("Empty reply from server", path: "carts/C2/pay")),
+                "POST carts/C3/pay": .fault(.httpStatus(502, path: "carts/C3/pay")),
+            ],
+            clock: clock)
+        let lines = Lines()
+        let recording = RecordingBackend(wrapping: canned, clock: clock) { line in
+            lines.written.withLock { $0.append(line) }
+        }
+        let body = Data(#"{"amount":"SAR 1.00"}"#.utf8)
+        #expect(
+            try await recording.send(Endpoint("carts", "C1", "pay"), body: body, headers: [:])
+                == Data(#"{"order":"42"}"#.utf8))
+        await #expect(throws: BackendError.unanswered("Empty reply from server", path: "carts/C2/pay")) {
+            try await recording.send(Endpoint("carts", "C2", "pay"), body: body, headers: [:])
+        }
+        await #expect(throws: BackendError.httpStatus(502, path: "carts/C3/pay")) {
+            try await recording.send(Endpoint("carts", "C3", "pay"), body: body, headers: [:])
+        }
+        #expect(try await recording.fetch(Endpoint("carts", "C1", "pay")) == Data(#"{"get":true}"#.utf8))
+        let written = lines.written.withLock { $0 }
+        #expect(canned.sent.count == 3, "each send passed through once")
+        try #require(written.count == 4, "every answer is a line, the sends' too: \(written)")
+        #expect(
+            written[0]
+                == #"{"at_ms":0,"body_base64":"eyJvcmRlciI6IjQyIn0=","endpoint":"carts/C1/pay","method":"POST","status":200}"#
+        )
+        #expect(
+            written[1].contains(#""error":"Empty reply from server""#) && written[1].contains(#""unanswered":true"#))
+        #expect(written[2].contains(#""method":"POST","status":502"#) && !written[3].contains("method"))
+
+        let replay = try ReplayBackend(recording: Data(written.joined(separator: "\n").utf8), clock: VirtualClock())
+        #expect(
+            try await replay.send(Endpoint("carts", "C1", "pay"), body: body, headers: [:])
+                == Data(#"{"order":"42"}"#.utf8))
+        #expect(try await replay.fetch(Endpoint("carts", "C1", "pay")) == Data(#"{"get":true}"#.utf8))
+        await #expect(throws: BackendError.unanswered("Empty reply from server", path: "carts/C2/pay")) {
+            try await replay.send(Endpoint("carts", "C2", "pay"), body: body, headers: [:])
+        }
+        await #expect(throws: BackendError.httpStatus(502, path: "carts/C3/pay")) {
+            try await replay.send(Endpoint("carts", "C3", "pay"), body: body, headers: [:])
+        }
+        await #expect(throws: BackendError.invalidRequest("carts/C4/pay: no POST to it in the recording")) {
+            try await replay.send(Endpoint("carts", "C4", "pay"), body: body, headers: [:])
+        }
+        let put = #"{"at_ms":0,"endpoint":"a","method":"PUT","status":404}"#
+        #expect {
+            try ReplayBackend(recording: Data(put.utf8), clock: VirtualClock())
+        } throws: { error in
+            (error as? ReplayBackend.LineError)?.reason == #""method" must be "GET" or "POST""#
+        }
+    }
+
     @Test func aBadLineIsNamedWithItsNumber() {
         let text = #"{"at_ms":0,"endpoint":"a","status":200,"body_base64":"eA=="}"# + "\n\n" + #"{"at_ms":1e19}"#
         do {

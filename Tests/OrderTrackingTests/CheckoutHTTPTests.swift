@@ -190,4 +190,29 @@ import Testing
         if status == 0 { #expect(paid.stdout.contains("sent: amount SAR 50.50, amount_minor 5050")) }
         #expect(try posts(log).count == 1, "\(rule): POSTed once")
     }
+
+    /// `--record` holds every backend answer, the payment's too (marked POST), so `--replay` of the file plays the
+    /// payment's outcome back without sending anything: done, or unknown when the connection dropped.
+    @Test func aRecordingHoldsThePaymentsAnswerAndReplaysIt() async throws {
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("posts.jsonl")
+        for (rules, status) in [("{}", Int32(0)), (#"{"carts/C100/pay": {"reset": true}}"#, 5)] {
+            let server = try TestServer.faults(root: CLI.fixtures, rules: rules, log: log)
+            defer { server.stop() }
+            let record = folder.url.appendingPathComponent("paid\(status).jsonl")
+            let paid = try await CLI.run(
+                ["checkout", "C100", "--pay", "--record", record.path, "--api", server.baseURL.absoluteString])
+            #expect(paid.status == status)
+            let lines = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map {
+                try CLI.json(String($0))
+            }
+            let answer = try #require(lines.first { $0["method"] as? String == "POST" })
+            #expect(answer["endpoint"] as? String == "carts/C100/pay")
+            #expect(status == 0 ? answer["status"] as? Int == 200 : answer["unanswered"] as? Bool == true)
+            let sent = try posts(log).count
+            let replayed = try await CLI.run(["checkout", "C100", "--pay", "--replay", record.path])
+            #expect(replayed.status == status && replayed.stdout == paid.stdout, "\(replayed.stdout)")
+            #expect(try posts(log).count == sent, "a replay sends nothing")
+        }
+    }
 }

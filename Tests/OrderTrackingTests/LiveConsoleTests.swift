@@ -57,7 +57,8 @@ import Testing
     }
 
     func live(
-        _ order: String, screen name: String = "tracking", dataDir: String? = nil, record folder: TemporaryDirectory
+        _ order: String, screen name: String = "tracking", dataDir: String? = nil, record folder: TemporaryDirectory,
+        replay: URL? = nil
     ) async throws -> Live {
         let screen = Screen()
         let streams = StandardStreams { descriptor, text in
@@ -67,7 +68,8 @@ import Testing
         let clock = VirtualClock()
         let record = folder.url.appendingPathComponent("record.jsonl")
         let options = HostOptions(
-            dataDir: dataDir, recording: RecordingFiles(record: record.path, replay: nil))
+            dataDir: dataDir, recording: RecordingFiles(record: replay == nil ? record.path : nil, replay: replay?.path)
+        )
         let host = try HostEnvironment.make(options, environment: CLI.environment, terminal: terminal, clock: clock)
         let definition = try #require(HostEnvironment.embeddedDefinition(name))
         var watched = ScreenSettings(ids: [definition.inputs[0]: order])
@@ -178,6 +180,39 @@ import Testing
         } else {
             Issue.record("not paid: \(String(describing: final.action))")
         }
+    }
+
+    /// The pay endpoint read the payment and dropped the connection (recorded over real HTTP, replayed here at
+    /// once): the live screen's message line says the payment may have gone through and to check before paying
+    /// again, never "failed", and the screen stays (there is no new order to follow).
+    @Test func onTheLiveCheckoutAPaymentWithNoAnswerSaysItMayHaveGoneThrough() async throws {
+        let folder = try TemporaryDirectory()
+        let server = try TestServer.faults(root: CLI.fixtures, rules: #"{"carts/C100/pay": {"reset": true}}"#)
+        defer { server.stop() }
+        let recorded = folder.url.appendingPathComponent("recorded.jsonl")
+        let paid = try await CLI.run(
+            ["checkout", "C100", "--pay", "--record", recorded.path, "--api", server.baseURL.absoluteString])
+        #expect(paid.status == 5)
+        // Every answer at once: the virtual clock then never has to move for the replay.
+        let lines = try String(contentsOf: recorded, encoding: .utf8).split(separator: "\n").map { line in
+            line.replacingOccurrences(of: #""at_ms":[0-9]+"#, with: #""at_ms":0"#, options: .regularExpression)
+        }
+        let replay = folder.url.appendingPathComponent("replay.jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: replay)
+        let live = try await live("C100", screen: "checkout", record: folder, replay: replay)
+        await live.press(.character("P"))
+        #expect(live.screen.last.contains("(y/n)"), "\(live.screen.last)")
+        await live.press(.character("y"))
+        #expect(live.screen.last.contains("The payment may have gone through"), "\(live.screen.last)")
+        #expect(!live.screen.last.contains("failed"))
+        await live.close()
+        let final = await live.running.value
+        guard case .unknown(_, _, let line, _, _)? = final.action else {
+            Issue.record("not unknown: \(String(describing: final.action))")
+            return
+        }
+        #expect(line == "The payment may have gone through: check before paying again.")
+        #expect(final.next == nil)
     }
 
     @Test func tabsShowTheirContentAndSignOutAsksFirst() async throws {

@@ -245,10 +245,11 @@ import Testing
                 method,path=line.split()[:2]
                 write(method.decode()+" "+path.decode())
                 if method==b"POST": return drop(c)
-                c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nContent-Length: 2\\r\\n\\r\\n{}")
+                # The switch is made before its answer is sent, so no later connection can race it.
                 if path==b"/_switch":
                     switched[0]=True
                     if mode=="refuse": s.shutdown(socket.SHUT_RDWR); s.close()
+                c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nContent-Length: 2\\r\\n\\r\\n{}")
         while True:
             try: c,_=s.accept()
             except OSError: break

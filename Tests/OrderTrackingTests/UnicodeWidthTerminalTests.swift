@@ -40,11 +40,11 @@ struct UnicodeWidthTerminalTests {
         return (screen, probe?.hasPrefix("\u{2764}\u{FE0F}>") == true)
     }
 
-    func payload(_ items: [String]) throws -> URL {
+    func payload(restaurant: String = "𗀀𗀁 寿司 مطعم", _ items: [String]) throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("order-\(UUID().uuidString).json")
         let rows = items.map { #"{"name": "\#($0)", "quantity": 1, "unit_price": {"minor": 950, "currency": "SAR"}}"# }
         let json =
-            #"{"restaurant": {"name": "𗀀𗀁 寿司 مطعم", "logo": "a.png"}, "items": ["#
+            #"{"restaurant": {"name": "\#(restaurant)", "logo": "a.png"}, "items": ["#
             + rows.joined(separator: ", ") + #"], "status": "preparing"}"#
         try Data(json.utf8).write(to: file)
         return file
@@ -68,9 +68,11 @@ struct UnicodeWidthTerminalTests {
     /// Emoji with VS16 and keycaps. tmux draws them two columns wide from 3.4 on; the 3.3a of Debian 12 still
     /// draws them one wide (before UTS #51), so there the misplaced borders are a known issue of that terminal.
     @Test func aCardWithVS16AndKeycapsKeepsItsBordersWhereTmuxFollowsUTS51() async throws {
-        let file = try payload([
-            "Love \u{2764}\u{FE0F} \u{263A}\u{FE0F}", "#\u{FE0F}\u{20E3} 1\u{FE0F}\u{20E3} keycaps",
-        ])
+        let file = try payload(
+            restaurant: "Emoji Café",
+            [
+                "Love \u{2764}\u{FE0F} \u{263A}\u{FE0F}", "#\u{FE0F}\u{20E3} 1\u{FE0F}\u{20E3} keycaps",
+            ])
         defer { try? FileManager.default.removeItem(at: file) }
         let (screen, wideVS16) = try await draw("preview order --payload \(file.path)")
         #expect(cardRows(screen) >= 5, "the card is on screen: \(screen)")

@@ -36,8 +36,20 @@ import Testing
             ])
     }
 
+    /// Columns as wcwidth 0.7.0 and UTS #51 give them, written out by hand for the graphemes these cards use, so
+    /// the layout is checked against something other than DisplayWidth: two for these, none for those, one else.
+    static let twoColumns: Set<Character> = Set("寿司𗀀𗀁𗀂𗀃𗀄𗀅𗀆𗀇𗀈𗀉𗀊𗀋𗀌𗀍𗀎𗀏𗀐𗀑𗀒𗀓𗀔𛅰").union([
+        "🇸🇦", "❤\u{FE0F}", "☺\u{FE0F}", "#\u{FE0F}\u{20E3}", "1\u{FE0F}\u{20E3}", "👨\u{200D}👩\u{200D}👧", "☝🏻",
+        "🏳\u{FE0F}\u{200D}🌈", "का", "कि", "की", "हिं", "दी", "กำ", "น้ำ",
+    ])
+    static let noColumns: Set<Character> = ["\u{200B}", "\u{200E}", "\u{2060}"]
+
+    static func referenceWidth(_ line: some StringProtocol) -> Int {
+        line.reduce(0) { $0 + (twoColumns.contains($1) ? 2 : noColumns.contains($1) ? 0 : 1) }
+    }
+
     /// At every width the card can take, wrapped and truncated, every line is the card's width with its border
-    /// alone in the last column.
+    /// alone in the last column, by the hand-written widths and by DisplayWidth.
     @Test(arguments: [16, 17, 20, 24, 31, 40, 64])
     func everyRightBorderIsInTheLastColumn(width: Int) {
         let long = Block(
@@ -51,6 +63,7 @@ import Testing
         for (index, line) in lines.enumerated() {
             let border: Character = index == 0 ? "╮" : index == lines.count - 1 ? "╯" : "│"
             #expect(line.last == border, "line \(index) at \(width): \(line)")
+            #expect(Self.referenceWidth(line.dropLast()) == width - 1, "line \(index) at \(width): \(line)")
             #expect(DisplayWidth.of(String(line.dropLast())) == width - 1, "line \(index) at \(width): \(line)")
         }
     }

@@ -30,7 +30,9 @@ func text(hex: Substring) -> String {
         ("🧑🏽‍💻", 2, "modifier + ZWJ"), ("☝🏻", 2, "modifier sequence on a text-default base"),
         ("🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}", 2, "tag sequence"),
         ("का", 2, "Devanagari spacing mark"), ("कि", 2, "Devanagari spacing mark"), ("हिंदी", 4, "Devanagari"),
-        ("กำ", 2, "Thai AM"), ("น้ำ", 2, "Thai"), ("ไทย", 3, "Thai"), ("e\u{301}", 1, "combining mark"),
+        ("क्षि", 3, "conjunct + spacing mark: a cell each, as tmux (wcwidth says 2)"),
+        ("कोः", 3, "two spacing marks: a cell each, as tmux (wcwidth says 2)"), ("กำ", 2, "Thai AM"), ("น้ำ", 2, "Thai"),
+        ("ไทย", 3, "Thai"), ("e\u{301}", 1, "combining mark"),
         ("مطعم البيك", 10, "Arabic"), ("عُمَر", 3, "Arabic with harakat"), ("مُحَمَّد", 4, "Arabic with shadda"),
         ("\u{00AD}", 1, "soft hyphen is drawn"), ("\u{0600}\u{0661}", 2, "Arabic number sign is drawn"),
     ])

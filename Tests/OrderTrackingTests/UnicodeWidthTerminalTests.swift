@@ -34,7 +34,7 @@ struct UnicodeWidthTerminalTests {
     /// Runs `arguments` in tmux; the final screen and whether this tmux draws an emoji + VS16 two columns wide.
     func draw(_ arguments: String) async throws -> (screen: String, wideVS16: Bool) {
         let session = try await TmuxSession(command: command(arguments))
-        let screen = try await session.waitFor { $0.contains("DONE") }
+        let screen = try await session.waitFor(.seconds(60)) { $0.contains("DONE") }
         #expect(screen.contains("DONE"), "the command ran to its end: \(screen)")
         let probe = screen.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(Self.rows).first
         return (screen, probe?.hasPrefix("\u{2764}\u{FE0F}>") == true)

@@ -6,7 +6,8 @@ public struct ParsedArguments: Sendable {
     /// Arguments that are not options, in order.
     public internal(set) var positionals: [String] = []
 
-    /// The value given for `option` (the last, for a repeatable one), or nil.
+    /// The value given for `option` (the last one given: a repeated single-value option takes its last value, as
+    /// GNU tools and swift-argument-parser do, so an alias's default can be overridden), or nil.
     public subscript<Value>(_ option: Option<Value>) -> Value? { values[option.name]?.last as? Value }
 
     /// The value given for `option`, or `fallback`.
@@ -23,12 +24,17 @@ public struct ParsedArguments: Sendable {
     /// Whether an option of this name was given (the parser's own checks; commands read typed options).
     func has(_ name: String) -> Bool { values[name] != nil }
 
-    mutating func append(_ value: any Sendable, for name: String) { values[name, default: []].append(value) }
+    /// Keeps `value` for `name`: after the earlier ones for a repeatable option, instead of them otherwise.
+    mutating func record(_ value: any Sendable, for name: String, repeatable: Bool) {
+        if repeatable { values[name, default: []].append(value) } else { values[name] = [value] }
+    }
 }
 
 /// A small, strict command-line parser shared by the apps: unknown options are usage errors with a did-you-mean,
-/// values are never guessed, each is converted to its declared type as it is read, and only options declared
-/// repeatable may be given twice.
+/// values are never guessed and each is converted to its declared type as it is read (every value given, so a
+/// mistake is never hidden by a later one). An option declared repeatable keeps every value; any other option
+/// given twice takes its last value, the habit of GNU tools and swift-argument-parser (`alias t='… --timeout 2'`
+/// then `t --timeout 3`).
 public struct ArgumentParser: Sendable {
     /// The options this parser accepts, in the order help lists them.
     public let options: [OptionSpec]
@@ -54,13 +60,10 @@ public struct ArgumentParser: Sendable {
             }
             let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let name = parts[0]
-            guard let spec = options.first(where: { $0.name == name }) else {
+            guard let spec = options.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
                 throw UsageError(
                     message: "unknown option '\(SafeText.visible(name))'"
                         + suggestion(for: name, among: options.map(\.name)))
-            }
-            guard !result.has(name) || spec.repeatable else {
-                throw UsageError(message: "option '\(name)' given twice")
             }
             let text: String
             if spec.placeholder == nil {
@@ -74,7 +77,7 @@ public struct ArgumentParser: Sendable {
             } else {
                 throw UsageError(message: "option '\(name)' needs a value: \(spec.synopsis)")
             }
-            result.append(try spec.convert(text), for: name)
+            result.record(try spec.convert(text), for: spec.name, repeatable: spec.repeatable)
         }
         return result
     }

@@ -12,6 +12,9 @@ public protocol OptionDeclaration: Sendable {
 public struct OptionSpec: OptionDeclaration {
     /// The option's name with its dashes: "--format".
     public let name: String
+    /// Other spellings that mean the same option ("-h" for "--help"): the parser accepts them, the OPTIONS line
+    /// shows them first ("-h, --help"), and the value is kept under ``name``.
+    public let aliases: [String]
     /// What follows it ("SECONDS", "text|json"); nil for a switch.
     public let placeholder: String?
     /// What it does, for `--help`; a "\n" starts an indented continuation line.
@@ -25,13 +28,16 @@ public struct OptionSpec: OptionDeclaration {
     /// "--timeout SECONDS", "--plain": the option as a person types it.
     public var synopsis: String { placeholder.map { "\(name) \($0)" } ?? name }
 
+    /// "-h, --help": the option's OPTIONS column, every spelling a person may type.
+    var listing: String { (aliases + [synopsis]).joined(separator: ", ") }
+
     /// The OPTIONS section of a help text: one aligned line per option, in the order given.
     public static func helpLines(_ specs: [OptionSpec]) -> String {
-        let width = (specs.map(\.synopsis.count).max() ?? 0) + 2
+        let width = (specs.map(\.listing.count).max() ?? 0) + 2
         return specs.map { spec in
             let lines = spec.help.split(separator: "\n", omittingEmptySubsequences: false)
             let pad = String(repeating: " ", count: width)
-            let first = "  " + spec.synopsis + String(repeating: " ", count: width - spec.synopsis.count)
+            let first = "  " + spec.listing + String(repeating: " ", count: width - spec.listing.count)
             return ([first + (lines.first ?? "")] + lines.dropFirst().map { "  " + pad + $0 }).joined(separator: "\n")
         }.joined(separator: "\n")
     }
@@ -39,8 +45,9 @@ public struct OptionSpec: OptionDeclaration {
     /// Itself.
     public var spec: OptionSpec { self }
 
-    /// `--help`, which every command accepts (``CommandDeclaration`` adds it).
-    public static let help = Option<Bool>.flag("--help", help: "this text").spec
+    /// `--help`, or `-h`, which every command accepts (``CommandDeclaration`` adds it): the short spelling a
+    /// person types out of habit from other tools.
+    public static let help = Option<Bool>.flag("--help", aliases: ["-h"], help: "this text").spec
 }
 
 /// An option declared with the type of its value: the parser converts and checks each value as it reads it
@@ -57,7 +64,7 @@ public struct Option<Value: Sendable>: OptionDeclaration {
         convert: @escaping @Sendable (String) throws(UsageError) -> Value
     ) {
         spec = OptionSpec(
-            name: name, placeholder: placeholder, help: help, repeatable: repeatable, required: required,
+            name: name, aliases: [], placeholder: placeholder, help: help, repeatable: repeatable, required: required,
             convert: { (text: String) throws(UsageError) -> any Sendable in try convert(text) })
     }
 
@@ -65,11 +72,12 @@ public struct Option<Value: Sendable>: OptionDeclaration {
 }
 
 extension Option where Value == Bool {
-    /// A switch: `--plain`; `parsed[option]` is true when given.
-    public static func flag(_ name: String, help: String) -> Option {
+    /// A switch: `--plain`; `parsed[option]` is true when given (`aliases`: other spellings, such as "-h").
+    public static func flag(_ name: String, aliases: [String] = [], help: String) -> Option {
         Option(
             spec: OptionSpec(
-                name: name, placeholder: nil, help: help, repeatable: false, required: false, convert: { _ in true }))
+                name: name, aliases: aliases, placeholder: nil, help: help, repeatable: false, required: false,
+                convert: { _ in true }))
     }
 }
 
@@ -82,18 +90,38 @@ extension Option where Value == String {
     }
 }
 
+/// `text` as a number when it is written in plain decimal, else nil: ASCII digits with at most one "." (`2`,
+/// `2.5`, `.5`, `5.`), and no leading zero before another digit. `Double(String)` also takes `0x10` (16),
+/// `1e3`, `inf`, `nan`, `+5` and `-0`, and C and shells read `010` as octal 8: a person who typed any of those
+/// meant something this would have to guess, so each is refused. No sign: a count or a duration is never
+/// negative.
+public func plainDecimal(_ text: String) -> Double? {
+    let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+    let whole = parts[0]
+    let fraction = parts.count == 2 ? parts[1] : text.utf8[text.utf8.endIndex...]
+    let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    guard whole.allSatisfy(isDigit), fraction.allSatisfy(isDigit), !(whole.isEmpty && fraction.isEmpty),
+        whole.count < 2 || whole.first != UInt8(ascii: "0")
+    else { return nil }
+    return Double(text)
+}
+
 extension Option where Value == Duration {
-    /// A number of seconds within `range`, kept to the millisecond; anything else names the range (and shows
-    /// `example` as "e.g. --timeout 2.5").
+    /// A number of seconds within `range`, written in plain decimal (``plainDecimal(_:)``), kept to the
+    /// millisecond; anything else names the range (and shows `example` as "e.g. --timeout 2.5"), and a number in
+    /// another notation (`0x10`, `1e3`, `+5`, `010`, `５`) is told to use plain decimal.
     public static func seconds(
         _ name: String, in range: ClosedRange<Double>, example: String? = nil, help: String
     ) -> Option {
         Option(name, "SECONDS", help: help) { (text: String) throws(UsageError) -> Duration in
-            guard let seconds = Double(text), range.contains(seconds) else {
+            guard let seconds = plainDecimal(text), range.contains(seconds) else {
                 let bounds =
                     "from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))"
+                let notation =
+                    plainDecimal(text) == nil && (Double(text) != nil || text.contains(where: \.isNumber))
+                    ? " in plain decimal" : ""
                 throw UsageError(
-                    message: "\(name) '\(SafeText.visible(text))' must be a number of seconds \(bounds)"
+                    message: "\(name) '\(SafeText.visible(text))' must be a number of seconds \(bounds)\(notation)"
                         + (example.map { ", e.g. \(name) \($0)" } ?? ""))
             }
             return .milliseconds(Int64((seconds * 1000).rounded(.down)))

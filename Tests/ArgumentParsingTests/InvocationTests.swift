@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func helpTopicsAndTheHelpFlagPrintTheCommandsGeneratedHelp() throws {
-        let cancel = "help: usage: tool cancel ORDER-ID\n\nCancels.\n\nOPTIONS\n  --help  this text"
+        let cancel = "help: usage: tool cancel ORDER-ID\n\nCancels.\n\nOPTIONS\n  -h, --help  this text"
         #expect(try invoke(["help"]) == "help: usage")
         #expect(try invoke(["help", "help"]) == "help: usage")
         #expect(try invoke(["help", "cancel"]) == cancel)

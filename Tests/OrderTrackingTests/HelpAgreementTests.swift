@@ -9,13 +9,19 @@ import Testing
 @Suite struct HelpAgreementTests {
     static let names = OrderTrackingApp.commands.map(\.name)
 
-    /// The option names an OPTIONS section lists (each line's first word that starts with "-").
+    /// The option names an OPTIONS section lists: each spelling in the first column ("-h, --help") of a line
+    /// that starts with "-".
     static func listed(_ help: String) throws -> Set<String> {
         let section = try #require(
             help.components(separatedBy: "\nOPTIONS\n").last?.components(separatedBy: "\n\n").first)
         return Set(
-            section.split(separator: "\n").compactMap { line in
-                line.split(separator: " ").first.map(String.init).flatMap { $0.hasPrefix("-") ? $0 : nil }
+            section.split(separator: "\n").flatMap { line in
+                let column = line.drop { $0 == " " }.components(separatedBy: "  ").first ?? ""
+                return column.hasPrefix("-")
+                    ? column.components(separatedBy: ", ").compactMap {
+                        $0.split(separator: " ").first.map(String.init)
+                    }
+                    : []
             })
     }
 
@@ -24,7 +30,7 @@ import Testing
         let command = try #require(OrderTrackingApp.commands.first { $0.name == name })
         let run = await InProcess.run([name, "--help"])
         #expect(run.status == 0 && run.stderr.isEmpty)
-        let accepted = Set(command.options.map(\.name))
+        let accepted = Set(command.options.flatMap { [$0.name] + $0.aliases })
         let listed = try Self.listed(run.stdout)
         #expect(
             listed == accepted,

@@ -21,12 +21,17 @@ import Testing
     @Test(arguments: names)
     func theHelpListsExactlyTheOptionsTheCommandAccepts(name: String) throws {
         let command = try #require(SquadApp.commands.first { $0.name == name })
-        let accepted = Set(command.options.map(\.name))
+        let accepted = Set(command.options.flatMap { [$0.name] + $0.aliases })
         let help = squad([name, "--help"])
         #expect(help.status == 0 && help.errors.isEmpty)
         #expect(help.output.hasPrefix("usage: squad \(name)"))
         let section = try #require(help.output.components(separatedBy: "\nOPTIONS\n").last)
-        let listed = Set(section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
+        // Each spelling in a line's first column: "-h, --help".
+        let listed = Set(
+            section.split(separator: "\n").flatMap { line in
+                (line.drop { $0 == " " }.components(separatedBy: "  ").first ?? "").components(separatedBy: ", ")
+                    .compactMap { $0.split(separator: " ").first.map(String.init) }
+            })
         #expect(
             listed == accepted,
             "listed but refused: \(listed.subtracting(accepted)); accepted but not listed: \(accepted.subtracting(listed))"

@@ -85,9 +85,12 @@ public enum Invocation<Run: Sendable>: Sendable {
     /// Run the command.
     case run(CommandDeclaration<Run>, ParsedArguments)
 
-    /// Reads `arguments` against `commands`: `help [COMMAND]`, `COMMAND … [--help]`, and otherwise the `fallback`
-    /// command's arguments when there is one (`order-tracking 1234`), else the tool's `usage` for no command or
-    /// `--help`. An unknown word is a usage error with a did-you-mean; a command's usage error names it.
+    /// Reads `arguments` against `commands`: `help [COMMAND]`, `COMMAND … [--help | -h]`, and otherwise the
+    /// `fallback` command's arguments when there is one (`order-tracking 1234`), else the tool's `usage` for no
+    /// command or `--help`. The command is the first word that is neither an option nor an option's value, so
+    /// options typed before it apply to it (`order-tracking --timeout 3 checkout C100`), as people type them
+    /// with git or swift-argument-parser. An unknown word is a usage error with a did-you-mean; a command's
+    /// usage error names it.
     public static func of(
         _ arguments: [String], tool: String, commands: [CommandDeclaration<Run>], usage: @autoclosure () -> String,
         fallback: String? = nil
@@ -96,8 +99,11 @@ public enum Invocation<Run: Sendable>: Sendable {
         func help(_ command: CommandDeclaration<Run>) -> String {
             command.name == fallback ? usage() : command.help(tool: tool)
         }
-        if arguments.first == "help" {
-            guard let topic = arguments.dropFirst().first, !["help", "--help", "-h"].contains(topic) else {
+        let position = commandPosition(in: arguments, commands: commands)
+        let word = position.map { arguments[$0] }
+        if let position, word == "help" {
+            guard let topic = arguments.dropFirst(position + 1).first, !["help", "--help", "-h"].contains(topic)
+            else {
                 return .help(usage())
             }
             guard let command = commands.first(where: { $0.name == topic }) else {
@@ -106,26 +112,48 @@ public enum Invocation<Run: Sendable>: Sendable {
             }
             return .help(help(command))
         }
-        let named = arguments.first.flatMap { word in commands.first { $0.name == word } }
+        let named = word.flatMap { word in commands.first { $0.name == word } }
         guard let command = named ?? commands.first(where: { $0.name == fallback }) else {
-            guard let word = arguments.first, !["--help", "-h"].contains(word) else { return .help(usage()) }
+            guard let word else {
+                let helps = [OptionSpec.help.name] + OptionSpec.help.aliases
+                if arguments.isEmpty || arguments.contains(where: helps.contains) { return .help(usage()) }
+                throw UsageError(message: "no command given: use one of " + names.joined(separator: ", "))
+            }
             throw UsageError(
                 message: "unknown command '\(SafeText.visible(word))'" + suggestion(for: word, among: names + ["help"]))
         }
         // A mistyped command with its arguments (`logn 1234`) is a command, not the fallback's first value.
-        if named == nil, let word = arguments.first, !word.hasPrefix("-"), !word.allSatisfy(\.isNumber) {
+        if named == nil, let word, !word.allSatisfy(\.isNumber) {
             let hint = suggestion(for: word, among: names + ["help"])
             if !hint.isEmpty { throw UsageError(message: "unknown command '\(SafeText.visible(word))'" + hint) }
         }
         let shown = command.name == fallback && named == nil ? nil : command.name
+        var rest = arguments
+        if named != nil, let position { rest.remove(at: position) }
         do {
-            let parsed = try ArgumentParser(options: command.options).parse(
-                named == nil ? arguments : Array(arguments.dropFirst()))
+            let parsed = try ArgumentParser(options: command.options).parse(rest)
             if parsed.has(OptionSpec.help.name) { return .help(help(command)) }
             try command.check(parsed, named: shown != nil)
             return .run(command, parsed)
         } catch {
             throw UsageError(message: error.message, command: shown)
         }
+    }
+
+    /// Where the command's name is: the first argument before `--` that is neither an option nor an option's
+    /// value (nil: none). Whether an option takes a value is read from every command's declarations, so
+    /// `--timeout 3 checkout` skips the 3; a tool gives a name one shape in all its commands (each app's tests
+    /// hold that), or a word after it could be taken for the command.
+    static func commandPosition(in arguments: [String], commands: [CommandDeclaration<Run>]) -> Int? {
+        let valued = Set(
+            commands.flatMap(\.options).filter { $0.placeholder != nil }.flatMap { [$0.name] + $0.aliases })
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument != "--" else { return nil }
+            guard argument.hasPrefix("-"), argument != "-" else { return index }
+            index += valued.contains(argument) ? 2 : 1
+        }
+        return nil
     }
 }

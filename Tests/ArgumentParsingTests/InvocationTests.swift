@@ -63,6 +63,51 @@ import Testing
         #expect(throws: UsageError(message: message, command: command)) { try invoke(arguments, fallback: "track") }
     }
 
+    /// `-h` wherever `--help` works: alone, after the default command's id, after a command, before it.
+    @Test func dashHIsHelpEverywhere() throws {
+        let cancel = "help: usage: tool cancel ORDER-ID\n\nCancels.\n\nOPTIONS\n  -h, --help  this text"
+        #expect(try invoke(["-h"]) == "help: usage")
+        #expect(try invoke(["-h"], fallback: "track") == "help: usage")
+        #expect(try invoke(["1234", "-h"], fallback: "track") == "help: usage")
+        #expect(try invoke(["cancel", "-h"]) == cancel)
+        #expect(try invoke(["cancel", "1", "-h"], fallback: "track") == cancel)
+        #expect(try invoke(["-h", "cancel"]) == cancel, "options before the command apply to it")
+        #expect(try invoke(["help", "-h"]) == "help: usage")
+        #expect(try invoke(["gate", "-h"]).hasPrefix("help: usage: tool gate [PATH]... --base REF\n"))
+    }
+
+    /// The command is the first word that is neither an option nor an option's value; options before it apply
+    /// to it, and the default command is the tracking one only when that word names no command.
+    @Test func optionsMayComeBeforeTheCommand() throws {
+        #expect(try invoke(["--base", "main", "gate", "a"]) == "gated a")
+        #expect(try invoke(["--base", "cancel", "gate"]) == "gated ", "an option's value is never the command")
+        #expect(try invoke(["--base=cancel", "gate", "a"]) == "gated a")
+        #expect(try invoke(["--watch", "track", "1"], fallback: "track") == "tracked 1")
+        #expect(try invoke(["--watch", "1234"], fallback: "track") == "tracked 1234")
+        #expect(try invoke(["--", "cancel"], fallback: "track") == "tracked cancel", "after --, a word is data")
+        #expect(try invoke(["--base", "main", "help", "cancel"]).hasPrefix("help: usage: tool cancel"))
+        switch try Invocation.of(
+            ["--base", "dev", "gate", "--base", "main"], tool: "tool", commands: commands, usage: "usage")
+        {
+        case .run(_, let parsed): #expect(parsed[Self.base] == "main", "before or after, the last value wins")
+        case .help: Issue.record("not help")
+        }
+    }
+
+    @Test(
+        arguments: [
+            (["--watch", "cancel", "1"], "track", "cancel", "unknown option '--watch'"),
+            (["--watch", "cancle", "1"], "track", nil, "unknown command 'cancle'; did you mean 'cancel'?"),
+            (["1234", "cancel"], "track", nil, "expected at most one ORDER-ID, got 2: 1234 cancel"),
+            (["--base", "main"], nil, nil, "no command given: use one of track, cancel, gate"),
+            (["--base", "main", "gate", "--base"], nil, "gate", "option '--base' needs a value: --base REF"),
+        ] as [([String], String?, String?, String)])
+    func optionsBeforeAnUnknownOrMissingCommandAreUsageErrors(
+        arguments: [String], fallback: String?, command: String?, message: String
+    ) {
+        #expect(throws: UsageError(message: message, command: command)) { try invoke(arguments, fallback: fallback) }
+    }
+
     @Test func theUsageLinesAreGeneratedFromTheDeclarations() {
         let synopsis = CommandLineSynopsis(tool: "tool", commands: commands, fallback: "track", trailer: "--help")
         #expect(

@@ -151,6 +151,11 @@ import Testing
         (["../etc"], "invalid order id '../etc': use 1 to 64 letters, digits, '-' or '_'"),
         (["--timeout", "soon"], "--timeout 'soon' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"),
         (["--timeout", "1e-9"], "--timeout '1e-9' must be a number of seconds from 0.001 to 600"),
+        (["--timeout", "0x10"], "--timeout '0x10' must be a number of seconds from 0.001 to 600 in plain decimal"),
+        (["--timeout", "1_0"], "--timeout '1_0' must be a number of seconds from 0.001 to 600 in plain decimal"),
+        (["--timeout", "+5"], "--timeout '+5' must be a number of seconds from 0.001 to 600 in plain decimal"),
+        (["--timeout", "\u{FF15}"], "--timeout '\u{FF15}' must be a number of seconds from 0.001 to 600 in plain"),
+        (["--plain", "chekout", "C100"], "unknown command 'chekout'; did you mean 'checkout'?"),
         (["--format", "jsn"], "--format 'jsn' must be text or json; did you mean 'json'?"),
         (["--api", "ftp://x"], "--api 'ftp://x' is not an http(s) URL like http://127.0.0.1:8080"),
         (["--api", "http://127.0.0.1:1/v1?key=1"], "--api 'http://127.0.0.1:1/v1?key=1' carries a query (?…)"),
@@ -191,6 +196,14 @@ import Testing
     @Test func helpAndVersion() async throws {
         let help = try await CLI.run(["--help"])
         #expect(help.status == 0)
+        for short in [["-h"], ["1234", "-h"], ["-h", "1234"]] {
+            let run = try await CLI.run(short)
+            #expect(run.status == 0 && run.stderr.isEmpty && run.stdout == help.stdout, "\(short)")
+        }
+        let checkout = try await CLI.run(["checkout", "C100", "-h"])
+        #expect(checkout.status == 0 && checkout.stdout.hasPrefix("usage: order-tracking checkout CART-ID"))
+        let early = try await CLI.run(["--timeout", "3", "--plain", "checkout", "C100"])
+        #expect(early.status == 0 && early.stdout.contains("Checkout"), "\(early.stderr)")
         #expect(help.stdout.contains("order-tracking [ORDER-ID] [options]"))
         #expect(help.stdout.contains("64 usage error"))
         #expect(try await CLI.run(["help", "preview"]).stdout.contains("--fail notfound|http500|timeout|malformed"))

@@ -24,6 +24,9 @@ enum Help {
         OPTIONS
         \(OptionSpec.helpLines(OrderTrackingApp.commands[0].options))
 
+          Options go before or after the command (order-tracking --plain checkout C100). Given twice, an option
+          takes its last value (--input and --event keep every one). SECONDS are plain decimal: 2, 2.5, .5.
+
         KEYS (--watch on a terminal: a screen you can drive)
         \(keys("tracking"))
 

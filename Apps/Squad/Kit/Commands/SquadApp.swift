@@ -47,6 +47,9 @@ public enum SquadApp {
 
         \(synopsis)
 
+        -h is --help. Options go before or after the command (squad --format json owners PATH); given twice, an
+        option takes its last value (--approved-by keeps every one).
+
         Exit status: 0 ok / may merge, 1 blocked or lint findings (or stdout could not be written), 2 error
         (git failure, an unreadable or malformed file), 64 usage error, 129/130/131/143 ended by SIGHUP,
         Ctrl-C, SIGQUIT, SIGTERM.

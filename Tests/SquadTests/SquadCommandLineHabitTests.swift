@@ -76,13 +76,15 @@ import Testing
     }
 
     /// Every option of every command may come before the command's name, even with a value that is itself a
-    /// command's name (`--base gate gate`): the dispatch picks that command (its run, its help, or a usage error
+    /// command's name (`--base affected gate`): the dispatch picks that command (its run, its help, or a usage error
     /// that names it). This also holds an option name to one shape (a value or none) in every command, which the
     /// dispatch relies on to know which word is a value.
     @Test func everyOptionOfEveryCommandMayComeBeforeIt() {
-        for command in SquadApp.commands {
+        let commands = SquadApp.commands
+        for (index, command) in commands.enumerated() {
             for option in command.options {
-                let value = option.placeholder == nil ? [] : [command.name]
+                // The value is another command's name: only the dispatch's knowledge of values tells them apart.
+                let value = option.placeholder == nil ? [] : [commands[(index + 1) % commands.count].name]
                 let arguments = [option.name] + value + [command.name]
                 let chosen: String?
                 do {

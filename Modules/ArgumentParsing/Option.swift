@@ -109,7 +109,8 @@ public func plainDecimal(_ text: String) -> Double? {
 extension Option where Value == Duration {
     /// A number of seconds within `range`, written in plain decimal (``plainDecimal(_:)``), kept to the
     /// millisecond; anything else names the range (and shows `example` as "e.g. --timeout 2.5"), and a number in
-    /// another notation (`0x10`, `1e3`, `+5`, `010`, `５`) is told to use plain decimal.
+    /// another notation (`0x10`, `1e3`, `+5`, `010`, `５`) is told to use plain decimal (a negative one, `-1`, is
+    /// only out of the range).
     public static func seconds(
         _ name: String, in range: ClosedRange<Double>, example: String? = nil, help: String
     ) -> Option {
@@ -117,8 +118,10 @@ extension Option where Value == Duration {
             guard let seconds = plainDecimal(text), range.contains(seconds) else {
                 let bounds =
                     "from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))"
+                // The notation is named only when it is the mistake: "-1" is out of range, "0x10" is not decimal.
+                let unsigned = text.hasPrefix("-") ? String(text.dropFirst()) : text
                 let notation =
-                    plainDecimal(text) == nil && (Double(text) != nil || text.contains(where: \.isNumber))
+                    plainDecimal(unsigned) == nil && (Double(text) != nil || text.contains(where: \.isNumber))
                     ? " in plain decimal" : ""
                 throw UsageError(
                     message: "\(name) '\(SafeText.visible(text))' must be a number of seconds \(bounds)\(notation)"

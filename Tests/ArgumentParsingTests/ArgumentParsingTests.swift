@@ -42,6 +42,7 @@ import Testing
         (["--format", "jsno"], "--format 'jsno' must be text or json; did you mean 'json'?"),
         (["--fail", "time"], "--fail 'time' must be notfound or timeout"),
         (["--timeout", "0"], "--timeout '0' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"),
+        (["--timeout", "-1"], "--timeout '-1' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"),
         (["--timeout", "601"], "--timeout '601' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"),
         (["--timeout", "soon"], "--timeout 'soon' must be a number of seconds from 0.001 to 600, e.g. --timeout 2.5"),
         (
@@ -99,7 +100,8 @@ import Testing
     func secondsAreRefusedUnlessPlainDecimal(text: String) {
         #expect(plainDecimal(text) == nil)
         #expect(throws: UsageError.self) { try parser.parse(["--timeout", text]) }
-        let numeric = Double(text) != nil || text.contains(where: \.isNumber)
+        let unsigned = text.hasPrefix("-") ? String(text.dropFirst()) : text
+        let numeric = plainDecimal(unsigned) == nil && (Double(text) != nil || text.contains(where: \.isNumber))
         #expect(
             throws: UsageError(
                 message: "--timeout '\(text)' must be a number of seconds from 0.001 to 600"
@@ -111,7 +113,7 @@ import Testing
     @Test(
         arguments: [
             ("16", 16_000, "0x10"), ("5", 5000, "+5"), ("0.5", 500, "5e-1"), (".5", 500, "+.5"), ("5.", 5000, "5.e0"),
-            ("600", 600_000, "6e2"), ("0.001", 1, "1e-3"), ("10", 10_000, "010"), ("0", 0, "-0"),
+            ("600", 600_000, "6e2"), ("0.001", 1, "1e-3"), ("10", 10_000, "010"), ("0", 0, "0x0"),
             ("2.0005", 2000, "2.0005e0"), ("3", 3000, "３"), ("1", 1000, "1_"),
         ] as [(String, Int64, String)])
     func plainDecimalSecondsAreKeptToTheMillisecondAndOtherNotationsRefused(

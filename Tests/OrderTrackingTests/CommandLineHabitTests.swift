@@ -73,7 +73,7 @@ import Testing
 
     /// Seconds in plain decimal only: hexadecimal, exponents, signs, separators, `inf`/`nan`, a leading zero
     /// and non-ASCII digits are usage errors (64) that say so; `.5` and `5.` are decimal.
-    @Test(arguments: ["0x10", "0x1p4", "1e1", "+5", "-5", "1_0", "inf", "nan", "010", "５", "٥"])
+    @Test(arguments: ["0x10", "0x1p4", "1e1", "+5", "-.5e1", "1_0", "inf", "nan", "010", "５", "٥"])
     func secondsInAnotherNotationAreRefused(text: String) async {
         for option in ["--timeout", "--every"] {
             let run = await InProcess.run(["1234", "--watch", option, text])

@@ -28,10 +28,13 @@ public struct SignalExit: Sendable, Equatable {
     ]
 }
 
-/// Runs `body` until it finishes or one of `exits` ends it: the terminal is restored, the work cancelled and the
-/// process exits with that signal's status. Returns `body`'s status (or rethrows its error), or the signal's
-/// status when one arrived while the work was unwinding. Ctrl-Z and `fg` give the terminal back while stopped and
-/// repaint on return. `enabled: false` runs `body` alone (in-process tests: the handlers are the test runner's).
+/// Runs `body` until it finishes or one of `exits` ends it: the terminal is restored (the live screen's last frame
+/// printed on the main screen), the work cancelled and the process exits with that signal's status. Returns
+/// `body`'s status (or rethrows its error), or the signal's status when one arrived while the work was unwinding.
+/// A second signal while the first is still handing the terminal back ends the process at once, with the first
+/// one's status, and so does the first one after five seconds (a terminal that stopped reading holds every
+/// write). Ctrl-Z and `fg` give the terminal back while stopped and repaint on return. `enabled: false` runs
+/// `body` alone (in-process tests: the handlers are the test runner's).
 public func withSignalHandling(
     _ terminal: Terminal, exits: [SignalExit] = SignalExit.standard, enabled: Bool = true,
     _ body: @escaping @Sendable () async throws -> Int32
@@ -41,15 +44,28 @@ public func withSignalHandling(
     // The handlers are in place before the work starts: a signal in its first milliseconds (the first line of a
     // fast screen is already out) must not find the default action and leave the terminal as it was.
     let work = Locked(Task<Result<Int32, any Error>, Never>?.none)
+    let leaving = Locked(Int32?.none)
     let sources = exits.map { exit in
         signal(exit.signal, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: exit.signal, queue: .global())
         source.setEventHandler {
+            let first = leaving.withLock { leaving -> Int32? in
+                defer { leaving = leaving ?? exit.status }
+                return leaving
+            }
+            if let status = first { endNow(status) }
             // Mark first, so a run that is unwinding at the same moment reports the signal, not its own status.
             caught.withLock { $0 = $0 ?? exit.status }
-            terminal.handBack(farewell: exit.word)
-            work.withLock { $0 }?.cancel()
-            Foundation.exit(exit.status)
+            // The hand-back writes to a terminal that may hold the writes: on a thread of its own, so this handler
+            // returns and a second signal (the same one too) is heard.
+            let leave = Thread {
+                terminal.handBack(farewell: exit.word)
+                work.withLock { $0 }?.cancel()
+                Foundation.exit(exit.status)
+            }
+            leave.name = "courier-leaving"
+            leave.start()
+            DispatchQueue.global().asyncAfter(deadline: .now() + handBackLimit) { endNow(exit.status) }
         }
         source.resume()
         return source
@@ -71,4 +87,15 @@ public func withSignalHandling(
     for source in sources + jobControl { source.cancel() }
     if let status = caught.withLock({ $0 }) { return status }
     return try outcome.get()
+}
+
+/// How long the terminal is given to take the last frame and the goodbye after an ending signal: a terminal that
+/// stopped reading (Ctrl-S, a stalled connection) holds writes for ever, and a signal must still end the process.
+let handBackLimit = DispatchTimeInterval.seconds(5)
+
+/// Ends the process at once with `status`, the terminal's settings put back (line editing, echo) without a write,
+/// which could wait behind the one that is stuck.
+private func endNow(_ status: Int32) -> Never {
+    RawMode.restore()
+    _exit(status)
 }

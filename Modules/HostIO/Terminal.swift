@@ -33,6 +33,9 @@ public final class Terminal: Sendable {
     private let background = Locked(false)
     /// Whether a thread is already looking for the job to be the foreground job again.
     private let looking = Locked(false)
+    /// What ``handBack(farewell:)`` prints on the main screen: the live screen's last frame, made when the signal
+    /// comes; nil when there is none or the run printed it itself (``printingLastFrame(_:)``).
+    private let lastFrame = Locked<(@Sendable () -> String)?>(nil)
 
     /// Looks at stdout and the environment once; every later decision reads these answers.
     public init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
@@ -188,8 +191,26 @@ public final class Terminal: Sendable {
         resumeHandler.withLock { $0 }?()
     }
 
-    /// Restores the terminal (cursor shown, a final newline after a live frame), writes `farewell` to stderr and
-    /// refuses every later write, so a paint still in flight cannot land after the process said goodbye.
+    /// Registers the text a signal leaves on the main screen (``handBack(farewell:)``) if it ends the run before the
+    /// run printed its last frame itself: the live screen draws on the alternate screen, which a signal's exit
+    /// leaves, so without it a person would find only the goodbye where `q` leaves the last frame (during a
+    /// payment, the only trace of it). `frame` is made when the signal comes, so it shows the screen as it is then.
+    public func onHandBack(print frame: @escaping @Sendable () -> String) { lastFrame.withLock { $0 = frame } }
+
+    /// Runs `finish`, in which the run prints its own last frame, so that the frame is printed once: a signal that
+    /// came first printed the registered frame (and `finish`'s writes are refused), one that comes during `finish`
+    /// waits for it and prints no second frame, one that comes after finds nothing registered.
+    public func printingLastFrame(_ finish: () -> Void) {
+        lastFrame.withLock { frame in
+            frame = nil
+            finish()
+        }
+    }
+
+    /// Restores the terminal (cursor shown, a final newline after a live frame), prints the last frame registered
+    /// with ``onHandBack(print:)`` on the main screen, writes `farewell` to stderr and refuses every later write, so
+    /// a paint still in flight cannot land after the process said goodbye. A terminal that is gone (a hang-up:
+    /// each write fails with EIO) gets what can be written; nothing here waits for it.
     public func handBack(farewell: String) {
         let hidden = cursorHidden.withLock { hidden in
             defer { hidden = false }; return hidden
@@ -197,14 +218,20 @@ public final class Terminal: Sendable {
         let wasInteractive = interactive.withLock { active in
             defer { active = false }; return active
         }
+        // Made before the streams are taken: making it reads the screen's state, never the streams.
+        let frame = lastFrame.withLock { frame in
+            defer { frame = nil }
+            return frame?()
+        }
         streams.close { out, err in
             if wasInteractive {
                 out(Self.leaveSequence)
                 RawMode.restore()
             } else {
                 if hidden { out("\u{1B}[?25h") }
-                if isTTY { out("\n") }
+                if isTTY && frame == nil { out("\n") }
             }
+            if let frame { out(frame) }
             err(farewell + "\n")
         }
     }

@@ -31,7 +31,7 @@ public struct ScreenPresenter: Sendable {
         _ runtime: ScreenRuntime, tabs: ConsoleTabs, heard: @escaping @Sendable (DomainEvent) -> Void,
         skipping: Set<ComponentID>
     ) async -> ScreenFrame {
-        let output = {
+        let output = { @Sendable in
             ScreenOutput(
                 subject: subject, cards: runtime.registrations.map(\.id), json: json, plain: plain || interactive,
                 watch: watch && !interactive, terminal: terminal, clock: clock)
@@ -41,6 +41,8 @@ public struct ScreenPresenter: Sendable {
             let console = LiveConsole(
                 title: subject.title, runtime: runtime, terminal: terminal, clock: clock, tabs: tabs, heard: heard,
                 skipping: skipping)
+            // A signal ends the run on the alternate screen: it leaves the last frame as `q` does, made then.
+            terminal.onHandBack { output().closingText(runtime.currentFrame(includingInfo: false)) }
             final = await KeyReader.reading { await console.run(keys: $0) }
             // The last frame stays on the main screen, as a plain frame at the terminal's width now.
             shown = output()
@@ -48,7 +50,7 @@ public struct ScreenPresenter: Sendable {
             shown = output()
             final = await runtime.run { frame, moment in shown.show(frame, moment) }
         }
-        shown.finish(final)
+        terminal.printingLastFrame { shown.finish(final) }
         return final
     }
 }

@@ -86,13 +86,11 @@ public final class ScreenOutput: Sendable {
                 painter.setFooter([])
                 painter.finishLive()
             }
-        // A failed screen's survivors are not the screen: plain text says nothing but the stderr line.
-        case .plain: if !watching && frame.failure == nil { terminal.out(screen.read { $0.frame() }) }
+        case .plain: break
         case .json: if !watching { terminal.out(JSONReport(subject: subject, frame: frame).text + "\n") }
         }
-        if mode != .json, let action = ActionReport(frame.action) {
-            terminal.out(action.lines.map { $0 + "\n" }.joined())
-        }
+        let closing = closingText(shown: frame)
+        if !closing.isEmpty { terminal.out(closing) }
         terminal.restore()
         if let failure = frame.failure {
             terminal.err("\(subject.title) cannot be shown: \(failure) (a card it cannot do without); try again later")
@@ -100,6 +98,21 @@ public final class ScreenOutput: Sendable {
         for card in frame.cards where !card.visible && !card.critical {
             terminal.err("\(card.id) hidden: \(card.reason ?? "failed")")
         }
+    }
+
+    /// What ``finish(_:)`` writes on stdout after the frames for `frame`, written nowhere: for a plain output the
+    /// last frame, and (in text) what an action came to. A signal that ends the live screen prints this after
+    /// leaving the alternate screen, as `q` leaves it (LiveScreen's `ScreenPresenter`).
+    public func closingText(_ frame: ScreenFrame) -> String {
+        screen.show(frame)
+        return closingText(shown: frame)
+    }
+
+    private func closingText(shown frame: ScreenFrame) -> String {
+        // A failed screen's survivors are not the screen: plain text says nothing but the stderr line.
+        let last = mode == .plain && !watching && frame.failure == nil ? screen.read { $0.frame() } : ""
+        guard mode != .json, let action = ActionReport(frame.action) else { return last }
+        return last + action.lines.map { $0 + "\n" }.joined()
     }
 
     private func emitIfChanged(key: String, _ text: (Int) -> String) {

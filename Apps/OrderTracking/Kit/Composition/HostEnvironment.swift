@@ -145,11 +145,13 @@ struct HostEnvironment: Sendable {
 
     /// The fixture tree shipped inside the app. SwiftPM copies it beside the executable; looking there first
     /// skips `Bundle.module` (CFBundle setup, a tenth of a text screen's start-up), which stays the fallback.
+    /// Beside the executable where it really is (HostIO's `ExecutableLocation`), never beside `argv[0]`: found
+    /// through `PATH` that is a bare name, and the working folder's files would replace the demo's.
     static var embeddedFixtures: String {
-        let executable = CommandLine.arguments[0]
-        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
-        let beside = folder + "/Courier_OrderTrackingKit.resources/Fixtures/api"
-        if access(beside, F_OK) == 0 { return beside }
+        if let folder = ExecutableLocation.folder() {
+            let beside = folder + "/Courier_OrderTrackingKit.resources/Fixtures/api"
+            if access(beside, F_OK) == 0 { return beside }
+        }
         return Bundle.module.resourceURL!.appendingPathComponent("Fixtures/api").path
     }
 }

@@ -17,11 +17,22 @@ extension ScreenEntry {
             ?? defaultOrder.map { ScreenEntry(id: $0) }
     }
 
+    /// The most cards a definition or a layout may list: far beyond any screen, and bounded so that a hostile
+    /// list (a 14 MB answer holds 3.5 million one-letter ids) is refused with one line instead of being laid out.
+    /// Above the 190,000 entries a 14 MB layout with payloads holds (`HugeLayoutTests`), so such a layout is still
+    /// read, summarised and held to the deadline.
+    public static let maximumCount = 200_000
+
     /// The entries of a `components` list (nil when there is none): an id, or `{"id": …, "payload": …,
     /// "critical": true}`; `slices` are the payloads' exact bytes by path.
     static func entries(_ list: JSONValue?, slices: [[String]: Data], source: String) throws -> [ScreenEntry]? {
         guard let list else { return nil }
         guard case .array(let items) = list else { throw Failure("\(source): 'components' must be a list") }
+        // Refused while still inside the deadline that covers the parse: every entry costs a slot, a registry
+        // look-up and, unknown, a line kept for the summary, after the deadline (3.5 million took 1.1 GB).
+        guard items.count <= maximumCount else {
+            throw Failure("\(source): 'components' lists \(items.count) cards; a screen takes at most \(maximumCount)")
+        }
         return try items.enumerated().map { index, item in
             switch item {
             case .string(let id): return ScreenEntry(id: ComponentID(id))

@@ -30,6 +30,23 @@ import Testing
         #expect(throws: Failure(reason)) { try ScreenEntry.layout(from: Data(text.utf8), defaultOrder: []) }
     }
 
+    /// At most ``ScreenEntry/maximumCount`` cards, in a layout and in a definition alike: one more is refused
+    /// with the count, before any entry is made.
+    @Test func aListOverTheLimitIsRefused() throws {
+        let ids = { (count: Int) in
+            #"{"components": ["# + Array(repeating: #""a""#, count: count).joined(separator: ",") + "]}"
+        }
+        let most = ScreenEntry.maximumCount
+        #expect(try ScreenEntry.layout(from: Data(ids(most).utf8), defaultOrder: []).count == most)
+        let refusal = "'components' lists \(most + 1) cards; a screen takes at most \(most)"
+        #expect(throws: Failure("screen.json: " + refusal)) {
+            try ScreenEntry.layout(from: Data(ids(most + 1).utf8), defaultOrder: [])
+        }
+        #expect(throws: Failure("screens/big.json: " + refusal)) {
+            try ScreenDefinition.parse(Data(ids(most + 1).utf8), name: "big")
+        }
+    }
+
     /// A repeated key in the layout itself is refused (another parser would keep the other list); a repeated key
     /// inside a card's payload slice is that card's decoder's business, as for any payload.
     @Test func aRepeatedKeyInTheLayoutIsRefusedButNotInsideAPayload() throws {

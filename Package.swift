@@ -23,7 +23,7 @@ let modules: [(name: String, dependencies: [String])] = [
 /// Shared libraries under Modules/<Name>: what several targets need that is not the kernel. Each depends on the
 /// toolchain, Core's vocabulary at most, and other shared libraries.
 let sharedLibraries: [(name: String, dependencies: [String])] = [
-    ("JSON", []),
+    ("JSON", ["SafeText"]),
     ("SafeText", []),
     ("ArgumentParsing", ["SafeText"]),
     ("Currency", []),

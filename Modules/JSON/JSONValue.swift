@@ -1,4 +1,5 @@
 import Foundation
+import SafeText
 
 /// Any JSON value, so hosts can carry a component's raw payload slice or export its info without knowing its type.
 public enum JSONValue: Sendable, Hashable, Codable {
@@ -60,32 +61,26 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// a screen's start-up path). Non-finite numbers, which JSON cannot carry, are written as null.
     public func data() -> Data { Data(text.utf8) }
 
-    /// JSON text another encoder wrote (Foundation's `JSONEncoder` leaves DEL and the C1 controls raw), with
-    /// those escaped as ``text`` escapes them: byte for byte otherwise, since outside strings JSON is ASCII and
-    /// in valid UTF-8 a 0xC2 byte always starts U+0080–U+00BF.
+    /// JSON text another encoder wrote (Foundation's `JSONEncoder` leaves DEL, the C1 controls and the invisible
+    /// bidirectional controls raw), with those escaped as ``text`` escapes them: scalar for scalar otherwise. Only
+    /// what is not ASCII (DEL aside) is touched: outside strings JSON is ASCII, and the C0 controls there are
+    /// whitespace (inside strings an encoder already escaped them).
     public static func escapingControls(_ json: some Collection<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(json.count)
-        var afterC2 = false
-        for byte in json {
-            if afterC2, (0x80...0x9F).contains(byte) {
-                output += Array("\\u00".utf8) + hexDigits(byte)
-            } else if afterC2 {
-                output += [0xC2, byte]
-            } else if byte == 0x7F {
-                output += Array("\\u007f".utf8)
-            } else if byte != 0xC2 {
-                output.append(byte)
-            }
-            afterC2 = !afterC2 && byte == 0xC2
+        let text = String(decoding: json, as: UTF8.self)
+        let escaped = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && SafeText.isUnsafe(scalar) }
+        guard text.unicodeScalars.contains(where: escaped) else { return text }
+        var output = ""
+        output.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            if escaped(scalar) { output += unicodeEscape(scalar) } else { output.unicodeScalars.append(scalar) }
         }
-        if afterC2 { output.append(0xC2) }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
-    private static func hexDigits(_ byte: UInt8) -> [UInt8] {
-        let digits = Array("0123456789abcdef".utf8)
-        return [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+    /// `\u009b`: four lower-case hex digits (every scalar ``SafeText/isUnsafe(_:)`` names is below U+10000).
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// The value as compact JSON text with sorted keys.
@@ -138,11 +133,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
             case "\t": output += "\\t"
             case "\u{08}": output += "\\b"
             case "\u{0C}": output += "\\f"
-            // DEL and the C1 controls too: JSON allows them raw, but a terminal may act on U+009B as a CSI,
-            // and `--format json` is often read on one.
-            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}":
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            // DEL, the C1 controls and the invisible bidirectional controls too: JSON allows them raw, but a
+            // terminal may act on U+009B as a CSI or show a line backwards after U+202E, and `--format json` is
+            // often read on one. The list is SafeText's, the one the text outputs hold to.
+            case _ where SafeText.isUnsafe(scalar): output += unicodeEscape(scalar)
             default: output.unicodeScalars.append(scalar)
             }
         }

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import JSON
+import SafeText
 import Testing
 
 @Suite struct JSONParserTests {
@@ -62,6 +63,26 @@ import Testing
             JSONValue.string("a\u{7F}\u{80}\u{9B}31m\u{9F}\u{A0}").text == #""a\u007f\u0080\u009b31m\u009f\#u{A0}""#)
         #expect(try JSONValue(parsing: Data(#""\u009b""#.utf8)) == .string("\u{9B}"))
         #expect(JSONValue.number(.infinity).text == "null")
+    }
+
+    /// Whatever SafeText keeps off a terminal (controls, separators, invisible bidirectional controls such as a
+    /// right-to-left override) is escaped in JSON, in text this library writes and in text another encoder wrote,
+    /// and reads back as itself.
+    @Test func whatATerminalMustNotSeeRawIsEscaped() throws {
+        let unsafe = (0...0xFFFF).compactMap(Unicode.Scalar.init).filter(SafeText.isUnsafe)
+        #expect(unsafe.contains("\u{202E}") && unsafe.contains("\u{2066}") && unsafe.contains("\u{200F}"))
+        for scalar in unsafe {
+            let value = JSONValue.string("a" + String(scalar) + "b")
+            #expect(!value.text.unicodeScalars.contains(where: SafeText.isUnsafe), "U+\(scalar.value)")
+            #expect(try JSONValue(parsing: value.data()) == value)
+            let other = try JSONEncoder().encode(["k": "a" + String(scalar) + "b"])
+            let escaped = JSONValue.escapingControls(other)
+            #expect(!escaped.unicodeScalars.contains(where: SafeText.isUnsafe), "U+\(scalar.value): \(escaped)")
+            #expect(try JSONValue(parsing: Data(escaped.utf8)) == .object(["k": value]))
+        }
+        #expect(JSONValue.string("x\u{202E}y").text == #""x\u202ey""#)
+        #expect(JSONValue.escapingControls(Data("{\"a\":\"x\u{202E}y\u{200F}\"}".utf8)) == #"{"a":"x\u202ey\u200f"}"#)
+        #expect(JSONValue.escapingControls(Data("{\n\t\"a\": \"é\"\n}".utf8)) == "{\n\t\"a\": \"é\"\n}")
     }
 
     @Test func anotherEncodersTextGetsItsControlsEscaped() throws {

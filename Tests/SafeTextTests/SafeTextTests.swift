@@ -10,6 +10,11 @@ import Testing
         ("nul\u{0}back\u{8}del\u{7F}", "nul␀back␈del␡"),
         ("tab\there", "tab␉here"),
         ("sep\u{2028}bidi\u{202E}txt", "sep\u{FFFD}bidi\u{FFFD}txt"),
+        // Every invisible bidirectional control: embeddings, overrides, isolates and the marks.
+        (
+            "a\u{202A}\u{202B}\u{202C}\u{202D}\u{2066}\u{2067}\u{2068}\u{2069}\u{200E}\u{200F}\u{061C}b",
+            "a" + String(repeating: "\u{FFFD}", count: 11) + "b"
+        ),
     ])
     func controlCharactersBecomeVisible(raw: String, shown: String) {
         #expect(SafeText.visible(raw) == shown)

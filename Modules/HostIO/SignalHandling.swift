@@ -31,8 +31,8 @@ public struct SignalExit: Sendable, Equatable {
 /// Runs `body` until it finishes or one of `exits` ends it: the terminal is restored (the live screen's last frame
 /// printed on the main screen), the work cancelled and the process exits with that signal's status. Returns
 /// `body`'s status (or rethrows its error), or the signal's status when one arrived while the work was unwinding.
-/// A second signal while the first is still handing the terminal back ends the process at once, with the first
-/// one's status, and so does the first one after five seconds (a terminal that stopped reading holds every
+/// A second signal while the first is still handing the terminal back ends the process within a moment, with the
+/// first one's status, and so does the first one after five seconds (a terminal that stopped reading holds every
 /// write). Ctrl-Z and `fg` give the terminal back while stopped and repaint on return. `enabled: false` runs
 /// `body` alone (in-process tests: the handlers are the test runner's).
 public func withSignalHandling(
@@ -53,7 +53,11 @@ public func withSignalHandling(
                 defer { leaving = leaving ?? exit.status }
                 return leaving
             }
-            if let status = first { endNow(status) }
+            if let status = first {
+                // Ctrl-C pressed twice at once: the hand-back under way is let finish unless it is stuck.
+                DispatchQueue.global().asyncAfter(deadline: .now() + secondSignalLimit) { endNow(status) }
+                return
+            }
             // Mark first, so a run that is unwinding at the same moment reports the signal, not its own status.
             caught.withLock { $0 = $0 ?? exit.status }
             // The hand-back writes to a terminal that may hold the writes: on a thread of its own, so this handler
@@ -92,6 +96,11 @@ public func withSignalHandling(
 /// How long the terminal is given to take the last frame and the goodbye after an ending signal: a terminal that
 /// stopped reading (Ctrl-S, a stalled connection) holds writes for ever, and a signal must still end the process.
 let handBackLimit = DispatchTimeInterval.seconds(5)
+
+/// How long a hand-back is still given once a second ending signal came: a moment for a person who wants out,
+/// and ample for one that is only writing (a frame takes microseconds), so a burst of Ctrl-C still gets the
+/// terminal and the last frame back.
+let secondSignalLimit = DispatchTimeInterval.milliseconds(750)
 
 /// Ends the process at once with `status`, the terminal's settings put back (line editing, echo) without a write,
 /// which could wait behind the one that is stuck.

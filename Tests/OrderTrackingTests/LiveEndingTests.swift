@@ -92,7 +92,7 @@ struct LiveEndingTests {
     /// How a run is ended: the key or signal, the goodbye on stderr (none for `q`) and the status.
     struct Ending: Sendable, CustomTestStringConvertible {
         let name: String
-        let key: String?
+        let key: [String]?
         let signal: String?
         let farewell: String?
         let status: Int
@@ -100,9 +100,11 @@ struct LiveEndingTests {
     }
 
     static let endings = [
-        Ending(name: "q", key: "q", signal: nil, farewell: nil, status: 0),
-        Ending(name: "Ctrl-C", key: "C-c", signal: nil, farewell: "interrupted", status: 130),
-        Ending(name: "Ctrl-\\", key: "C-\\", signal: nil, farewell: "quit", status: 131),
+        Ending(name: "q", key: ["q"], signal: nil, farewell: nil, status: 0),
+        Ending(name: "Ctrl-C", key: ["C-c"], signal: nil, farewell: "interrupted", status: 130),
+        // A burst, as a person hammers it: the later ones must not cut the hand-back of the first short.
+        Ending(name: "Ctrl-C ×3", key: ["C-c", "C-c", "C-c"], signal: nil, farewell: "interrupted", status: 130),
+        Ending(name: "Ctrl-\\", key: ["C-\\"], signal: nil, farewell: "quit", status: 131),
         Ending(name: "SIGTERM", key: nil, signal: "TERM", farewell: "terminated", status: 143),
         Ending(name: "SIGHUP", key: nil, signal: "HUP", farewell: "hung up", status: 129),
         Ending(name: "SIGINT", key: nil, signal: "INT", farewell: "interrupted", status: 130),
@@ -112,7 +114,7 @@ struct LiveEndingTests {
     /// same width), whole, before the goodbye and the status; the alternate screen left, the cursor shown, line
     /// editing back.
     func end(_ run: LiveRun, _ ending: Ending, title: String, live: String) async throws -> String {
-        if let key = ending.key { try await run.session.tmux(["send-keys", "-t", run.session.name, key]) }
+        if let keys = ending.key { try await run.session.tmux(["send-keys", "-t", run.session.name] + keys) }
         if let signal = ending.signal { try await run.kill(signal) }
         let after = try await run.session.waitFor { $0.contains("STTY-CHECKED") }
         run.ended = after.contains("EXIT=")
@@ -128,6 +130,8 @@ struct LiveEndingTests {
         #expect(cards.allSatisfy { $0.last?.hasPrefix("╰") == true }, "each card whole:\n\(after)")
         #expect(!after.split(separator: "\n").contains("-icanon"), "line editing is back")
         #expect(try await run.session.cursorVisible())
+        let screen = ["display-message", "-p", "-t", run.session.name, "#{alternate_on}"]
+        #expect(try await run.session.query(screen).stdout.hasPrefix("0"), "the main screen")
         return after
     }
 
@@ -157,7 +161,7 @@ struct LiveEndingTests {
         _ = try await run.session.waitFor { $0.contains("(y/n)") }
         try await run.session.tmux(["send-keys", "-t", run.session.name, "y"])
         _ = try await run.session.waitFor { !$0.contains("(y/n)") }
-        let ending = Ending(name: "Ctrl-C", key: "C-c", signal: nil, farewell: "interrupted", status: 130)
+        let ending = Ending(name: "Ctrl-C", key: ["C-c"], signal: nil, farewell: "interrupted", status: 130)
         let after = try await end(run, ending, title: "Checkout C100", live: live)
         let lines = after.split(separator: "\n").map(String.init)
         let lastCard = lines.lastIndex { $0.hasPrefix("╰") } ?? lines.endIndex

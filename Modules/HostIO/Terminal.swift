@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import SafeText
 import TerminalUI
 
 #if canImport(Darwin)
@@ -33,9 +34,10 @@ public final class Terminal: Sendable {
     private let background = Locked(false)
     /// Whether a thread is already looking for the job to be the foreground job again.
     private let looking = Locked(false)
-    /// What ``handBack(farewell:)`` prints on the main screen: the live screen's last frame, made when the signal
-    /// comes; nil when there is none or the run printed it itself (``printingLastFrame(_:)``).
-    private let lastFrame = Locked<(@Sendable () -> String)?>(nil)
+    /// What ``handBack(farewell:)`` prints on the main screen: the live screen's last frame (stdout) and its
+    /// diagnostics (stderr lines), made when the signal comes; nil when there is none or the run printed it itself
+    /// (``printingLastFrame(_:)``).
+    private let lastFrame = Locked<(@Sendable () -> (out: String, err: [String]))?>(nil)
 
     /// Looks at stdout and the environment once; every later decision reads these answers.
     public init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
@@ -191,11 +193,14 @@ public final class Terminal: Sendable {
         resumeHandler.withLock { $0 }?()
     }
 
-    /// Registers the text a signal leaves on the main screen (``handBack(farewell:)``) if it ends the run before the
-    /// run printed its last frame itself: the live screen draws on the alternate screen, which a signal's exit
-    /// leaves, so without it a person would find only the goodbye where `q` leaves the last frame (during a
-    /// payment, the only trace of it). `frame` is made when the signal comes, so it shows the screen as it is then.
-    public func onHandBack(print frame: @escaping @Sendable () -> String) { lastFrame.withLock { $0 = frame } }
+    /// Registers what a signal leaves on the main screen (``handBack(farewell:)``) if it ends the run before the run
+    /// printed its last frame itself: the text for stdout and the lines for stderr (hidden cards), both before the
+    /// goodbye. The live screen draws on the alternate screen, which a signal's exit leaves, so without it a person
+    /// would find only the goodbye where `q` leaves the last frame (during a payment, the only trace of it).
+    /// `frame` is made when the signal comes, so it shows the screen as it is then.
+    public func onHandBack(print frame: @escaping @Sendable () -> (out: String, err: [String])) {
+        lastFrame.withLock { $0 = frame }
+    }
 
     /// Runs `finish`, in which the run prints its own last frame, so that the frame is printed once: a signal that
     /// came first printed the registered frame (and `finish`'s writes are refused), one that comes during `finish`
@@ -231,7 +236,10 @@ public final class Terminal: Sendable {
                 if hidden { out("\u{1B}[?25h") }
                 if isTTY && frame == nil { out("\n") }
             }
-            if let frame { out(frame) }
+            if let frame {
+                out(frame.out)
+                for line in frame.err { err(SafeText.visible(line) + "\n") }
+            }
             err(farewell + "\n")
         }
     }

@@ -42,7 +42,7 @@ public struct ScreenPresenter: Sendable {
                 title: subject.title, runtime: runtime, terminal: terminal, clock: clock, tabs: tabs, heard: heard,
                 skipping: skipping)
             // A signal ends the run on the alternate screen: it leaves the last frame as `q` does, made then.
-            terminal.onHandBack { output().closingText(runtime.currentFrame(includingInfo: false)) }
+            terminal.onHandBack { output().closing(runtime.currentFrame(includingInfo: false)) }
             final = await KeyReader.reading { await console.run(keys: $0) }
             // The last frame stays on the main screen, as a plain frame at the terminal's width now.
             shown = output()

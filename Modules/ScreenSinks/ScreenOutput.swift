@@ -89,30 +89,33 @@ public final class ScreenOutput: Sendable {
         case .plain: break
         case .json: if !watching { terminal.out(JSONReport(subject: subject, frame: frame).text + "\n") }
         }
-        let closing = closingText(shown: frame)
-        if !closing.isEmpty { terminal.out(closing) }
+        let closing = closing(shown: frame)
+        if !closing.out.isEmpty { terminal.out(closing.out) }
         terminal.restore()
+        for line in closing.err { terminal.err(line) }
+    }
+
+    /// What ``finish(_:)`` writes after the frames for `frame`, written nowhere: on stdout, for a plain output the
+    /// last frame, and (in text) what an action came to; on stderr, one line if a critical card failed the screen
+    /// and one per other hidden card saying why. A signal that ends the live screen prints these after leaving the
+    /// alternate screen, as `q` leaves them (LiveScreen's `ScreenPresenter`).
+    public func closing(_ frame: ScreenFrame) -> (out: String, err: [String]) {
+        screen.show(frame)
+        return closing(shown: frame)
+    }
+
+    private func closing(shown frame: ScreenFrame) -> (out: String, err: [String]) {
+        // A failed screen's survivors are not the screen: plain text says nothing but the stderr line.
+        var out = mode == .plain && !watching && frame.failure == nil ? screen.read { $0.frame() } : ""
+        if mode != .json, let action = ActionReport(frame.action) { out += action.lines.map { $0 + "\n" }.joined() }
+        var err: [String] = []
         if let failure = frame.failure {
-            terminal.err("\(subject.title) cannot be shown: \(failure) (a card it cannot do without); try again later")
+            err.append("\(subject.title) cannot be shown: \(failure) (a card it cannot do without); try again later")
         }
         for card in frame.cards where !card.visible && !card.critical {
-            terminal.err("\(card.id) hidden: \(card.reason ?? "failed")")
+            err.append("\(card.id) hidden: \(card.reason ?? "failed")")
         }
-    }
-
-    /// What ``finish(_:)`` writes on stdout after the frames for `frame`, written nowhere: for a plain output the
-    /// last frame, and (in text) what an action came to. A signal that ends the live screen prints this after
-    /// leaving the alternate screen, as `q` leaves it (LiveScreen's `ScreenPresenter`).
-    public func closingText(_ frame: ScreenFrame) -> String {
-        screen.show(frame)
-        return closingText(shown: frame)
-    }
-
-    private func closingText(shown frame: ScreenFrame) -> String {
-        // A failed screen's survivors are not the screen: plain text says nothing but the stderr line.
-        let last = mode == .plain && !watching && frame.failure == nil ? screen.read { $0.frame() } : ""
-        guard mode != .json, let action = ActionReport(frame.action) else { return last }
-        return last + action.lines.map { $0 + "\n" }.joined()
+        return (out, err)
     }
 
     private func emitIfChanged(key: String, _ text: (Int) -> String) {

@@ -149,6 +149,23 @@ struct LiveEndingTests {
         _ = try await end(run, ending, title: "Checkout C100", live: live)
     }
 
+    /// The diagnostics `q` leaves on stderr are left too, before the goodbye: a hidden card's reason (order 5678's
+    /// payment), or why the screen could not be shown at all (cart C300's total fails, a critical card).
+    @Test func aSignalLeavesTheDiagnosticsQLeaves() async throws {
+        let hidden = try await LiveRun("5678 --watch --every 30")
+        let live = try await hidden.session.waitFor { $0.contains("q quit") && !$0.contains("░") }
+        let term = Ending(name: "SIGTERM", key: nil, signal: "TERM", farewell: "terminated", status: 143)
+        let after = try await end(hidden, term, title: "Order 5678", live: live)
+        #expect(after.contains("\npayment hidden: "), "the hidden card's reason:\n\(after)")
+        let failed = try await LiveRun("checkout C300 --watch --every 30")
+        _ = try await failed.session.waitFor { $0.contains("Can't show this screen") }
+        try await failed.kill("TERM")
+        let done = try await failed.session.waitFor { $0.contains("STTY-CHECKED") }
+        failed.ended = done.contains("EXIT=")
+        #expect(done.contains("Checkout C300 cannot be shown: total: "), "why, as q says it:\n\(done)")
+        #expect(done.contains("try again later\nterminated\nEXIT=143\n"), "\(done)")
+    }
+
     /// Ctrl-C while the payment's answer is awaited: the frame and what is known of the payment stay, the only
     /// trace a person has of it.
     @Test func ctrlCDuringAPaymentLeavesTheFrameAndWhatIsKnownOfThePayment() async throws {

@@ -147,6 +147,9 @@ public struct RuntimeReport: Sendable {
     public var diagnostic: @Sendable (String) -> Void
     /// An analytics event a squad asked to record, with the card it came from.
     public var analytics: (@Sendable (AnalyticsEvent, ComponentID) -> Void)?
+    /// Every step of the run: the action reduced, the effects it asked for and the state after it, before those
+    /// effects run. What a test harness watches to see a card exactly as production moves it (nil: nobody).
+    public var step: (@Sendable (ScreenAction, [ScreenEffect], ScreenState) -> Void)?
 
     /// A report that sends diagnostics to `diagnostic` and nothing else anywhere.
     public init(

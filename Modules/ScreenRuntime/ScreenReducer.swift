@@ -62,6 +62,8 @@ public enum ScreenEffect: Sendable, Equatable {
     case track(card: Int, CardMoment)
     /// Hand the outputs the screen's frame for this moment.
     case draw(FrameMoment)
+    /// Card `card`'s state machine moved from `from` to `to`, as ``StateMachine`` allows (a `--trace` line).
+    case moved(card: Int, from: Phase, to: Phase)
     /// A line for `--trace`.
     case trace(String)
     /// A line a person should see on stderr (a refused event cycle).
@@ -170,13 +172,28 @@ extension ScreenState {
         guard !cards[index].loading else { return }
         let phase = cards[index].phase
         if phase != .loading {
-            effects.append(.trace("\(cards[index].id): \(phase.rawValue) → loading"))
-            cards[index].phase = .loading
+            guard move(index, phase == .failed ? .retry : .refresh, &effects) else { return }
             if phase == .failed { draw(cards[index].skeleton, index) }
         }
         cards[index].generation += 1
         cards[index].loading = true
         effects.append(.load(card: index, generation: cards[index].generation, within: timeout))
+    }
+
+    /// Moves card `index`'s phase by `transition` as the table says (``StateMachine``), the one place a phase
+    /// changes after the start; a move the table refuses is a diagnostic (a store test's unexpected effect, a
+    /// harness's issue) and changes nothing.
+    private mutating func move(_ index: Int, _ transition: Transition, _ effects: inout [ScreenEffect]) -> Bool {
+        let from = cards[index].phase
+        switch StateMachine.next(after: from, on: transition) {
+        case .success(let to):
+            cards[index].phase = to
+            effects.append(.moved(card: index, from: from, to: to))
+            return true
+        case .failure(let illegal):
+            effects.append(.diagnostic("\(cards[index].id): \(illegal)"))
+            return false
+        }
     }
 
     private mutating func draw(_ block: Block?, _ index: Int) {
@@ -190,8 +207,7 @@ extension ScreenState {
         _ effects: inout [ScreenEffect]
     ) {
         let id = cards[index].id
-        effects.append(.trace("\(id): \(cards[index].phase.rawValue) → info"))
-        cards[index].phase = .info
+        guard move(index, .receive, &effects) else { return }
         (cards[index].info, cards[index].json, cards[index].reason) = (answer.info, answer.json, nil)
         cards[index].verdicts = answer.verdicts
         (cards[index].freshAt, cards[index].settledAt) = (now, now)
@@ -246,8 +262,7 @@ extension ScreenState {
         _ failure: Failure, drawn: Block?, _ index: Int, _ now: Date, _ effects: inout [ScreenEffect]
     ) {
         let id = cards[index].id
-        effects.append(.trace("\(id): \(cards[index].phase.rawValue) → failed"))
-        cards[index].phase = .failed
+        guard move(index, .fail, &effects) else { return }
         (cards[index].reason, cards[index].settledAt, cards[index].hidden) = (failure.reason, now, true)
         draw(drawn, index)
         if cards[index].lastInfoBlock != nil, failure.transient, staleLimit > .zero {

@@ -139,7 +139,7 @@ public final class ScreenRuntime: Sendable {
     }
 
     /// Shows every skeleton (the `.first` frame), loads the cards at `loading` and waits until the screen has
-    /// settled: the first step of a host that acts on the screen itself (``deliver(_:)``, ``reload(_:)``)
+    /// settled: the first step of a host that acts on the screen itself (``deliver(_:)``, ``reload(card:)``)
     /// before ``stop()``.
     public func open(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void = { _, _ in }, loading: [Int])
         async
@@ -185,6 +185,14 @@ public final class ScreenRuntime: Sendable {
 
     /// Asks for every card to be reloaded now (under `watch`; a run that does not watch ends after its loads).
     public func reloadNow() { send(.reload(card: nil)) }
+
+    /// Loads card `card` again (refreshing the info it shows, or retrying after a failure; a load under way is
+    /// dropped for a new one) and returns once the screen has settled. Between ``open(_:loading:)`` and
+    /// ``stop()``: a one-card screen under test (CoreTesting's `ComponentHarness`).
+    public func reload(card: Int) async {
+        sink.yield(.action(.reload(card: card)))
+        await settled()
+    }
 
     /// Hands the screen an action from outside: a person's key, the host's answer to a ``ConsoleRequest``.
     public func send(_ action: ScreenAction) { sink.yield(.action(action)) }
@@ -276,7 +284,11 @@ public final class ScreenRuntime: Sendable {
         while !queue.isEmpty {
             let action = queue.removeFirst()
             let now = clock.now()
-            let effects = world.withLock { $0.state.reduce(action, at: now) }
+            let (effects, state) = world.withLock { world in
+                let effects = world.state.reduce(action, at: now)
+                return (effects, report.step == nil ? nil : world.state)
+            }
+            if let state { report.step?(action, effects, state) }
             for effect in effects { run(effect, now, &queue) }
         }
     }
@@ -335,6 +347,8 @@ public final class ScreenRuntime: Sendable {
                 sink.yield(.action(.sent(request.action, outcome)))
             }
             world.withLock { $0.loads[-1] = task }
+        case .moved(let index, let from, let to):
+            trace("\(registrations[index].id): \(from.rawValue) → \(to.rawValue)", now)
         case .trace(let line): trace(line, now)
         case .diagnostic(let line): report.diagnostic(line)
         case .finish: break

@@ -62,7 +62,7 @@ import Testing
         start(store, "method", "total")
         store.send(
             .loaded(card: 0, generation: 1, answer("method", first)),
-            effects: [.trace("method: loading → info"), .track(card: 0, .shown), .draw(.changed)]
+            effects: [.moved(card: 0, from: .loading, to: .info), .track(card: 0, .shown), .draw(.changed)]
         ) { screen in
             Rules.shows("method", 0, at: Rules.start)(&screen)
             screen.cards[0].verdicts = ["pay": first]
@@ -81,7 +81,7 @@ import Testing
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
             effects: [
-                .trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
                 .trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed),
             ]
@@ -120,7 +120,7 @@ import Testing
         store.send(
             .loaded(card: 1, generation: 1, answer("total", amount)),
             effects: [
-                .trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
                 .trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed),
             ]
@@ -184,7 +184,7 @@ import Testing
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
             effects: [
-                .trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
                 .trace("action pay: vetoed (1 vetoes)"), .draw(.changed),
             ]
@@ -206,7 +206,9 @@ import Testing
         let store = Self.checkout(Self.method, Self.amount)
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
-            effects: [.trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled)]
+            effects: [
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+            ]
         ) { screen in
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
@@ -262,7 +264,9 @@ import Testing
         let store = Self.checkout(Self.method, total)
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", total)),
-            effects: [.trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled)]
+            effects: [
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+            ]
         ) { screen in
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": total]
@@ -297,7 +301,9 @@ import Testing
         let store = Self.checkout(Self.method, Self.amount)
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
-            effects: [.trace("total: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled)]
+            effects: [
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+            ]
         ) { screen in
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
@@ -329,7 +335,7 @@ import Testing
         // The total reloads (a promo lookup finishing, a price change) while the question is open.
         store.send(
             .reload(card: 1),
-            effects: [.trace("total: info → loading"), .load(card: 1, generation: 2, within: .seconds(5))]
+            effects: [.moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5))]
         ) {
             screen in
             (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
@@ -339,7 +345,7 @@ import Testing
         store.send(
             .loaded(card: 1, generation: 2, Self.answer("total", dearer)),
             effects: [
-                .trace("total: loading → info"),
+                .moved(card: 1, from: .loading, to: .info),
                 .trace("action pay: the cards changed while it was open; asking again"),
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
                 .trace("action pay: allowed (0 vetoes)"), .draw(.changed), .draw(.settled),
@@ -421,7 +427,7 @@ import Testing
         store.send(
             .failed(card: 1, generation: 1, failure, drawn: nil),
             effects: [
-                .trace("total: loading → failed"), .trace("total: hide (\(failure.reason))"),
+                .moved(card: 1, from: .loading, to: .failed), .trace("total: hide (\(failure.reason))"),
                 .track(card: 1, .hidden(failure)), .draw(.changed), .draw(.settled), .draw(.changed),
             ]
         ) { screen in

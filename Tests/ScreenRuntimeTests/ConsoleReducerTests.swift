@@ -28,12 +28,12 @@ import Testing
         }
         store.send(
             .loaded(card: 0, generation: 1, Rules.answer("order")),
-            effects: [.trace("order: loading → info"), .track(card: 0, .shown), .draw(.changed)],
+            effects: [.moved(card: 0, from: .loading, to: .info), .track(card: 0, .shown), .draw(.changed)],
             Rules.shows("order", 0, at: Rules.start))
         store.send(
             .loaded(card: 1, generation: 1, Rules.answer("promo")),
             effects: [
-                .trace("promo: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
                 .wake(at: Rules.at(10)),
             ]
         ) { screen in
@@ -59,7 +59,7 @@ import Testing
             effects: [
                 .request(.heard(code)), .trace("event \(code): input → promo"),
                 .trace("promo: asks for a refresh in 0.0s"), .draw(.changed), .draw(.settled),
-                .trace("promo: info → loading"), .load(card: 1, generation: 2, within: .seconds(5)),
+                .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
             _ = screen.console.handle(.enter, tabs: Self.tabs)
@@ -86,8 +86,8 @@ import Testing
         store.send(
             .reload(card: nil),
             effects: [
-                .trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5)),
-                .trace("promo: info → loading"), .load(card: 1, generation: 2, within: .seconds(5)),
+                .moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5)),
+                .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
             for index in 0..<2 {
@@ -115,8 +115,8 @@ import Testing
         store.send(
             .keys(burst, tabs: Self.tabs),
             effects: [
-                .trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5)),
-                .trace("promo: info → loading"), .load(card: 1, generation: 2, within: .seconds(5)),
+                .moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5)),
+                .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),
                 .cancel(card: 0, generation: 2), .cancel(card: 1, generation: 2), .finish,
             ]
         ) { screen in

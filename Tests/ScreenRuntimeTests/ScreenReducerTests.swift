@@ -59,12 +59,12 @@ import Testing
         store.advance(by: .milliseconds(100))
         store.send(
             .loaded(card: 0, generation: 1, answer("order")),
-            effects: [.trace("order: loading → info"), .track(card: 0, .shown), .draw(.changed)],
+            effects: [.moved(card: 0, from: .loading, to: .info), .track(card: 0, .shown), .draw(.changed)],
             shows("order", 0, at: at(0.1)))
         let settled: [ScreenEffect] = watch ? [.draw(.settled), .wake(at: at(10.1))] : [.draw(.settled)]
         store.send(
             .loaded(card: 1, generation: 1, answer("payment")),
-            effects: [.trace("payment: loading → info"), .track(card: 1, .shown), .draw(.changed)] + settled
+            effects: [.moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed)] + settled
         ) { screen in
             shows("payment", 1, at: at(0.1))(&screen)
             if watch { (screen.nextRound, screen.wakeAt) = (at(10.1), at(10.1)) }
@@ -126,7 +126,7 @@ import Testing
         store.send(
             .failed(card: 1, generation: 1, late, drawn: nil),
             effects: [
-                .trace("payment: loading → failed"), .trace("payment: hide (no answer within 5s)"),
+                .moved(card: 1, from: .loading, to: .failed), .trace("payment: hide (no answer within 5s)"),
                 .track(card: 1, .hidden(late)), .draw(.changed),
             ]
         ) { screen in
@@ -145,7 +145,7 @@ import Testing
         // The order card consumes nothing; an answer with an interval (a consumed event's) asks for a look.
         store.send(
             .reload(card: 0),
-            effects: [.trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5))]
+            effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5))]
         ) {
             screen in
             (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 2, true)
@@ -153,7 +153,8 @@ import Testing
         store.send(
             .loaded(card: 0, generation: 2, soon),
             effects: [
-                .trace("order: loading → info"), .trace("order: asks for a refresh in 3.0s"), .draw(.changed),
+                .moved(card: 0, from: .loading, to: .info), .trace("order: asks for a refresh in 3.0s"),
+                .draw(.changed),
                 .draw(.settled), .wake(at: Self.at(4.1)),
             ]
         ) { screen in
@@ -162,7 +163,8 @@ import Testing
         }
         store.advance(by: .seconds(3))
         store.send(
-            .tick, effects: [.trace("order: info → loading"), .load(card: 0, generation: 3, within: .seconds(5))]
+            .tick,
+            effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 3, within: .seconds(5))]
         ) {
             screen in
             (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 3, true)
@@ -189,11 +191,13 @@ import Testing
         }
         store.send(
             .loaded(card: 0, generation: 1, Self.answer("order")),
-            effects: [.trace("order: loading → info"), .track(card: 0, .shown), .draw(.changed)],
+            effects: [.moved(card: 0, from: .loading, to: .info), .track(card: 0, .shown), .draw(.changed)],
             Self.shows("order", 0, at: Self.start))
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("delivery")),
-            effects: [.trace("delivery: loading → info"), .track(card: 1, .shown), .draw(.changed), .draw(.settled)],
+            effects: [
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
+            ],
             Self.shows("delivery", 1, at: Self.start))
         // A person's input: delivery consumes it (it shows info), payment asks for a look.
         let status = DomainEvent("order.status", "delivered")
@@ -217,7 +221,7 @@ import Testing
         store.send(
             .consumed(card: 1, handedOver, path: ["input", "delivery"]),
             effects: [
-                .trace("delivery: info → info"), .trace("event delivery.handed=yes: delivery → order"),
+                .moved(card: 1, from: .info, to: .info), .trace("event delivery.handed=yes: delivery → order"),
                 .deliver(handed, to: 0, path: ["input", "delivery", "order"]), .draw(.changed),
             ]
         ) { screen in
@@ -231,7 +235,7 @@ import Testing
         store.send(
             .consumed(card: 0, orderBack, path: ["input", "delivery", "order"]),
             effects: [
-                .trace("order: info → info"),
+                .moved(card: 0, from: .info, to: .info),
                 .diagnostic("event cycle refused: input → delivery → order → delivery (order.status=back)"),
                 .trace("event order.status=back: order → payment"), .trace("payment: asks for a refresh in 0.0s"),
                 .draw(.changed), .draw(.settled), .load(card: 2, generation: 1, within: .seconds(5)),
@@ -250,8 +254,8 @@ import Testing
         store.send(
             .tick,
             effects: [
-                .trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5)),
-                .trace("payment: info → loading"), .load(card: 1, generation: 2, within: .seconds(5)),
+                .moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5)),
+                .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
             for index in 0..<2 { (screen.cards[index].phase, screen.cards[index].generation) = (.loading, 2) }
@@ -260,12 +264,13 @@ import Testing
         }
         store.send(
             .loaded(card: 0, generation: 2, Self.answer("order")),
-            effects: [.trace("order: loading → info"), .draw(.changed)], Self.shows("order", 0, at: Self.at(10.1)))
+            effects: [.moved(card: 0, from: .loading, to: .info), .draw(.changed)],
+            Self.shows("order", 0, at: Self.at(10.1)))
         let down = Failure("connection refused", transient: true)
         store.send(
             .failed(card: 1, generation: 2, down, drawn: nil),
             effects: [
-                .trace("payment: loading → failed"),
+                .moved(card: 1, from: .loading, to: .failed),
                 .trace("payment: stale, keeping the card from 2023-11-14T22:13:20Z (connection refused)"),
                 .track(card: 1, .hidden(down)), .track(card: 1, .stale(since: Self.at(0.1))), .draw(.changed),
                 .draw(.settled), .wake(at: Self.at(20.1)),
@@ -284,8 +289,9 @@ import Testing
         store.send(
             .tick,
             effects: [
-                .trace("payment: hide (stale for longer than 60.0s)"), .draw(.settled), .trace("order: info → loading"),
-                .load(card: 0, generation: 3, within: .seconds(5)), .trace("payment: failed → loading"),
+                .trace("payment: hide (stale for longer than 60.0s)"), .draw(.settled),
+                .moved(card: 0, from: .info, to: .loading),
+                .load(card: 0, generation: 3, within: .seconds(5)), .moved(card: 1, from: .failed, to: .loading),
                 .load(card: 1, generation: 3, within: .seconds(5)),
             ]
         ) { screen in
@@ -300,7 +306,8 @@ import Testing
         store.send(
             .loaded(card: 1, generation: 3, Self.answer("payment")),
             effects: [
-                .trace("payment: loading → info"), .track(card: 1, .shown), .trace("payment: show"), .draw(.changed),
+                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .trace("payment: show"),
+                .draw(.changed),
             ]
         ) { screen in
             Self.shows("payment", 1, at: Self.at(71.1))(&screen)
@@ -313,7 +320,7 @@ import Testing
         let store = Self.loaded(watch: true)
         store.send(
             .reload(card: 0),
-            effects: [.trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5))]
+            effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5))]
         ) {
             ($0.cards[0].phase, $0.cards[0].generation, $0.cards[0].loading) = (.loading, 2, true)
         }
@@ -322,8 +329,9 @@ import Testing
         store.send(
             .loaded(card: 0, generation: 2, Self.answer("order")),
             effects: [
-                .trace("order: loading → info"), .draw(.changed), .draw(.settled), .trace("order: info → loading"),
-                .load(card: 0, generation: 3, within: .seconds(5)), .trace("payment: info → loading"),
+                .moved(card: 0, from: .loading, to: .info), .draw(.changed), .draw(.settled),
+                .moved(card: 0, from: .info, to: .loading),
+                .load(card: 0, generation: 3, within: .seconds(5)), .moved(card: 1, from: .info, to: .loading),
                 .load(card: 1, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
@@ -342,14 +350,15 @@ import Testing
         delivered.finished = true
         store.send(
             .reload(card: 0),
-            effects: [.trace("order: info → loading"), .load(card: 0, generation: 2, within: .seconds(5))]
+            effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5))]
         ) {
             ($0.cards[0].phase, $0.cards[0].generation, $0.cards[0].loading) = (.loading, 2, true)
         }
         store.send(
             .loaded(card: 0, generation: 2, delivered),
             effects: [
-                .trace("order: loading → info"), .trace("order: finished"), .draw(.changed), .draw(.settled), .finish,
+                .moved(card: 0, from: .loading, to: .info), .trace("order: finished"), .draw(.changed), .draw(.settled),
+                .finish,
             ]
         ) { screen in
             Self.shows("delivered", 0, at: Self.at(0.1))(&screen)

@@ -44,3 +44,11 @@ import Testing
         #expect(Set(resolved.map(\.id)).count == 500)
     }
 }
+
+/// The smallest component a registry can hold.
+private struct Greeting: Component {
+    struct Info: Sendable, Equatable, Encodable {}
+    static let id: ComponentID = "greeting"
+    func load(_ context: ComponentContext) async throws -> Info { Info() }
+    func card(for state: ComponentState<Info>, context: ComponentContext) -> Block? { nil }
+}

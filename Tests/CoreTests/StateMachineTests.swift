@@ -1,5 +1,4 @@
 import Core
-import CoreTesting
 import Testing
 
 @Suite struct StateMachineTests {
@@ -19,16 +18,5 @@ import Testing
             let message = "illegal transition '\(transition.rawValue)' from '\(phase.rawValue)'"
             #expect("\(IllegalTransition(from: phase, transition: transition))" == message)
         }
-    }
-
-    /// What a user of the machine sees: a retry while info is shown is refused and reported, and the card stays.
-    @Test func anIllegalCallOnARunningContainerIsReportedAndChangesNothing() async {
-        let harness = ComponentHarness(
-            Greeting(), ids: ["user": "1"], answers: ["users/1/greeting.json": .json(#"{"name": "Ada"}"#)])
-        await harness.load()
-        await harness.retry()
-        #expect(harness.updates.contains(.diagnostic("greeting: illegal transition 'retry' from 'info'")))
-        #expect(harness.phases == [.loading, .info])
-        #expect(harness.container.current.info?.name == "Ada")
     }
 }

@@ -1,6 +1,5 @@
 import Core
 import CoreTesting
-import Faces
 import Foundation
 import Testing
 
@@ -40,7 +39,8 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     @Test func deliveredStatusStopsTracking() async throws {
         let harness = deliveryHarness(.json(goodDelivery))
         await harness.load()
-        #expect(harness.container.receive(DomainEvent("order.status", "delivered")).isEmpty)
+        await harness.expectReaction(.updated, to: DomainEvent("order.status", "delivered"))
+        #expect(harness.published.isEmpty, "the order's own status is not the rider's hand-over")
         harness.expectCard(
             """
             ╭─ Rider ──────────────────────────────────╮
@@ -60,7 +60,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
                 with: "\"location_age_s\": 40, \"units\": \"\(imperial ? "imperial" : "metric")\"")
         let harness = deliveryHarness(.json(payload))
         await harness.load()
-        #expect(harness.container.current.info?.distance == expected)
+        #expect(harness.info?.distance == expected)
     }
 
     @Test(arguments: [
@@ -108,7 +108,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
 
     @Test func deliveredEventSaysDeliveredEvenWhenItArrivesFirst() async throws {
         let harness = etaHarness(.json(goodETA))
-        _ = harness.container.receive(DomainEvent("order.status", "delivered"))
+        await harness.expectReaction(.ignored, to: DomainEvent("order.status", "delivered"))
         await harness.load()
         #expect(harness.card().contains("│ ✓ Delivered"))
         harness.expectPhases([.loading, .info])
@@ -151,26 +151,19 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     }
 }
 
-@Suite struct LocationFaceTests {
-    /// Each Location card has its own typed face; a missing endpoint hides the card with the reason.
-    @Test func theRiderAndArrivalFacesReportTheirInfoOrWhyTheyAreHidden() async {
-        let clock = VirtualClock()
-        let context = ComponentContext(backend: CannedBackend([etaPath: .json(goodETA)], clock: clock), clock: clock)
-        var rider = LocationModule.deliveryFace(order: "1234").render(
-            into: Slot(id: "delivery") { _ in }, context: context
-        )
-        .outputs.makeAsyncIterator()
-        #expect(await rider.next() == .loading)
-        #expect(await rider.next() == .hidden(Failure("orders/1234/delivery.json: not found (404)")))
-        let arrival = LocationModule.etaFace(order: "1234").render(into: Slot(id: "eta") { _ in }, context: context)
-        var outputs = arrival.outputs.makeAsyncIterator()
-        #expect(await outputs.next() == .loading)
-        guard case .shown(let info)? = await outputs.next() else {
-            Issue.record("expected the arrival info")
-            return
-        }
-        #expect(info.minMinutes == 10 && info.maxMinutes == 20)
-        arrival.end()
+@Suite struct LocationCardsAloneTests {
+    /// Each Location card stands alone: the arrival shows its window while the rider's missing endpoint hides
+    /// only the rider card, with the reason.
+    @Test func theArrivalShowsItsWindowWhileAMissingRiderEndpointHidesTheRiderAlone() async {
+        let answers: [String: CannedAnswer] = [etaPath: .json(goodETA)]
+        let rider = ComponentHarness(DeliveryComponent(), ids: ["order": "1234"], answers: answers)
+        await rider.load()
+        rider.expectPhases([.loading, .failed])
+        rider.expectEvents([.hide(Failure("orders/1234/delivery.json: not found (404)"))])
+        let arrival = ComponentHarness(ETAComponent(), ids: ["order": "1234"], answers: answers)
+        await arrival.load()
+        arrival.expectPhases([.loading, .info])
+        #expect(arrival.info?.minMinutes == 10 && arrival.info?.maxMinutes == 20)
     }
 }
 
@@ -197,7 +190,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
         let harness = deliveryHarness(
             .json(goodDelivery.replacingOccurrences(of: #""address""#, with: #""handed_over": true, "address""#)))
         await harness.load()
-        #expect(harness.container.current.info?.delivered == true)
+        #expect(harness.info?.delivered == true)
         #expect(harness.events.contains(.domain(DomainEvent("delivery.handed_over", "true"))))
         #expect(harness.card().contains("✓ Delivered by"))
         let before = deliveryHarness(.json(goodDelivery))

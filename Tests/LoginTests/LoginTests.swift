@@ -1,6 +1,5 @@
 import Core
 import CoreTesting
-import Faces
 import Foundation
 import Login
 import Testing
@@ -169,23 +168,22 @@ func authenticator(
         #expect(signedOut.card(width: 44).contains("│ Not signed in  order-tracking login 1234 │"))
     }
 
-    /// The typed face, as Payments, Order and Location offer theirs: listened to, it says who is signed in.
-    @Test func theFaceReportsWhoIsSignedIn() async {
-        let clock = VirtualClock()
-        let session = LoginModule.face(sessions: Sessions(session: LoginSession(userID: "1234", name: "Sara")))
-            .render(
-                into: Slot(id: "account") { _ in },
-                context: ComponentContext(backend: CannedBackend([:], clock: clock), clock: clock))
-        await session.reload()
-        session.end()
-        var said: [String] = []
-        for await output in session.outputs {
-            switch output {
-            case .loading: said.append("loading")
-            case .shown(let info): said.append(info.session?.name ?? "nobody")
-            case .hidden(let failure): said.append("hidden: \(failure)")
-            }
-        }
-        #expect(said == ["loading", "Sara", "Sara"])
+    /// Sessions that change between loads, as a person signs in and out.
+    final class ChangingSessions: SessionReading {
+        let session = Locked<LoginSession?>(LoginSession(userID: "1234", name: "Sara"))
+        func storedSession() throws -> LoginSession? { session.withLock { $0 } }
+    }
+
+    /// Load after load the card says who is signed in now.
+    @Test func eachLoadSaysWhoIsSignedInNow() async {
+        let sessions = ChangingSessions()
+        let harness = ComponentHarness(AccountComponent(sessions: sessions))
+        await harness.load()
+        #expect(harness.info?.session?.name == "Sara")
+        sessions.session.withLock { $0 = nil }
+        await harness.reload()
+        #expect(harness.info != nil && harness.info?.session == nil, "signed out")
+        #expect(harness.card(width: 44).contains("Not signed in"))
+        harness.expectPhases([.loading, .info, .loading, .info])
     }
 }

@@ -24,14 +24,14 @@ import Testing
             │ 1 × Fries                      SAR 10.50 │
             ╰──────────────────────────────────────────╯
             """)
-        #expect(harness.container.validate(.pay) == .allow)
+        #expect(harness.verdict(on: .pay) == .allow)
     }
 
     @Test func anEmptyCartVetoesPaying() async {
         let harness = harness(#"{"items": []}"#)
         await harness.load()
         #expect(harness.card().contains("The cart is empty"))
-        #expect(harness.container.validate(.pay) == .veto("the cart is empty"))
+        #expect(harness.verdict(on: .pay) == .veto("the cart is empty"))
     }
 
     @Test(arguments: [
@@ -45,6 +45,6 @@ import Testing
         let harness = harness(body)
         await harness.load()
         harness.expectPhases([.loading, .failed])
-        #expect("\(harness.container.current)".contains(reason))
+        #expect("\(harness.state)".contains(reason))
     }
 }

@@ -1,6 +1,5 @@
 import Core
 import CoreTesting
-import Faces
 import Order
 import Testing
 
@@ -63,7 +62,7 @@ func details(status: String) -> CannedAnswer {
         await harness.load()
         harness.expectPhases([.loading, .failed])
         harness.expectHidden(because: reason)
-        guard case .failed(let failure) = harness.container.current else { return }
+        guard case .failed(let failure) = harness.state else { return }
         harness.expectEvents([.hide(failure)])
     }
 
@@ -102,30 +101,23 @@ func details(status: String) -> CannedAnswer {
     func cancellingIsVetoedOnceTheKitchenStarts(status: String, expected: Verdict) async {
         let harness = orderHarness(details(status: status))
         await harness.load()
-        #expect(harness.container.validate(.cancelOrder) == expected)
-        #expect(harness.container.validate("rate-order") == .allow)
+        #expect(harness.verdict(on: .cancelOrder) == expected)
+        #expect(harness.verdict(on: "rate-order") == .allow)
     }
 }
 
-@Suite struct OrderFaceTests {
-    /// The typed face: made with the order id, listened to until the order is delivered on a later load.
-    @Test func theFaceReportsTheOrderLoadAfterLoad() async {
-        let clock = VirtualClock()
-        let backend = CannedBackend(
-            [detailsPath: .sequence([details(status: "on_the_way"), details(status: "delivered")])], clock: clock)
-        let session = OrderModule.face(order: "1234").render(
-            into: Slot(id: "order") { _ in }, context: ComponentContext(backend: backend, clock: clock))
-        await session.reload()
-        session.end()
-        var statuses: [String] = []
-        for await output in session.outputs {
-            switch output {
-            case .loading: statuses.append("loading")
-            case .shown(let info): statuses.append(info.status.rawValue)
-            case .hidden(let failure): statuses.append("hidden: \(failure)")
-            }
-        }
-        #expect(statuses == ["loading", "on_the_way", "delivered"])
+@Suite struct OrderReloadTests {
+    /// Load after load the card follows the order until it is delivered, and says each status once.
+    @Test func eachLoadShowsTheOrderAsItIsNow() async {
+        let harness = orderHarness(.sequence([details(status: "on_the_way"), details(status: "delivered")]))
+        await harness.load()
+        #expect(harness.info?.status == .onTheWay)
+        await harness.reload()
+        #expect(harness.info?.status == .delivered)
+        #expect(harness.card().contains("Delivered"))
+        #expect(
+            harness.published == [DomainEvent("order.status", "on_the_way"), DomainEvent("order.status", "delivered")])
+        harness.expectPhases([.loading, .info, .loading, .info])
     }
 }
 
@@ -134,7 +126,7 @@ func details(status: String) -> CannedAnswer {
     @Test func theStatusShownAndARefusedCancelAreRecorded() async {
         let preparing = orderHarness(details(status: "preparing"))
         await preparing.load()
-        _ = preparing.container.validate(.cancelOrder)
+        _ = preparing.verdict(on: .cancelOrder)
         #expect(
             preparing.analytics == [
                 AnalyticsEvent("order_card_shown", ["status": "preparing"]),
@@ -147,7 +139,7 @@ func details(status: String) -> CannedAnswer {
             ])
         let accepted = orderHarness(.json(goodDetails))
         await accepted.load()
-        _ = accepted.container.validate(.cancelOrder)
+        _ = accepted.verdict(on: .cancelOrder)
         #expect(accepted.analytics == [AnalyticsEvent("order_card_shown", ["status": "accepted"])])
     }
 
@@ -155,7 +147,7 @@ func details(status: String) -> CannedAnswer {
     @Test func aReloadedCardIsNotShownAgain() async {
         let harness = orderHarness(.json(goodDetails))
         await harness.load()
-        await harness.refresh()
+        await harness.reload()
         #expect(harness.analytics.map(\.name) == ["order_card_shown"])
     }
 }
@@ -165,9 +157,11 @@ func details(status: String) -> CannedAnswer {
     @Test func theRidersHandOverDeliversTheOrder() async {
         let harness = orderHarness(details(status: "on_the_way"))
         await harness.load()
-        let caused = harness.container.receive(DomainEvent("delivery.handed_over", "true"))
-        #expect(harness.container.current.info?.status == .delivered)
-        #expect(caused == [DomainEvent("order.status", "delivered")])
-        #expect(harness.container.receive(DomainEvent("delivery.handed_over", "true")).isEmpty, "said once")
+        await harness.expectReaction(.updated, to: DomainEvent("delivery.handed_over", "true"))
+        #expect(harness.info?.status == .delivered)
+        #expect(harness.published.last == DomainEvent("order.status", "delivered"), "announced after consuming")
+        let said = harness.events
+        await harness.expectReaction(.ignored, to: DomainEvent("delivery.handed_over", "true"))
+        #expect(harness.events == said, "said once")
     }
 }

@@ -3,6 +3,7 @@ import CoreTesting
 import FixtureBackend
 import Foundation
 import Payments
+import ScreenRuntime
 import Testing
 
 /// What the backend sent is what the component decodes: an amount past 2^53 (where a Double rounds
@@ -25,12 +26,16 @@ import Testing
 
     @Test func fromTheEmbeddedBackend() async throws {
         let tree = try tree()
-        let backend = FileBackend(root: tree.url)
-        let container = ComponentContainer(
-            PaymentComponent(), slot: Slot(id: "payment") { _ in },
-            context: ComponentContext(ids: ["order": "1"], backend: backend))
-        await container.load()
-        #expect(container.current.info?.amount.minorUnits == Self.big)
+        var registry = ComponentRegistry()
+        try registry.register(PaymentsModule.registration)
+        let runtime = ScreenRuntime(
+            entries: [ScreenEntry(id: "payment")], registry: registry, backend: FileBackend(root: tree.url),
+            clock: SystemClock(), settings: ScreenSettings(ids: ["order": "1"]),
+            report: RuntimeReport(diagnostic: { _ in }))
+        await runtime.open(loading: [0])
+        let info = runtime.currentFrame().cards.first?.info
+        _ = await runtime.stop()
+        #expect(info.map { String(decoding: $0, as: UTF8.self) }?.contains(#""minor":\#(Self.big)"#) == true)
     }
 
     @Test(arguments: ["1", "2"])

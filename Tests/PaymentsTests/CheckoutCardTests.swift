@@ -34,16 +34,16 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             ╰──────────────────────────────────────────╯
             """)
         #expect(
-            harness.container.validate(.pay)
+            harness.verdict(on: .pay)
                 == .confirm("with Visa •••• 4242", facts: ["method": "Visa •••• 4242", "method_id": "visa4242"]))
-        #expect(harness.container.validate(.cancelOrder) == .allow, "only paying is this card's business")
+        #expect(harness.verdict(on: .cancelOrder) == .allow, "only paying is this card's business")
     }
 
     @Test func aPersonChoosesByNumberOrIdAndAnUnusableChoiceLeavesNothingChosen() async {
         let harness = harness()
         await harness.load()
         await harness.expectReaction(.updated, to: EventName.paymentMethodChosen("3"))
-        #expect(harness.container.validate(.pay)?.facts["method_id"] == "cash")
+        #expect(harness.verdict(on: .pay)?.facts["method_id"] == "cash")
         await harness.send(EventName.paymentMethodChosen("MADA1111"))
         harness.expectCard(
             """
@@ -55,17 +55,17 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             │ Choose how to pay                press m │
             ╰──────────────────────────────────────────╯
             """)
-        #expect(harness.container.validate(.pay) == .veto("choose how to pay"), "never pays with another method")
+        #expect(harness.verdict(on: .pay) == .veto("choose how to pay"), "never pays with another method")
         await harness.send(EventName.paymentMethodChosen("9"))
         #expect(harness.card().contains("9 is not one of the methods"))
         await harness.send(EventName.paymentMethodChosen("visa4242"))
-        #expect(harness.container.validate(.pay)?.facts["method_id"] == "visa4242")
+        #expect(harness.verdict(on: .pay)?.facts["method_id"] == "visa4242")
     }
 
     @Test func noUsableMethodVetoesPaying() async {
         let harness = harness(#"{"methods": [], "chosen": "visa4242"}"#)
         await harness.load()
-        #expect(harness.container.validate(.pay) == .veto("choose how to pay"))
+        #expect(harness.verdict(on: .pay) == .veto("choose how to pay"))
         #expect(harness.card().contains("Choose how to pay"))
     }
 
@@ -81,7 +81,7 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
         let harness = harness(body)
         await harness.load()
         harness.expectPhases([.loading, .failed])
-        #expect("\(harness.container.current)".contains(reason))
+        #expect("\(harness.state)".contains(reason))
     }
 }
 
@@ -103,7 +103,7 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             ╰──────────────────────────────────────────╯
             """)
         #expect(
-            harness.container.validate(.pay)
+            harness.verdict(on: .pay)
                 == .confirm(
                     "SAR 50.50", facts: ["amount": "SAR 50.50", "amount_minor": "5050", "currency": "SAR"]))
     }
@@ -123,7 +123,7 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             │ To pay                         SAR 45.45 │
             ╰──────────────────────────────────────────╯
             """)
-        #expect(harness.container.validate(.pay)?.facts["amount_minor"] == "4545")
+        #expect(harness.verdict(on: .pay)?.facts["amount_minor"] == "4545")
     }
 
     @Test func mixedCurrenciesAreTheCardsFailure() async {
@@ -131,7 +131,7 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             #"{"items": {"minor": 1, "currency": "SAR"}, "delivery": {"minor": 1, "currency": "KWD"}}"#)
         await harness.load()
         harness.expectPhases([.loading, .failed])
-        #expect("\(harness.container.current)".contains("cannot be added"))
+        #expect("\(harness.state)".contains("cannot be added"))
     }
 }
 

@@ -134,7 +134,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
     func verdict(_ answer: CannedAnswer) async -> Verdict? {
         let harness = paymentHarness(answer)
         await harness.load()
-        return harness.container.validate(.cancelOrder)
+        return harness.verdict(on: .cancelOrder)
     }
 
     /// The validator hands back what the confirmation needs: how much goes back, and where.
@@ -167,7 +167,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
     @Test func shownHiddenAndTheCancelAnswerAreRecordedWithoutCardDigits() async {
         let shown = paymentHarness(.json(goodPayment))
         await shown.load()
-        _ = shown.container.validate(.cancelOrder)
+        _ = shown.verdict(on: .cancelOrder)
         #expect(
             shown.analytics == [
                 AnalyticsEvent("payment_card_shown", ["method": "card", "status": "paid"]),
@@ -182,7 +182,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
             ])
         let refunded = paymentHarness(payment(replacing: #""paid""#, with: #""refunded""#))
         await refunded.load()
-        _ = refunded.container.validate(.cancelOrder)
+        _ = refunded.verdict(on: .cancelOrder)
         #expect(
             refunded.analytics.last
                 == AnalyticsEvent(
@@ -210,10 +210,10 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
             │ ✓ Paid                                   │
             ╰──────────────────────────────────────────╯
             """)
-        let info = try #require(harness.container.current.info)
+        let info = try #require(harness.info)
         #expect(info.promo?.code == "SAVE10" && info.due.description == "SAR 45.45")
         #expect(info.total.description == "SAR 50.50", "the total as paid stays what the backend said")
-        let refund = harness.container.validate(.cancelOrder)
+        let refund = harness.verdict(on: .cancelOrder)
         #expect(
             refund
                 == .confirm(
@@ -226,22 +226,22 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
             payment(replacing: #""minor": 4550"#, with: #""minor": 9223372036854775000"#).replacing(tip: nil))
         await large.load()
         _ = await large.send(save10)
-        #expect(large.container.current.info?.promo?.discount?.minorUnits == 1500, "10 % of a huge total: the cap")
+        #expect(large.info?.promo?.discount?.minorUnits == 1500, "10 % of a huge total: the cap")
         let harness = paymentHarness(.json(goodPayment))
         await harness.load()
         _ = await harness.send(EventName.promoApplied("EURO5 5 500 EUR"))
-        #expect(harness.container.current.info?.promo?.note == "only for EUR orders")
+        #expect(harness.info?.promo?.note == "only for EUR orders")
         #expect(harness.card().contains("Promo EURO5") && harness.card().contains("SAR 50.50"))
         _ = await harness.send(save10)
-        #expect(harness.container.current.info?.promo?.code == "SAVE10")
-        #expect(harness.container.current.info?.due.description == "SAR 45.45", "from the total as paid, once")
+        #expect(harness.info?.promo?.code == "SAVE10")
+        #expect(harness.info?.due.description == "SAR 45.45", "from the total as paid, once")
     }
 
     @Test func aMalformedPromoEventChangesNothing() async throws {
         let harness = paymentHarness(.json(goodPayment))
         await harness.load()
         _ = await harness.send(EventName.promoApplied("SAVE10 ten 1500 SAR"))
-        #expect(harness.container.current.info?.promo == nil)
+        #expect(harness.info?.promo == nil)
         #expect(harness.card().contains("SAR 50.50"))
     }
 }

@@ -74,7 +74,7 @@ import Testing
         await promo.load()
         #expect(promo.card().contains("NOPE42 is not recognised"))
         input.submit("SAVE10")
-        await promo.refresh()
+        await promo.reload()
         #expect(promo.card().contains("✓ SAVE10"))
     }
 

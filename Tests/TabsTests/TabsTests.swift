@@ -1,6 +1,5 @@
 import Core
 import CoreTesting
-import Faces
 import Tabs
 import Testing
 
@@ -134,23 +133,20 @@ final class Renders: Sendable {
     }
 }
 
-@Suite struct TabsFaceTests {
-    /// The typed face, as the other squads offer theirs: listened to, it says which tabs the bar shows.
-    @Test func theFaceReportsTheBarsTabs() async throws {
+@Suite struct TabsCardReloadTests {
+    /// Load after load the bar shows the tabs that apply to whoever is signed in now.
+    @Test func eachLoadShowsTheTabsThatApplyNow() async throws {
         let container = TabContainer()
         try container.register(FakeTab(id: "tracking", title: "Tracking", order: 10))
         try container.register(FakeTab(id: "profile", title: "Profile", order: 20, needsUser: true))
-        let clock = VirtualClock()
-        let session = TabsModule.face(selected: "tracking", container: container) { TabSession(userID: nil) }
-            .render(
-                into: Slot(id: "tabs") { _ in },
-                context: ComponentContext(backend: CannedBackend([:], clock: clock), clock: clock))
-        await session.reload()
-        session.end()
-        var shown: [[String]] = []
-        for await output in session.outputs {
-            if case .shown(let info) = output { shown.append(info.items.map(\.id)) }
-        }
-        #expect(shown == [["tracking"], ["tracking"]], "signed out: no profile tab, load after load")
+        let user = Locked<String?>(nil)
+        let harness = ComponentHarness(
+            TabsComponent(container: container, selected: "tracking") { TabSession(userID: user.withLock { $0 }) })
+        await harness.load()
+        #expect(harness.info?.items.map(\.id) == ["tracking"], "signed out: no profile tab")
+        user.withLock { $0 = "1234" }
+        await harness.reload()
+        #expect(harness.info?.items.map(\.id) == ["tracking", "profile"])
+        harness.expectPhases([.loading, .info, .loading, .info])
     }
 }

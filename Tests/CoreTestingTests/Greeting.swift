@@ -2,7 +2,8 @@ import Core
 import CoreTesting
 import Foundation
 
-/// A tiny component for kernel tests: greets the user named by its endpoint.
+/// A tiny component for the harness's tests: greets the user named by its endpoint, and hears whether the order
+/// was delivered.
 struct Greeting: Component {
     struct Info: Sendable, Equatable, Encodable {
         var name: String

@@ -11,8 +11,8 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Payments", ["Core", "Currency", "Faces"]),
     ("Order", ["Core", "Currency", "Faces"]),
     ("Location", ["Core", "Faces"]),
-    ("Login", ["Core", "Faces"]),
-    ("Tabs", ["Core", "TerminalUI", "SafeText", "Faces"]),
+    ("Login", ["Core"]),
+    ("Tabs", ["Core", "TerminalUI", "SafeText"]),
     ("Profile", ["Core", "Login", "Tabs"]),
     ("Feed", ["Core", "Login", "Tabs"]),
     ("Storage", ["Core", "Login", "Tabs"]),
@@ -53,7 +53,7 @@ let systemBindings: [String] = ["CurlBinding"]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.
 let testSupport: [(name: String, dependencies: [String])] = [
-    ("CoreTesting", ["Core", "TerminalUI", "Faces", "ScreenRuntime", "HostIO"])
+    ("CoreTesting", ["Core", "TerminalUI", "ScreenRuntime", "HostIO"])
 ]
 
 /// Apps under Apps/<Name>: a testable Kit library plus a thin executable. Apps may import any module.

@@ -1,6 +1,6 @@
 /// What a component type opted into (the opt-in protocols beside ``Component``), found once per type, so a host
-/// calls plain closures and the squad contract stays three members. Public for hosts that run components their
-/// own way (the screen runtime's kernel).
+/// calls plain closures and the squad contract stays three members. Public for the one host that runs components
+/// (ScreenRuntime's `CardKernel`, which finds them once per card).
 public struct Capabilities<C: Component>: Sendable {
     /// Events it consumes into its info (``EventConsuming``).
     public private(set) var consumed: Set<String> = []
@@ -36,9 +36,6 @@ public struct Capabilities<C: Component>: Sendable {
         if C.self is any Tracking.Type { analytics = { ($0 as? any Tracking)?.analytics(erased: $1) ?? [] } }
         if let type = C.self as? any RefreshingOnEvents.Type { refreshing = Set(type.refreshingEvents.map(\.rawValue)) }
     }
-
-    /// Every event name the router should deliver to this component.
-    var routedEvents: Set<String> { consumed.union(refreshing) }
 }
 
 extension EventConsuming {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Time as components and containers see it, injected so deadlines and "minutes ago" are testable without sleeping.
+/// Time as components and their host see it, injected so deadlines and "minutes ago" are testable without sleeping.
 public protocol CourierClock: Sendable {
     /// The current wall-clock time.
     func now() -> Date

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a squad implements: how to load its info and how to draw each state. The host runs the state machine
-/// (a screen's runtime, or ``ComponentContainer`` for one component), so loading and drawing stay separate and
+/// (ScreenRuntime, on a screen of many cards or of one under test), so loading and drawing stay separate and
 /// the drawing is a pure, golden-testable function. Everything else a component can do is opt-in:
 /// ``Validatable``, ``EventPublishing``, ``EventConsuming``, ``RefreshingOnEvents``, ``SelfRefreshing``,
 /// ``Finishing`` and ``Tracking``.
@@ -29,7 +29,7 @@ public protocol Validatable: Component {
 public protocol EventPublishing: Component {
     /// Every event this component may publish: its declaration, which consumers name and `squad lint` checks.
     static var publishedEvents: Set<EventName> { get }
-    /// The events `info` implies; the container sends each one once.
+    /// The events `info` implies; the host routes each one once per card.
     func events(for info: Info) -> [DomainEvent]
 }
 

@@ -27,22 +27,6 @@ public struct EventName: Hashable, Sendable, ExpressibleByStringLiteral {
     public func callAsFunction(_ value: String) -> DomainEvent { DomainEvent(rawValue, value) }
 }
 
-/// The output interface of every component: what it tells the host. The host decides what each means.
-public enum ComponentEvent: Sendable, Equatable {
-    /// The card should go away, with the reason (the default failure policy).
-    case hide(Failure)
-    /// A hidden card has info again and should come back.
-    case show
-    /// The component asks to be loaded again after this long (`.zero`: now); a watching host obliges.
-    case refresh(after: Duration)
-    /// What the component follows is finished (the order was delivered): nothing on screen will change again.
-    case finished
-    /// A domain event for other components, routed by the host.
-    case domain(DomainEvent)
-    /// An analytics event the component's squad named (``Tracking``); the host only forwards it.
-    case analytics(AnalyticsEvent)
-}
-
 /// One analytics event, named by the squad that owns the card ("payment_card_shown", with its properties).
 public struct AnalyticsEvent: Sendable, Equatable {
     /// The squad's own event name.

@@ -1,5 +1,4 @@
 import Core
-import Faces
 
 /// Who is signed in, as the `account` card shows it.
 public struct AccountInfo: Sendable, Equatable, Encodable {
@@ -41,11 +40,5 @@ public enum LoginModule {
     /// The `account` card's registry line; `sessions` says where the signed-in user is kept.
     public static func registration(sessions: any SessionReading) -> ComponentRegistration {
         ComponentRegistration(module: "Login", endpoint: "(stored session)") { AccountComponent(sessions: sessions) }
-    }
-
-    /// The account card over `sessions`, for a client without a registry: render it into a slot and listen
-    /// for who is signed in, load after load (as Payments, Order and Location offer theirs).
-    public static func face(sessions: any SessionReading) -> some ModuleFace<any SessionReading, AccountInfo> {
-        ComponentFace(input: sessions, component: { AccountComponent(sessions: sessions) }, bind: { $1 })
     }
 }

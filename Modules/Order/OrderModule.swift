@@ -1,7 +1,6 @@
 import Core
-import Faces
 
-/// Order's face to hosts: one registry line, plus a typed face for clients without a registry.
+/// Order's face to hosts: its registry lines (the order card, and the cart card of a checkout).
 public enum OrderModule {
     /// The line a host adds to its registry.
     public static let registration = ComponentRegistration(
@@ -11,10 +10,5 @@ public enum OrderModule {
     /// The cart card of a checkout.
     public static let cart = ComponentRegistration(module: "Order", endpoint: "carts/{cart}/cart.json") {
         CartComponent()
-    }
-
-    /// The order card for `order`: render it into a slot and listen for the order (its status included).
-    public static func face(order: String) -> some ModuleFace<String, OrderInfo> {
-        ComponentFace(input: order, component: { OrderComponent() }, bind: { $1.with("order", $0) })
     }
 }

@@ -1,5 +1,4 @@
 import Core
-import Faces
 
 /// The bar's info: the applicable tabs and which is selected.
 public struct TabsInfo: Sendable, Equatable, Encodable {
@@ -50,15 +49,5 @@ public enum TabsModule {
         ComponentRegistration(module: "Tabs", endpoint: "(tab plugins)") {
             TabsComponent(container: container, selected: selected, session: session)
         }
-    }
-
-    /// The bar with `selected` open, for a client without a registry: render it into a slot and listen for
-    /// the tabs (and their badges) load after load, as the other squads' faces offer.
-    public static func face(
-        selected: String, container: TabContainer, session: @escaping @Sendable () -> TabSession
-    ) -> some ModuleFace<String, TabsInfo> {
-        ComponentFace(
-            input: selected, component: { TabsComponent(container: container, selected: selected, session: session) },
-            bind: { $1 })
     }
 }

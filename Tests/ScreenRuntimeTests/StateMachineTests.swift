@@ -5,10 +5,28 @@ import Testing
 
 @testable import ScreenRuntime
 
-/// The transition table is what the reducer consults: every move is the table's, and a move the table refuses
-/// is a diagnostic that changes nothing.
+/// The transition table is what the reducer consults: every pair is legal or a typed refusal, and a move the
+/// table refuses is a diagnostic that changes nothing.
 @Suite struct StateMachineTests {
     typealias Rules = ScreenReducerTests
+
+    static let legal: [Phase: [Transition: Phase]] = [
+        .loading: [.receive: .info, .fail: .failed],
+        .info: [.receive: .info, .refresh: .loading, .fail: .failed],
+        .failed: [.retry: .loading],
+    ]
+
+    @Test(arguments: Phase.allCases, Transition.allCases)
+    func everyPairIsLegalOrATypedError(phase: Phase, transition: Transition) {
+        let result = StateMachine.next(after: phase, on: transition)
+        if let expected = Self.legal[phase]?[transition] {
+            #expect(result == .success(expected))
+        } else {
+            #expect(result == .failure(IllegalTransition(from: phase, transition: transition)))
+            let message = "illegal transition '\(transition.rawValue)' from '\(phase.rawValue)'"
+            #expect("\(IllegalTransition(from: phase, transition: transition))" == message)
+        }
+    }
 
     /// A screen whose order card is `phase` while its load #1 is under way: a state no action leads to, so only
     /// a test can put the reducer before a move the table refuses.

@@ -46,8 +46,8 @@ public enum CardEvent: Sendable, Equatable {
 /// it told the screen and what its squad asked analytics to record.
 ///
 /// The screen opens on the first ``load(sourceLocation:)`` (or ``send(_:sourceLocation:)``) and runs as
-/// `order-tracking preview` runs a card: not watching, so a requested refresh is taken only when an event asks
-/// for it now.
+/// `order-tracking preview` runs a card: not watching, so a refresh the card asks for is taken only once it is
+/// due and a ``reload(sourceLocation:)`` or ``send(_:sourceLocation:)`` has the screen look again.
 public final class ComponentHarness<C: Component>: Sendable {
     /// The virtual clock; moved automatically while the screen waits on it.
     public let clock: VirtualClock
@@ -71,15 +71,14 @@ public final class ComponentHarness<C: Component>: Sendable {
         var settings = ScreenSettings(ids: ids)
         (settings.timeout, settings.presentation) = (timeout, presentation)
         let log = log
-        let report = RuntimeReport(
+        var report = RuntimeReport(
             diagnostic: { log.add(.diagnostic($0)) }, analytics: { event, _ in log.add(.analytics(event)) })
-        var watched = report
-        watched.step = { action, effects, state in log.step(action, effects, state.cards[0], finished: state.finished) }
+        report.step = { action, effects, state in log.step(action, effects, state.cards[0], finished: state.finished) }
         self.clock = clock
         self.backend = backend
         runtime = ScreenRuntime(
             entries: [ScreenEntry(id: C.id, payload: payload)], registry: registry, backend: backend, clock: clock,
-            settings: settings, report: watched)
+            settings: settings, report: report)
     }
 
     deinit {

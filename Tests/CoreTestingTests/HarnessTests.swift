@@ -239,6 +239,19 @@ struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents, EventCo
         ])
     }
 
+    /// The harness does not watch, as `preview` does not: a refresh the card asks for is taken once it is due and
+    /// the screen looks again (here, for another event), never on its own.
+    @Test func aRefreshItAsksForIsTakenOnceDueWhenTheScreenLooksAgain() async {
+        let harness = Self.harness([.json(#"{"step": "moving"}"#)])
+        await harness.load()
+        await harness.expectReaction(.ignored, to: DomainEvent("other", "x"))
+        #expect(harness.backend.requests == [Self.path], "not due yet")
+        harness.clock.advance(by: .seconds(3))
+        #expect(harness.backend.requests == [Self.path], "due, but nothing looks")
+        await harness.expectReaction(.refreshed, to: DomainEvent("other", "x"))
+        #expect(harness.backend.requests == [Self.path, Self.path])
+    }
+
     @Test func anotherCardsEventMakesItLoadAgain() async {
         let harness = Self.harness([.json(#"{"step": "packed"}"#)])
         await harness.load()

@@ -16,7 +16,7 @@ struct WindowFitTests {
         let command =
             "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments); echo EXIT=$?; sleep 60"
         let session = try await TmuxSession(command: command, columns: columns, rows: rows)
-        _ = try await session.waitFor(.seconds(30), scrollback: true) { $0.contains("EXIT=") }
+        _ = try await session.waitFor(.seconds(120), scrollback: true) { $0.contains("EXIT=") }
         let history = try await session.history().split(separator: "\n", omittingEmptySubsequences: false)
         let lines = history.prefix { !$0.hasPrefix("EXIT=") }.map {
             String($0.reversed().drop { $0 == " " }.reversed())

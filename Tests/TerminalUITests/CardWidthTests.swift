@@ -12,7 +12,7 @@ import Testing
             Row("🕳 🐿 🌡 🖐", value: "🇸🇦"),
             Row("का कि की हिंदी"),
             Row("กำ ไทย", value: "น้ำ"),
-            Row("a\u{200B}b\u{200E}c\u{2060}d", value: "x\u{E0041}\u{E007F}"),
+            Row("a\u{200B}b\u{200C}c\u{2060}d", value: "x\u{E0041}\u{E007F}"),
             Row("مطعم البيك", value: "عُمَر"),
             Row("👨\u{200D}👩\u{200D}👧 ☝🏻 ⌚\u{FE0E}", value: "𛅰"),
         ])
@@ -29,7 +29,7 @@ import Testing
                 "│ 🕳 🐿 🌡 🖐                           🇸🇦 │",
                 "│ का कि की हिंदी                        │",
                 "│ กำ ไทย                            น้ำ │",
-                "│ a\u{200B}b\u{200E}c\u{2060}d                               x\u{E0041}\u{E007F} │",
+                "│ a\u{200B}b\u{200C}c\u{2060}d                               x\u{E0041}\u{E007F} │",
                 "│ مطعم البيك                       عُمَر │",
                 "│ 👨\u{200D}👩\u{200D}👧 ☝🏻 ⌚\u{FE0E}                           𛅰 │",
                 "╰──────────────────────────────────────╯",
@@ -42,7 +42,7 @@ import Testing
         "🇸🇦", "❤\u{FE0F}", "☺\u{FE0F}", "#\u{FE0F}\u{20E3}", "1\u{FE0F}\u{20E3}", "👨\u{200D}👩\u{200D}👧", "☝🏻",
         "🏳\u{FE0F}\u{200D}🌈", "का", "कि", "की", "हिं", "दी", "กำ", "น้ำ",
     ])
-    static let noColumns: Set<Character> = ["\u{200B}", "\u{200E}", "\u{2060}"]
+    static let noColumns: Set<Character> = ["\u{200B}", "\u{200C}", "\u{2060}"]
 
     static func referenceWidth(_ line: some StringProtocol) -> Int {
         line.reduce(0) { $0 + (twoColumns.contains($1) ? 2 : noColumns.contains($1) ? 0 : 1) }

@@ -28,7 +28,7 @@ public protocol Validatable: Component {
 /// Opt-in: a component that announces domain events when its info changes.
 public protocol EventPublishing: Component {
     /// Every event this component may publish: its declaration, which consumers name and `squad lint` checks.
-    static var publishedEvents: Set<EventName> { get }
+    static var publishedEvents: Set<AnyEventName> { get }
     /// The events `info` implies; the host routes each one once per card.
     func events(for info: Info) -> [DomainEvent]
 }
@@ -51,7 +51,7 @@ public protocol Finishing: Component {
 /// card refreshes), without either importing the other.
 public protocol RefreshingOnEvents: Component {
     /// The events after which this component asks to be reloaded, named through their publisher's declaration.
-    static var refreshingEvents: Set<EventName> { get }
+    static var refreshingEvents: Set<AnyEventName> { get }
 }
 
 /// Opt-in: a component whose squad decides what analytics records about its card, as it decides the card itself;
@@ -64,7 +64,7 @@ public protocol Tracking: Component {
 /// Opt-in: a component that reacts to other components' events by updating its own info.
 public protocol EventConsuming: Component {
     /// The events this component listens to, named through their publisher's declaration.
-    static var consumedEvents: Set<EventName> { get }
+    static var consumedEvents: Set<AnyEventName> { get }
     /// The info after `event`; return `info` unchanged to ignore it.
     func consume(_ event: DomainEvent, into info: Info) -> Info
 }

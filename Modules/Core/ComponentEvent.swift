@@ -1,30 +1,106 @@
 import Foundation
 
-/// A fact one component announces and others may react to ("order.status" = "delivered").
-/// Kept as plain strings so publisher and consumer never import each other.
+/// A fact one component announces and others may react to (`order.status` = `"delivered"`). On the wire it is
+/// a name and a JSON payload, so publisher and consumer never import each other and a trace can show it; each
+/// end reads and writes it typed, through the publisher's ``EventName``.
 public struct DomainEvent: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The event's name, namespaced by its publisher: "order.status".
     public let name: String
-    /// The event's value: "delivered".
-    public let value: String
+    /// The payload as JSON text: `"delivered"`, `true`, `{"code":"SAVE10",…}`.
+    public let payload: String
 
-    /// Creates an event.
-    public init(_ name: String, _ value: String) { (self.name, self.value) = (name, value) }
+    /// An event from its wire form (a name and JSON text), as a fixture or a test writes it.
+    public init(_ name: String, json: String) { (self.name, self.payload) = (name, json) }
 
-    /// "name=value", for traces.
-    public var description: String { "\(name)=\(value)" }
+    /// An event a person typed (`--event NAME=VALUE`, a screen's prompt): the text travels as a JSON string and
+    /// the consumer's declaration reads it (``EventPayload/init(text:)``), since only it knows the type.
+    public init(_ name: String, text: String) { self.init(name, json: DomainEvent.json(text)) }
+
+    /// The event `name` with `payload`, as its publisher announces it: `DomainEvent(.orderStatus, .delivered)`.
+    public init<Payload>(_ name: EventName<Payload>, _ payload: Payload) {
+        self.init(name.rawValue, json: DomainEvent.json(payload))
+    }
+
+    /// The payload typed as `name` declares it, or nil when this is another event or its payload does not read
+    /// as that type (a bad payload is no event, never a crash). A person's text is read by the type's
+    /// ``EventPayload/init(text:)``.
+    public func payload<Payload>(of name: EventName<Payload>) -> Payload? {
+        guard self.name == name.rawValue else { return nil }
+        let data = Data(payload.utf8)
+        if let value = try? JSONDecoder().decode(Payload.self, from: data) { return value }
+        return (try? JSONDecoder().decode(String.self, from: data)).flatMap { Payload(text: $0) }
+    }
+
+    /// "name=payload", for traces: a string payload shows as its text, as a person typed it; any other as JSON.
+    public var description: String {
+        let text = try? JSONDecoder().decode(String.self, from: Data(payload.utf8))
+        return "\(name)=\(text ?? payload)"
+    }
+
+    private static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
 }
 
-/// A domain event's name, declared once where its publisher says what it publishes (`EventName.orderStatus`,
-/// beside the module faces), so a consumer names it through that declaration and `squad lint` can tell a typo
-/// from an event nobody publishes.
-public struct EventName: Hashable, Sendable, ExpressibleByStringLiteral {
+/// What an event may carry: a value both ends agree on through the publisher's declaration, on the wire as
+/// JSON, and readable from a person's text (`preview --event order.status=delivered`).
+public protocol EventPayload: Codable, Sendable, Equatable {
+    /// The payload a person's text means, or nil when it means none. By default the text is read as JSON;
+    /// strings, Booleans and string-backed enums read their plain text.
+    init?(text: String)
+}
+
+extension EventPayload {
+    /// Reads `text` as this payload's JSON.
+    public init?(text: String) {
+        guard let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
+        self = value
+    }
+}
+
+extension EventPayload where Self: RawRepresentable, RawValue == String {
+    /// Reads `text` as the raw value ("delivered").
+    public init?(text: String) { self.init(rawValue: text) }
+}
+
+extension String: EventPayload {
+    /// Any text is itself.
+    public init?(text: String) { self = text }
+}
+
+extension Bool: EventPayload {
+    /// "true" or "false".
+    public init?(text: String) { self.init(text) }
+}
+
+/// A domain event's name without its payload type, so a component lists every event it publishes, consumes or
+/// refreshes on in one set (`[.orderStatus, .promoApplied]`); the declarations themselves are ``EventName``s.
+/// A class so that each declaration, typed, is also one of these. Immutable, hence Sendable.
+public class AnyEventName: Hashable, CustomStringConvertible, @unchecked Sendable {
     /// The name on the wire: "order.status".
     public let rawValue: String
-    /// A name from its literal; publishers declare theirs as constants.
-    public init(stringLiteral rawValue: String) { self.rawValue = rawValue }
-    /// This event with `value`: `.orderStatus("delivered")`.
-    public func callAsFunction(_ value: String) -> DomainEvent { DomainEvent(rawValue, value) }
+
+    fileprivate init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Names are equal when their wire names are.
+    public static func == (one: AnyEventName, other: AnyEventName) -> Bool { one.rawValue == other.rawValue }
+    /// Hashes the wire name.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    /// The wire name.
+    public var description: String { rawValue }
+}
+
+/// A domain event's name with the type of what it carries, declared once by its publisher beside the faces
+/// (`extension AnyEventName { public static let orderStatus = EventName<OrderStatus>("order.status") }`), so
+/// a consumer reads the payload typed (`event.payload(of: .orderStatus)`) and `squad lint` can tell a typo from
+/// an event nobody publishes.
+public final class EventName<Payload: EventPayload>: AnyEventName, @unchecked Sendable {
+    /// A name on the wire; publishers declare theirs as constants.
+    public init(_ rawValue: String) { super.init(rawValue: rawValue) }
+    /// This event with `payload`: `AnyEventName.orderStatus(.delivered)`.
+    public func callAsFunction(_ payload: Payload) -> DomainEvent { DomainEvent(self, payload) }
 }
 
 /// One analytics event, named by the squad that owns the card ("payment_card_shown", with its properties).

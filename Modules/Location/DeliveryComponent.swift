@@ -26,9 +26,9 @@ public struct DeliveryComponent: Component, EventConsuming, EventPublishing, Sel
     /// The id layouts use.
     public static let id: ComponentID = "delivery"
     /// Listens to Order's status without importing Order.
-    public static let consumedEvents: Set<EventName> = [.orderStatus]
+    public static let consumedEvents: Set<AnyEventName> = [.orderStatus]
     /// What the rider card publishes (declared in Faces: `EventName.deliveryHandedOver`).
-    public static let publishedEvents: Set<EventName> = [.deliveryHandedOver]
+    public static let publishedEvents: Set<AnyEventName> = [.deliveryHandedOver]
 
     /// Creates the component.
     public init() {}
@@ -55,13 +55,13 @@ public struct DeliveryComponent: Component, EventConsuming, EventPublishing, Sel
     /// Marks the delivery done when Order reports `delivered`.
     public func consume(_ event: DomainEvent, into info: DeliveryInfo) -> DeliveryInfo {
         var info = info
-        info.delivered = info.delivered || event.value == "delivered"
+        info.delivered = info.delivered || event.payload(of: .orderStatus) == .delivered
         return info
     }
 
     /// The hand-over, for whoever listens (Order marks the order delivered).
     public func events(for info: DeliveryInfo) -> [DomainEvent] {
-        info.handedOver ? [EventName.deliveryHandedOver("true")] : []
+        info.handedOver ? [DomainEvent(.deliveryHandedOver, true)] : []
     }
 
     /// The rider moves: look again every 3 s until the order is delivered.

@@ -20,7 +20,7 @@ public struct ETAComponent: Component, EventConsuming, SelfRefreshing {
     /// The id layouts use.
     public static let id: ComponentID = "eta"
     /// Listens to Order's status without importing Order.
-    public static let consumedEvents: Set<EventName> = [.orderStatus]
+    public static let consumedEvents: Set<AnyEventName> = [.orderStatus]
 
     /// Creates the component.
     public init() {}
@@ -48,7 +48,7 @@ public struct ETAComponent: Component, EventConsuming, SelfRefreshing {
     /// Switches to "Delivered" when Order reports it.
     public func consume(_ event: DomainEvent, into info: ETAInfo) -> ETAInfo {
         var info = info
-        info.delivered = event.value == "delivered"
+        info.delivered = event.payload(of: .orderStatus) == .delivered
         return info
     }
 

@@ -8,7 +8,7 @@ public struct OrderComponent: Component, Validatable, EventPublishing, EventCons
     /// The id layouts use.
     public static let id: ComponentID = "order"
     /// What Order publishes (declared in Faces: `EventName.orderStatus`).
-    public static let publishedEvents: Set<EventName> = [.orderStatus]
+    public static let publishedEvents: Set<AnyEventName> = [.orderStatus]
 
     /// Creates the component.
     public init() {}
@@ -35,20 +35,20 @@ public struct OrderComponent: Component, Validatable, EventPublishing, EventCons
     }
 
     /// The rider's hand-over, by name (Location publishes it; Order never imports Location).
-    public static let consumedEvents: Set<EventName> = [.deliveryHandedOver]
+    public static let consumedEvents: Set<AnyEventName> = [.deliveryHandedOver]
 
     /// The rider app reports the hand-over before the restaurant system does: Order trusts it and shows the order
     /// delivered (and says so again on `order.status`, which is how a rider card that reported it hears it back:
     /// the host refuses that loop and names it).
     public func consume(_ event: DomainEvent, into info: OrderInfo) -> OrderInfo {
-        guard event.name == EventName.deliveryHandedOver.rawValue, info.status < .delivered else { return info }
+        guard event.payload(of: .deliveryHandedOver) == true, info.status < .delivered else { return info }
         var info = info
         info.status = .delivered
         return info
     }
 
     /// Tells others the status, so the rider and ETA cards can follow it.
-    public func events(for info: OrderInfo) -> [DomainEvent] { [EventName.orderStatus(info.status.rawValue)] }
+    public func events(for info: OrderInfo) -> [DomainEvent] { [DomainEvent(.orderStatus, info.status)] }
 
     /// Until delivery the status moves on by itself: look again every 5 s.
     public func refreshInterval(for info: OrderInfo) -> Duration? { isFinished(info) ? nil : .seconds(5) }

@@ -1,20 +1,9 @@
 import Core
 import Currency
+import Faces
 
-/// Where an order is in its life; the order of cases is the timeline.
-public enum OrderStatus: String, Sendable, Equatable, Comparable, CaseIterable, Encodable {
-    /// The customer placed it.
-    case placed
-    /// The restaurant accepted it.
-    case accepted
-    /// The kitchen is cooking.
-    case preparing
-    /// A rider has it.
-    case onTheWay = "on_the_way"
-    /// It arrived.
-    case delivered
-
-    /// The step as a person reads it.
+extension OrderStatus {
+    /// The step as a person reads it (the status itself is declared in Faces, with `order.status`).
     public var label: String {
         switch self {
         case .placed: "Placed"
@@ -23,11 +12,6 @@ public enum OrderStatus: String, Sendable, Equatable, Comparable, CaseIterable, 
         case .onTheWay: "On the way"
         case .delivered: "Delivered"
         }
-    }
-
-    /// Timeline order.
-    public static func < (lhs: OrderStatus, rhs: OrderStatus) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
 

@@ -11,9 +11,9 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents, Even
 
     /// Order's status (declared in Faces), so a delivered cash order reads "paid"; a promo code, so the card
     /// shows it against a fresh payment.
-    public static let refreshingEvents: Set<EventName> = [.orderStatus, .promoApplied]
+    public static let refreshingEvents: Set<AnyEventName> = [.orderStatus, .promoApplied]
     /// Promo's discount rule (declared in Faces): Payments works out the discount on its own total.
-    public static let consumedEvents: Set<EventName> = [.promoApplied]
+    public static let consumedEvents: Set<AnyEventName> = [.promoApplied]
 
     /// Creates the component; it needs nothing but the context it is loaded with.
     public init() {}
@@ -49,7 +49,7 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents, Even
 
     /// A promo code applied elsewhere (Promo's card): the discount, from this payment's own total.
     public func consume(_ event: DomainEvent, into info: PaymentInfo) -> PaymentInfo {
-        PromoDiscount(event).map { info.applying($0) } ?? info
+        event.payload(of: .promoApplied).map { info.applying($0) } ?? info
     }
 
     /// Vetoes cancelling when the money cannot be given back.

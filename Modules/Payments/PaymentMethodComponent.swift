@@ -46,9 +46,9 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
     /// The id layouts use.
     public static let id: ComponentID = "payment-method"
     /// A person's choice.
-    public static let consumedEvents: Set<EventName> = [.paymentMethodChosen]
+    public static let consumedEvents: Set<AnyEventName> = [.paymentMethodChosen]
     /// What a person sends this card through a screen's prompt (`squad lint` counts it as published).
-    public static let inputEvents: Set<EventName> = [.paymentMethodChosen]
+    public static let inputEvents: Set<AnyEventName> = [.paymentMethodChosen]
 
     /// Creates the component; it needs nothing but the context it is loaded with.
     public init() {}
@@ -92,12 +92,21 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
     /// A person's choice, by number on the card or by id; anything else is noted and leaves nothing chosen.
     public func consume(_ event: DomainEvent, into info: SavedMethods) -> SavedMethods {
         var info = info
-        let wanted = event.value.lowercased()
-        let byNumber = Int(wanted).flatMap { info.methods.indices.contains($0 - 1) ? info.methods[$0 - 1] : nil }
+        guard let choice = event.payload(of: .paymentMethodChosen) else { return info }
+        let saved: SavedMethods.Saved?
+        switch choice {
+        case .number(let number): saved = info.methods.indices.contains(number - 1) ? info.methods[number - 1] : nil
+        case .id(let id): saved = info.methods.first { $0.id.lowercased() == id.lowercased() }
+        }
         // A choice that cannot pay leaves nothing chosen: paying with another method than the one asked for
         // would be worse than asking again.
-        guard let saved = byNumber ?? info.methods.first(where: { $0.id.lowercased() == wanted }) else {
-            (info.chosen, info.note) = (nil, "\(event.value.prefix(16)) is not one of the methods")
+        guard let saved else {
+            let asked =
+                switch choice {
+                case .number(let number): String(number)
+                case .id(let id): id
+                }
+            (info.chosen, info.note) = (nil, "\(asked.prefix(16)) is not one of the methods")
             return info
         }
         guard saved.usable else {

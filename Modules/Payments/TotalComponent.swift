@@ -31,9 +31,9 @@ public struct TotalComponent: Component, Validatable, RefreshingOnEvents, EventC
     /// The id layouts use.
     public static let id: ComponentID = "total"
     /// A coupon makes the price worth loading again.
-    public static let refreshingEvents: Set<EventName> = [.promoApplied]
+    public static let refreshingEvents: Set<AnyEventName> = [.promoApplied]
     /// The coupon's rule, applied to the total.
-    public static let consumedEvents: Set<EventName> = [.promoApplied]
+    public static let consumedEvents: Set<AnyEventName> = [.promoApplied]
 
     /// Creates the component; it needs nothing but the context it is loaded with.
     public init() {}
@@ -69,7 +69,7 @@ public struct TotalComponent: Component, Validatable, RefreshingOnEvents, EventC
 
     /// A coupon's discount on this total.
     public func consume(_ event: DomainEvent, into info: CheckoutTotal) -> CheckoutTotal {
-        guard let rule = PromoDiscount(event) else { return info }
+        guard let rule = event.payload(of: .promoApplied) else { return info }
         var info = info
         info.promo = AppliedPromo(rule, on: info.total)
         return info

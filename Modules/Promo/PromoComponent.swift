@@ -19,11 +19,11 @@ public struct PromoComponent: Component, EventPublishing, RefreshingOnEvents {
     /// The id layouts use.
     public static let id: ComponentID = "promo"
     /// What Promo publishes (declared in Faces: `EventName.promoApplied`).
-    public static let publishedEvents: Set<EventName> = [.promoApplied]
+    public static let publishedEvents: Set<AnyEventName> = [.promoApplied]
     /// A typed code: look it up.
-    public static let refreshingEvents: Set<EventName> = [.promoEntered]
+    public static let refreshingEvents: Set<AnyEventName> = [.promoEntered]
     /// What a person sends this card through a host's prompt (`squad lint` counts it as published).
-    public static let inputEvents: Set<EventName> = [.promoEntered]
+    public static let inputEvents: Set<AnyEventName> = [.promoEntered]
 
     let input: PromoInput
 

@@ -15,7 +15,7 @@ public final class PromoInput: Sendable {
 
     /// Takes the code a `promo.entered` event carries; any other event is not for this input.
     public func hear(_ event: DomainEvent) {
-        if event.name == EventName.promoEntered.rawValue { submit(event.value) }
+        if let code = event.payload(of: .promoEntered) { submit(code) }
     }
 
     /// The code submitted last, or nil.

@@ -224,7 +224,7 @@ public struct ScreenConsole: Sendable, Equatable {
             overlay = .none
             guard !typed.isEmpty else { return nil }
             message = "Looking up \(typed.uppercased())…"
-            return .submit(DomainEvent(prompt.event, typed))
+            return .submit(DomainEvent(prompt.event, text: typed))
         default: break
         }
         return nil

@@ -28,10 +28,11 @@ struct Greeting: Component {
 }
 
 extension Greeting: EventConsuming {
-    static let consumedEvents: Set<EventName> = ["order.status"]
+    static let orderStatus = EventName<String>("order.status")
+    static let consumedEvents: Set<AnyEventName> = [orderStatus]
     func consume(_ event: DomainEvent, into info: Info) -> Info {
         var info = info
-        info.delivered = event.value == "delivered"
+        info.delivered = event.payload(of: Greeting.orderStatus) == "delivered"
         return info
     }
 }

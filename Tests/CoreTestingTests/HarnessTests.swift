@@ -163,10 +163,10 @@ private struct Hello: Component {
 
     @Test func eventsBeforeInfoApplyWhenInfoArrivesAndAfterwardInPlace() async throws {
         let harness = ComponentHarness(Greeting(), ids: ["user": "1"], answers: greetingAnswers)
-        await harness.expectReaction(.ignored, to: DomainEvent("order.status", "delivered"))
+        await harness.expectReaction(.ignored, to: DomainEvent("order.status", text: "delivered"))
         await harness.load()
         #expect(harness.info?.delivered == true)
-        await harness.expectReaction(.updated, to: DomainEvent("order.status", "preparing"))
+        await harness.expectReaction(.updated, to: DomainEvent("order.status", text: "preparing"))
         #expect(harness.info?.delivered == false)
         harness.expectPhases([.loading, .info, .info])
     }
@@ -186,9 +186,12 @@ struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents, EventCo
         var heard: String?
     }
     static let id: ComponentID = "parcel"
-    static let refreshingEvents: Set<EventName> = ["coupon.applied"]
-    static let consumedEvents: Set<EventName> = ["order.status"]
-    static let publishedEvents: Set<EventName> = ["parcel.step", "parcel.heard"]
+    static let orderStatus = EventName<String>("order.status")
+    static let step = EventName<String>("parcel.step")
+    static let heard = EventName<String>("parcel.heard")
+    static let refreshingEvents: Set<AnyEventName> = [EventName<String>("coupon.applied")]
+    static let consumedEvents: Set<AnyEventName> = [orderStatus]
+    static let publishedEvents: Set<AnyEventName> = [step, heard]
 
     func load(_ context: ComponentContext) async throws -> Info {
         try JSONDecoder().decode(Info.self, from: try await context.backend.fetch(try Endpoint("parcel.json")))
@@ -203,11 +206,11 @@ struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents, EventCo
     func isFinished(_ info: Info) -> Bool { info.step == "done" }
     func consume(_ event: DomainEvent, into info: Info) -> Info {
         var info = info
-        info.heard = event.value
+        info.heard = event.payload(of: Parcel.orderStatus)
         return info
     }
     func events(for info: Info) -> [DomainEvent] {
-        [DomainEvent("parcel.step", info.step)] + (info.heard.map { [DomainEvent("parcel.heard", $0)] } ?? [])
+        [Parcel.step(info.step)] + (info.heard.map { [Parcel.heard($0)] } ?? [])
     }
 }
 
@@ -223,7 +226,7 @@ struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents, EventCo
         await harness.reload()
         harness.expectEvents([
             .hide(Failure("parcel.json: server answered HTTP 503")), .show,
-            .domain(DomainEvent("parcel.step", "packed")),
+            .domain(DomainEvent("parcel.step", text: "packed")),
         ])
         #expect(harness.blocks.map { $0 == nil } == [false, true, false], "skeleton, hidden, the card")
     }
@@ -234,8 +237,8 @@ struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents, EventCo
         await harness.reload()
         await harness.reload()
         harness.expectEvents([
-            .refresh(after: .seconds(3)), .domain(DomainEvent("parcel.step", "moving")), .finished,
-            .domain(DomainEvent("parcel.step", "done")),
+            .refresh(after: .seconds(3)), .domain(DomainEvent("parcel.step", text: "moving")), .finished,
+            .domain(DomainEvent("parcel.step", text: "done")),
         ])
     }
 
@@ -244,19 +247,19 @@ struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents, EventCo
     @Test func aRefreshItAsksForIsTakenOnceDueWhenTheScreenLooksAgain() async {
         let harness = Self.harness([.json(#"{"step": "moving"}"#)])
         await harness.load()
-        await harness.expectReaction(.ignored, to: DomainEvent("other", "x"))
+        await harness.expectReaction(.ignored, to: DomainEvent("other", text: "x"))
         #expect(harness.backend.requests == [Self.path], "not due yet")
         harness.clock.advance(by: .seconds(3))
         #expect(harness.backend.requests == [Self.path], "due, but nothing looks")
-        await harness.expectReaction(.refreshed, to: DomainEvent("other", "x"))
+        await harness.expectReaction(.refreshed, to: DomainEvent("other", text: "x"))
         #expect(harness.backend.requests == [Self.path, Self.path])
     }
 
     @Test func anotherCardsEventMakesItLoadAgain() async {
         let harness = Self.harness([.json(#"{"step": "packed"}"#)])
         await harness.load()
-        await harness.expectReaction(.refreshed, to: DomainEvent("coupon.applied", "SAVE10"))
-        await harness.expectReaction(.ignored, to: DomainEvent("other", "x"))
+        await harness.expectReaction(.refreshed, to: DomainEvent("coupon.applied", text: "SAVE10"))
+        await harness.expectReaction(.ignored, to: DomainEvent("other", text: "x"))
         #expect(harness.backend.requests == [Self.path, Self.path])
     }
 
@@ -265,13 +268,13 @@ struct Parcel: Component, SelfRefreshing, Finishing, RefreshingOnEvents, EventCo
     @Test func everyEventItPublishesIsSeenIncludingAfterConsumingOne() async {
         let harness = Self.harness([.json(#"{"step": "packed"}"#)])
         await harness.load()
-        await harness.expectReaction(.updated, to: DomainEvent("order.status", "preparing"))
-        await harness.expectReaction(.updated, to: DomainEvent("order.status", "delivered"))
-        await harness.expectReaction(.ignored, to: DomainEvent("order.status", "delivered"))
+        await harness.expectReaction(.updated, to: DomainEvent("order.status", text: "preparing"))
+        await harness.expectReaction(.updated, to: DomainEvent("order.status", text: "delivered"))
+        await harness.expectReaction(.ignored, to: DomainEvent("order.status", text: "delivered"))
         #expect(
             harness.published == [
-                DomainEvent("parcel.step", "packed"), DomainEvent("parcel.heard", "preparing"),
-                DomainEvent("parcel.heard", "delivered"),
+                DomainEvent("parcel.step", text: "packed"), DomainEvent("parcel.heard", text: "preparing"),
+                DomainEvent("parcel.heard", text: "delivered"),
             ])
         harness.expectPhases([.loading, .info, .info, .info])
     }

@@ -135,7 +135,7 @@ import Testing
         #expect(console.overlay == .prompt(key: "p", typed: "sav"))
         _ = console.handle(.character("q"), tabs: tabs)
         #expect(console.overlay == .prompt(key: "p", typed: "savq"), "q is a letter in the prompt, not quit")
-        #expect(console.handle(.enter, tabs: tabs) == .submit(DomainEvent("promo.entered", "savq")))
+        #expect(console.handle(.enter, tabs: tabs) == .submit(DomainEvent("promo.entered", text: "savq")))
         #expect(console.message == "Looking up SAVQ…")
         _ = console.handle(.character("p"), tabs: tabs)
         _ = console.handle(.character("z"), tabs: tabs)

@@ -39,7 +39,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     @Test func deliveredStatusStopsTracking() async throws {
         let harness = deliveryHarness(.json(goodDelivery))
         await harness.load()
-        await harness.expectReaction(.updated, to: DomainEvent("order.status", "delivered"))
+        await harness.expectReaction(.updated, to: DomainEvent("order.status", text: "delivered"))
         #expect(harness.published.isEmpty, "the order's own status is not the rider's hand-over")
         harness.expectCard(
             """
@@ -101,14 +101,14 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
     @Test func anotherSquadsEventIsSentThroughTheHarness() async throws {
         let harness = etaHarness(.json(goodETA))
         await harness.load()
-        await harness.expectReaction(.ignored, to: DomainEvent("payment.method", "cash"))
-        await harness.expectReaction(.updated, to: DomainEvent("order.status", "delivered"))
+        await harness.expectReaction(.ignored, to: DomainEvent("payment.method", text: "cash"))
+        await harness.expectReaction(.updated, to: DomainEvent("order.status", text: "delivered"))
         #expect(harness.card().contains("│ ✓ Delivered"))
     }
 
     @Test func deliveredEventSaysDeliveredEvenWhenItArrivesFirst() async throws {
         let harness = etaHarness(.json(goodETA))
-        await harness.expectReaction(.ignored, to: DomainEvent("order.status", "delivered"))
+        await harness.expectReaction(.ignored, to: DomainEvent("order.status", text: "delivered"))
         await harness.load()
         #expect(harness.card().contains("│ ✓ Delivered"))
         harness.expectPhases([.loading, .info])
@@ -191,7 +191,7 @@ func etaHarness(_ answer: CannedAnswer) -> ComponentHarness<ETAComponent> {
             .json(goodDelivery.replacingOccurrences(of: #""address""#, with: #""handed_over": true, "address""#)))
         await harness.load()
         #expect(harness.info?.delivered == true)
-        #expect(harness.events.contains(.domain(DomainEvent("delivery.handed_over", "true"))))
+        #expect(harness.events.contains(.domain(AnyEventName.deliveryHandedOver(true))))
         #expect(harness.card().contains("✓ Delivered by"))
         let before = deliveryHarness(.json(goodDelivery))
         await before.load()

@@ -1,5 +1,6 @@
 import Core
 import CoreTesting
+import Faces
 import Order
 import Testing
 
@@ -35,14 +36,14 @@ func details(status: String) -> CannedAnswer {
             │ ●─●─○─○─○                       Accepted │
             ╰──────────────────────────────────────────╯
             """)
-        harness.expectEvents([.refresh(after: .seconds(5)), .domain(DomainEvent("order.status", "accepted"))])
+        harness.expectEvents([.refresh(after: .seconds(5)), .domain(DomainEvent("order.status", text: "accepted"))])
     }
 
     @Test func deliveredOrderFillsTheTimeline() async throws {
         let harness = orderHarness(details(status: "delivered"))
         await harness.load()
         #expect(harness.card().contains("│ ●─●─●─●─●                      Delivered │"))
-        harness.expectEvents([.finished, .domain(DomainEvent("order.status", "delivered"))])
+        harness.expectEvents([.finished, .domain(DomainEvent("order.status", text: "delivered"))])
     }
 }
 
@@ -116,7 +117,9 @@ func details(status: String) -> CannedAnswer {
         #expect(harness.info?.status == .delivered)
         #expect(harness.card().contains("Delivered"))
         #expect(
-            harness.published == [DomainEvent("order.status", "on_the_way"), DomainEvent("order.status", "delivered")])
+            harness.published == [
+                DomainEvent("order.status", text: "on_the_way"), DomainEvent("order.status", text: "delivered"),
+            ])
         harness.expectPhases([.loading, .info, .loading, .info])
     }
 }
@@ -157,11 +160,13 @@ func details(status: String) -> CannedAnswer {
     @Test func theRidersHandOverDeliversTheOrder() async {
         let harness = orderHarness(details(status: "on_the_way"))
         await harness.load()
-        await harness.expectReaction(.updated, to: DomainEvent("delivery.handed_over", "true"))
+        await harness.expectReaction(.ignored, to: AnyEventName.deliveryHandedOver(false))
+        await harness.expectReaction(.ignored, to: DomainEvent("delivery.handed_over", json: "1"))
+        await harness.expectReaction(.updated, to: AnyEventName.deliveryHandedOver(true))
         #expect(harness.info?.status == .delivered)
-        #expect(harness.published.last == DomainEvent("order.status", "delivered"), "announced after consuming")
+        #expect(harness.published.last == DomainEvent("order.status", text: "delivered"), "announced after consuming")
         let said = harness.events
-        await harness.expectReaction(.ignored, to: DomainEvent("delivery.handed_over", "true"))
+        await harness.expectReaction(.ignored, to: AnyEventName.deliveryHandedOver(true))
         #expect(harness.events == said, "said once")
     }
 }

@@ -116,13 +116,13 @@ import Testing
         screen.start()
         await screen.run(for: .seconds(2))
         let paymentFetches = backend.count("orders/1234/payment.json")
-        let reactions = try #require(await screen.deliver(DomainEvent("order.status", "delivered")))
+        let reactions = try #require(await screen.deliver(DomainEvent("order.status", text: "delivered")))
         #expect(reactions["eta"] == .updated, "the ETA card says delivered without a fetch")
         #expect(reactions["payment"] == .reloaded, "Payments asks for a look once the order is delivered")
         #expect(reactions["order"] == .unchanged, "the order card publishes the status; it does not consume it")
         await screen.run(for: .seconds(1))
         #expect(backend.count("orders/1234/payment.json") == paymentFetches + 1)
-        let ignored = try #require(await screen.deliver(DomainEvent("unregistered.points", "5")))
+        let ignored = try #require(await screen.deliver(DomainEvent("unregistered.points", text: "5")))
         #expect(ignored.values.allSatisfy { $0 == .unchanged })
         _ = await screen.stop()
     }
@@ -209,7 +209,7 @@ import Testing
             screen.runtime.reloadNow()
             await screen.run(for: .milliseconds(500))
             // A person's input during the round: Payments refreshes on it; the clock moves until it has settled.
-            let reactions = await screen.deliver(DomainEvent("order.status", "preparing"))
+            let reactions = await screen.deliver(DomainEvent("order.status", text: "preparing"))
             #expect(reactions?["payment"] == .reloaded)
         }
         #expect(screen.diagnostics.filter { $0.contains("illegal") }.isEmpty, "\(screen.diagnostics)")

@@ -42,9 +42,9 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
     @Test func aPersonChoosesByNumberOrIdAndAnUnusableChoiceLeavesNothingChosen() async {
         let harness = harness()
         await harness.load()
-        await harness.expectReaction(.updated, to: EventName.paymentMethodChosen("3"))
+        await harness.expectReaction(.updated, to: DomainEvent("payment.method.chosen", text: "3"))
         #expect(harness.verdict(on: .pay)?.facts["method_id"] == "cash")
-        await harness.send(EventName.paymentMethodChosen("MADA1111"))
+        await harness.send(DomainEvent("payment.method.chosen", text: "MADA1111"))
         harness.expectCard(
             """
             ╭─ Pay with ───────────────────────────────╮
@@ -56,9 +56,9 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             ╰──────────────────────────────────────────╯
             """)
         #expect(harness.verdict(on: .pay) == .veto("choose how to pay"), "never pays with another method")
-        await harness.send(EventName.paymentMethodChosen("9"))
+        await harness.send(DomainEvent("payment.method.chosen", text: "9"))
         #expect(harness.card().contains("9 is not one of the methods"))
-        await harness.send(EventName.paymentMethodChosen("visa4242"))
+        await harness.send(DomainEvent("payment.method.chosen", text: "visa4242"))
         #expect(harness.verdict(on: .pay)?.facts["method_id"] == "visa4242")
     }
 

@@ -101,7 +101,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
     @Test func theOrdersStatusMakesThePaymentCardReload() async throws {
         let harness = paymentHarness(.json(goodPayment))
         await harness.load()
-        await harness.expectReaction(.refreshed, to: DomainEvent("order.status", "delivered"))
+        await harness.expectReaction(.refreshed, to: DomainEvent("order.status", text: "delivered"))
         harness.expectPhases([.loading, .info, .loading, .info])
         #expect(harness.backend.requests == [paymentPath, paymentPath])
     }
@@ -193,7 +193,8 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
 /// A promo code applied on Promo's card reaches Payments as `promo.applied` (a rule, declared in Faces):
 /// Payments reloads, works out the discount on its own total and shows the code, the discount and what is due.
 @Suite struct PaymentPromoTests {
-    let save10 = EventName.promoApplied("SAVE10 10 1500 SAR")
+    let save10 = AnyEventName.promoApplied(
+        PromoDiscount(code: "SAVE10", percent: 10, capMinorUnits: 1500, currency: "SAR")!)
 
     @Test func aPromoReloadsTheCardAndShowsTheDiscountAndTheNewTotal() async throws {
         let harness = paymentHarness(.json(goodPayment))
@@ -229,7 +230,8 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
         #expect(large.info?.promo?.discount?.minorUnits == 1500, "10 % of a huge total: the cap")
         let harness = paymentHarness(.json(goodPayment))
         await harness.load()
-        _ = await harness.send(EventName.promoApplied("EURO5 5 500 EUR"))
+        _ = await harness.send(
+            AnyEventName.promoApplied(PromoDiscount(code: "EURO5", percent: 5, capMinorUnits: 500, currency: "EUR")!))
         #expect(harness.info?.promo?.note == "only for EUR orders")
         #expect(harness.card().contains("Promo EURO5") && harness.card().contains("SAR 50.50"))
         _ = await harness.send(save10)
@@ -240,7 +242,9 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
     @Test func aMalformedPromoEventChangesNothing() async throws {
         let harness = paymentHarness(.json(goodPayment))
         await harness.load()
-        _ = await harness.send(EventName.promoApplied("SAVE10 ten 1500 SAR"))
+        _ = await harness.send(
+            DomainEvent(
+                "promo.applied", json: #"{"code":"SAVE10","percent":"ten","capMinorUnits":1500,"currency":"SAR"}"#))
         #expect(harness.info?.promo == nil)
         #expect(harness.card().contains("SAR 50.50"))
     }

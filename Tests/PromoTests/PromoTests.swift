@@ -30,9 +30,10 @@ import Testing
         #expect(promo.card().contains("✓ SAVE10"))
         #expect(promo.card().contains("10% off, up to SAR 15.00"))
         let announced = promo.events.compactMap { if case .domain(let event) = $0 { event } else { nil } }
-        #expect(announced == [EventName.promoApplied("SAVE10 10 1500 SAR")])
-        let rule = try #require(PromoDiscount(announced[0]))
-        #expect(rule == PromoDiscount(code: "SAVE10", percent: 10, capMinorUnits: 1500, currency: "SAR"))
+        let rule = try #require(PromoDiscount(code: "SAVE10", percent: 10, capMinorUnits: 1500, currency: "SAR"))
+        #expect(announced == [AnyEventName.promoApplied(rule)])
+        #expect(announced[0].payload == #"{"capMinorUnits":1500,"code":"SAVE10","currency":"SAR","percent":10}"#)
+        #expect(announced[0].payload(of: .promoApplied) == rule)
     }
 
     @Test func anUnknownCodeIsSaidOnTheCardAndAnnouncesNothing() async {
@@ -79,10 +80,21 @@ import Testing
     }
 
     @Test func theWireFormatIsStrict() {
-        #expect(PromoDiscount(EventName.promoApplied("SAVE10 10 1500 SAR")) != nil)
-        for value in ["SAVE10 10 1500", "SAVE10 0 1500 SAR", "SAVE10 10 -5 SAR", "SAVE10 10 1500 sar", "a b c d"] {
-            #expect(PromoDiscount(EventName.promoApplied(value)) == nil, "\(value)")
+        let wire = { (fields: String) in DomainEvent("promo.applied", json: "{\(fields)}") }
+        #expect(
+            wire(#""code":"SAVE10","percent":10,"capMinorUnits":1500,"currency":"SAR""#).payload(of: .promoApplied)
+                != nil)
+        for fields in [
+            #""code":"SAVE10","percent":10,"capMinorUnits":1500"#,
+            #""code":"SAVE10","percent":0,"capMinorUnits":1500,"currency":"SAR""#,
+            #""code":"SAVE10","percent":10,"capMinorUnits":-5,"currency":"SAR""#,
+            #""code":"SAVE10","percent":10,"capMinorUnits":1500,"currency":"sar""#,
+            #""code":"a b","percent":10,"capMinorUnits":1500,"currency":"SAR""#,
+            #""code":"SAVE10","percent":"10","capMinorUnits":1500,"currency":"SAR""#,
+        ] {
+            #expect(wire(fields).payload(of: .promoApplied) == nil, "\(fields)")
         }
-        #expect(PromoDiscount(DomainEvent("order.status", "SAVE10 10 1500 SAR")) == nil)
+        let good = #"{"code":"SAVE10","percent":10,"capMinorUnits":1500,"currency":"SAR"}"#
+        #expect(DomainEvent("order.status", json: good).payload(of: .promoApplied) == nil, "another event's name")
     }
 }

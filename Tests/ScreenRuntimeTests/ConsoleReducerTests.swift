@@ -53,7 +53,7 @@ import Testing
             _ = $0.console.handle(.character("s"), tabs: Self.tabs)
         }
         #expect(store.state.console.overlay == .prompt(key: "p", typed: "s"))
-        let code = DomainEvent("promo.entered", "s")
+        let code = DomainEvent("promo.entered", text: "s")
         store.send(
             .keys([.enter], tabs: Self.tabs),
             effects: [

@@ -200,7 +200,7 @@ import Testing
             ],
             Self.shows("delivery", 1, at: Self.start))
         // A person's input: delivery consumes it (it shows info), payment asks for a look.
-        let status = DomainEvent("order.status", "delivered")
+        let status = DomainEvent("order.status", text: "delivered")
         store.send(
             .input(status),
             effects: [
@@ -215,7 +215,7 @@ import Testing
             screen.cards[2].due = Self.start
         }
         // Delivery's reaction goes on to the order, whose reaction would come back to delivery: refused.
-        let handed = DomainEvent("delivery.handed", "yes")
+        let handed = DomainEvent("delivery.handed", text: "yes")
         var handedOver = Self.answer("handed")
         handedOver.events = [handed]
         store.send(
@@ -229,7 +229,7 @@ import Testing
             screen.cards[1].published = [handed]
             screen.cards[0].received = [handed]
         }
-        let back = DomainEvent("order.status", "back")
+        let back = DomainEvent("order.status", text: "back")
         var orderBack = Self.answer("back")
         orderBack.events = [back]
         store.send(

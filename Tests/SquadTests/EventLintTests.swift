@@ -2,37 +2,40 @@ import Foundation
 import Testing
 
 /// `squad lint` over a real repository: every consumed or refreshing event must be one a module publishes, named
-/// through its publisher's declaration.
+/// through its publisher's typed declaration; a published event nobody consumes is a warning.
 @Suite struct EventLintTests {
     func repository(etaConsumes: String, paymentRefreshesOn: String) async throws -> GitRepository {
         let repo = try await GitRepository()
         try repo.write("CODEOWNERS", "* @courier/platform\n")
         try repo.write(
             "Modules/Faces/Events/OrderEvents.swift",
-            "extension EventName {\n    public static let orderStatus: EventName = \"order.status\"\n}\n")
+            "extension AnyEventName {\n    public static let orderStatus = EventName<OrderStatus>(\"order.status\")\n}\n"
+        )
         try repo.write(
             "Modules/Order/OrderComponent.swift",
-            "struct OrderComponent {\n    public static let publishedEvents: Set<EventName> = [.orderStatus]\n}\n")
+            "struct OrderComponent {\n    public static let publishedEvents: Set<AnyEventName> = [.orderStatus]\n}\n")
         try repo.write(
             "Modules/Location/ETAComponent.swift",
-            "struct ETAComponent {\n    public static let consumedEvents: Set<EventName> = [\(etaConsumes)]\n}\n")
+            "struct ETAComponent {\n    public static let consumedEvents: Set<AnyEventName> = [\(etaConsumes)]\n}\n")
         try repo.write(
             "Modules/Payments/PaymentComponent.swift",
-            "struct PaymentComponent {\n    static let refreshingEvents: Set<EventName> = [\n        \(paymentRefreshesOn),\n    ]\n}\n"
+            "struct PaymentComponent {\n    static let refreshingEvents: Set<AnyEventName> = [\n        \(paymentRefreshesOn),\n    ]\n}\n"
         )
         try await repo.commit("events")
         return repo
     }
 
     @Test func eventsNamedThroughTheirPublishersDeclarationLintClean() async throws {
-        let repo = try await repository(etaConsumes: ".orderStatus", paymentRefreshesOn: "EventName.orderStatus")
+        let repo = try await repository(etaConsumes: ".orderStatus", paymentRefreshesOn: "AnyEventName.orderStatus")
         let run = await repo.squad(["lint"])
         #expect(run.status == 0, "\(run.output)")
+        #expect(!run.output.contains("warning: "), "\(run.output)")
         #expect(run.output.split(separator: "\n").last?.hasPrefix("lint: clean") == true, "\(run.output)")
     }
 
     @Test func aTypoOrAnUndeclaredEventIsAFindingNamingTheFileAndTheEvent() async throws {
-        let repo = try await repository(etaConsumes: #""order.stauts""#, paymentRefreshesOn: ".orderStatsu")
+        let repo = try await repository(
+            etaConsumes: #"EventName<OrderStatus>("order.stauts")"#, paymentRefreshesOn: ".orderStatsu")
         let run = await repo.squad(["lint"])
         #expect(run.status == 1)
         let lines = run.output.split(separator: "\n").map(String.init)
@@ -53,9 +56,9 @@ import Testing
     @Test func aPersonsInputIsDeclaredByTheCardThatTakesIt() async throws {
         let repo = try await repository(etaConsumes: ".orderStatus", paymentRefreshesOn: ".orderStatus")
         let declaration =
-            "extension EventName {\n    public static let promoEntered: EventName = \"promo.entered\"\n}\n"
-        let refreshes = "    public static let refreshingEvents: Set<EventName> = [.promoEntered]\n"
-        let takes = "    public static let inputEvents: Set<EventName> = [.promoEntered]\n"
+            "extension AnyEventName {\n    public static let promoEntered = EventName<String>(\"promo.entered\")\n}\n"
+        let refreshes = "    public static let refreshingEvents: Set<AnyEventName> = [.promoEntered]\n"
+        let takes = "    public static let inputEvents: Set<AnyEventName> = [.promoEntered]\n"
         try repo.write(
             "Modules/Promo/PromoComponent.swift", declaration + "struct PromoComponent {\n" + refreshes + "}\n")
         try await repo.commit("undeclared input")
@@ -67,5 +70,30 @@ import Testing
         try await repo.commit("declared input")
         let declared = await repo.squad(["lint"])
         #expect(declared.status == 0, "\(declared.output)")
+    }
+
+    /// A card publishes `tip.chosen` and nothing hears it: lint says so (a warning, so a publisher may land before
+    /// its consumer), and stops saying so once a module consumes it.
+    @Test func aPublishedEventNobodyConsumesIsAWarningNamingTheFileAndTheEvent() async throws {
+        let repo = try await repository(etaConsumes: ".orderStatus", paymentRefreshesOn: ".orderStatus")
+        try repo.write(
+            "Modules/Tips/TipComponent.swift",
+            "extension AnyEventName {\n    public static let tipChosen = EventName<Int>(\"tip.chosen\")\n}\n"
+                + "struct TipComponent {\n    public static let publishedEvents: Set<AnyEventName> = [.tipChosen]\n}\n")
+        try await repo.commit("a tip nobody hears")
+        let unheard = await repo.squad(["lint"])
+        #expect(unheard.status == 0, "a warning, not a finding: \(unheard.output)")
+        #expect(
+            unheard.output.contains(
+                "warning: Modules/Tips/TipComponent.swift: publishes event 'tip.chosen', which no module consumes or "
+                    + "refreshes on; list it in the consumer's consumedEvents or refreshingEvents, or stop publishing it"
+            ), "\(unheard.output)")
+        try repo.write(
+            "Modules/Payments/TotalComponent.swift",
+            "struct TotalComponent {\n    public static let consumedEvents: Set<AnyEventName> = [.tipChosen]\n}\n")
+        try await repo.commit("the total hears the tip")
+        let heard = await repo.squad(["lint"])
+        #expect(heard.status == 0, "\(heard.output)")
+        #expect(!heard.output.contains("tip.chosen"), "\(heard.output)")
     }
 }

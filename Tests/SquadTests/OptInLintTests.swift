@@ -10,7 +10,7 @@ import Testing
             public struct RewardsComponent: Component, Validatable {
                 public func validate(_ action: UserAction, info: Info) -> Verdict { .allow }
                 public func refreshInterval(for info: Info) -> Duration? { .seconds(5) }
-                public static let consumedEvents: Set<EventName> = [.orderStatus]
+                public static let consumedEvents: Set<AnyEventName> = [.orderStatus]
             }
             """
         let tracking = """

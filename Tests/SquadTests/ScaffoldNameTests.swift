@@ -62,7 +62,10 @@ import Testing
         ),
         ("Apps/Host/Kit/Fixtures/api/ID/7/cart.json", "{}", "the fixture folder Apps/Host/Kit/Fixtures/api/ID/ ("),
         ("Apps/Host/Kit/Fixtures/api/carts/7/ID.json", "{}", "(an endpoint of another card) exists"),
-        ("Tests/HostTests/EventTests.swift", #"let event = DomainEvent("ID.points", "5")"#, #":1 already uses "ID."#),
+        (
+            "Tests/HostTests/EventTests.swift", #"let event = DomainEvent("ID.points", text: "5")"#,
+            #":1 already uses "ID."#
+        ),
         (
             "Tests/HostTests/LayoutTests.swift", "\n\nlet unknown = \"ID\"",
             #"Tests/HostTests/LayoutTests.swift:3 already uses "ID""#

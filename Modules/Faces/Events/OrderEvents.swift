@@ -2,8 +2,27 @@ import Core
 
 /// The events the Order squad publishes (its `OrderComponent.publishedEvents`), declared here beside the faces
 /// so other squads name them without importing Order. Owned by @courier/order (CODEOWNERS).
-extension EventName {
-    /// The order's status whenever it is known; the value is the raw status: "preparing", "on_the_way",
-    /// "delivered".
-    public static let orderStatus: EventName = "order.status"
+extension AnyEventName {
+    /// The order's status whenever it is known (on the wire its raw value: `"on_the_way"`).
+    public static let orderStatus = EventName<OrderStatus>("order.status")
+}
+
+/// Where an order is in its life; the order of cases is the timeline. Declared here, with the event that carries
+/// it, so a consumer (the rider card) reads it typed without importing Order.
+public enum OrderStatus: String, Sendable, Equatable, Comparable, CaseIterable, EventPayload {
+    /// The customer placed it.
+    case placed
+    /// The restaurant accepted it.
+    case accepted
+    /// The kitchen is cooking.
+    case preparing
+    /// A rider has it.
+    case onTheWay = "on_the_way"
+    /// It arrived.
+    case delivered
+
+    /// Timeline order.
+    public static func < (lhs: OrderStatus, rhs: OrderStatus) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
 }

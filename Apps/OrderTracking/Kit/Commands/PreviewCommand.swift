@@ -19,7 +19,8 @@ extension OrderTrackingApp {
         let ids = parsed.all(input).reduce(into: ["order": parsed[order, default: "1234"]]) { $0[$1.name] = $1.value }
         // `--event order.status=delivered`: another squad's event, delivered after the load.
         let preview = CardPreview(
-            id: ComponentID(parsed.positionals[0]), events: parsed.all(event).map { DomainEvent($0.name, $0.value) },
+            id: ComponentID(parsed.positionals[0]),
+            events: parsed.all(event).map { DomainEvent($0.name, text: $0.value) },
             ids: ids, payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced)
         let phase = await preview.show(
             registry: host.registry, backend: host.backend, clock: host.clock, timeout: host.timeout,

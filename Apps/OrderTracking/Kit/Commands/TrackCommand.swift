@@ -43,7 +43,9 @@ extension OrderTrackingApp {
         var options = try screenOptions(parsed)
         (options.name, options.command) = ("checkout", "checkout")
         options.inputs = [("cart", try validateID(parsed.positionals[0], kind: "cart"))]
-        if let method = parsed[method] { options.said = [EventName.paymentMethodChosen(method)] }
+        if let method = parsed[method] {
+            options.said = [DomainEvent(AnyEventName.paymentMethodChosen.rawValue, text: method)]
+        }
         if parsed.isSet(pay) { options.perform = UserAction.pay.name }
         return try await runScreen(options, parsed, context)
     }

@@ -59,7 +59,8 @@ extension SquadApp {
         let sources = files.filter { $0.hasPrefix("Modules/") && $0.hasSuffix(".swift") }.map { file in
             (path: file, text: (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? "")
         }
-        findings += EventLint.findings(sources: sources)
+        let events = EventLint.check(sources: sources)
+        (findings, warnings) = (findings + events.findings, warnings + events.warnings)
         warnings += OptInLint.warnings(sources: sources)
         var output = findings.map { $0 + "\n" }.joined()
         output += warnings.map { "warning: \($0)\n" }.joined()

@@ -1,23 +1,29 @@
 import Foundation
 
-/// Domain events are declared by their publishers (`static let orderStatus: EventName = "order.status"` beside
-/// the faces, listed in the component's `publishedEvents`); consumers and refreshers name them through those
-/// declarations; an event a person sends through a host's prompt is declared by the card that takes it, in its
-/// `inputEvents`. This finds a consumed or refreshing event that no module publishes: a typo or a retired event
-/// fails lint instead of leaving a card silently deaf.
+/// Domain events are declared by their publishers with the type they carry
+/// (`static let orderStatus = EventName<OrderStatus>("order.status")` beside the faces, listed in the component's
+/// `publishedEvents`); consumers and refreshers name them through those declarations; an event a person sends
+/// through a host's prompt is declared by the card that takes it, in its `inputEvents`. This finds a consumed or
+/// refreshing event that no module publishes (a typo or a retired event fails lint instead of leaving a card
+/// silently deaf), and warns on a published event no module consumes or refreshes on (a new card's `tip.chosen`
+/// that never reaches the total is said, not silent; a warning, since a publisher may land before its consumer).
 enum EventLint {
     private static let constant = try! NSRegularExpression(
-        pattern: #"static\s+let\s+(\w+)\s*:\s*EventName\s*=\s*"([^"\\]*)""#)
+        pattern: #"static\s+let\s+(\w+)\s*=\s*EventName<[^>]*>\(\s*"([^"\\]*)"\s*\)"#)
     private static let list = try! NSRegularExpression(
-        pattern: #"static\s+let\s+(published|input|consumed|refreshing)Events\s*:\s*Set<EventName>\s*=\s*\[([^\]]*)\]"#)
+        pattern: #"static\s+let\s+(published|input|consumed|refreshing)Events\s*:\s*Set<AnyEventName>\s*=\s*"#
+            + #"\[([^\]]*)\]"#)
 
-    /// One finding per consumed or refreshing event that no module publishes, naming its file.
-    static func findings(sources: [(path: String, text: String)]) -> [String] {
+    /// What the rule says: a finding per consumed or refreshing event no module publishes, a warning per
+    /// published event no module hears; each names its file.
+    static func check(sources: [(path: String, text: String)]) -> (findings: [String], warnings: [String]) {
         var constants: [String: String] = [:]
         for source in sources {
             for match in matches(constant, in: source.text) { constants[match[1]] = match[2] }
         }
         var published: Set<String> = []
+        var heardNames: Set<String> = []
+        var announced: [(path: String, item: String, name: String)] = []
         var heard: [(path: String, role: String, item: String, name: String?)] = []
         for source in sources {
             for match in matches(list, in: source.text) {
@@ -26,13 +32,15 @@ enum EventLint {
                     let name = resolve(item, constants)
                     if match[1] == "published" || match[1] == "input" {
                         if let name { published.insert(name) }
+                        if let name, match[1] == "published" { announced.append((source.path, item, name)) }
                     } else {
+                        if let name { heardNames.insert(name) }
                         heard.append((source.path, match[1] == "consumed" ? "consumes" : "refreshes on", item, name))
                     }
                 }
             }
         }
-        return heard.compactMap { entry in
+        let findings: [String] = heard.compactMap { entry in
             if let name = entry.name, published.contains(name) { return nil }
             let what =
                 entry.name.map { "event '\($0)', which no module publishes" }
@@ -40,12 +48,21 @@ enum EventLint {
             return "\(entry.path): \(entry.role) \(what); name it through its publisher's declaration "
                 + "(an EventName constant listed in the publisher's publishedEvents)"
         }
+        let warnings = announced.filter { !heardNames.contains($0.name) }.map { entry in
+            "\(entry.path): publishes event '\(entry.name)', which no module consumes or refreshes on; "
+                + "list it in the consumer's consumedEvents or refreshingEvents, or stop publishing it"
+        }
+        return (findings, warnings)
     }
 
-    /// `.orderStatus` through the declarations, `"order.status"` as written; nil for anything else.
+    /// `.orderStatus` (or `AnyEventName.orderStatus`) through the declarations, `EventName<T>("order.status")`
+    /// as written; nil for anything else.
     private static func resolve(_ item: String, _ constants: [String: String]) -> String? {
-        if item.hasPrefix("\""), item.hasSuffix("\""), item.count >= 2 { return String(item.dropFirst().dropLast()) }
-        let member = item.hasPrefix("EventName.") ? String(item.dropFirst(10)) : String(item.drop { $0 == "." })
+        if item.hasPrefix("EventName<"), let open = item.firstIndex(of: "\""), item.hasSuffix("\")") {
+            let name = item[item.index(after: open)..<item.index(item.endIndex, offsetBy: -2)]
+            return name.contains("\"") ? nil : String(name)
+        }
+        let member = item.hasPrefix("AnyEventName.") ? String(item.dropFirst(13)) : String(item.drop { $0 == "." })
         return constants[member]
     }
 

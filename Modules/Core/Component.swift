@@ -75,6 +75,8 @@ public struct UserAction: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     public let name: String
     /// Creates an action from its name.
     public init(stringLiteral value: String) { name = value }
+    /// The action named `name`, as a screen's definition names it.
+    public init(_ name: String) { self.name = name }
     /// The action's name.
     public var description: String { name }
 

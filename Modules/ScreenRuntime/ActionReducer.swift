@@ -18,9 +18,9 @@ extension ScreenState {
             return
         }
         for index in cards.indices where cards[index].validates && cards[index].phase == .info {
-            if cards[index].verdicts[id] != nil { effects.append(.track(card: index, .verdict(id))) }
+            if cards[index].verdicts[spec.action] != nil { effects.append(.track(card: index, .verdict(spec.action))) }
         }
-        let check = currentCheck(id)
+        let check = currentCheck(spec.action)
         effects.append(.trace("action \(id): \(check.outcome) (\(check.vetoes) vetoes)"))
         action = .checked(check, summary: check.summary(spec, values: inputs))
         let question = ScreenDefinition.fill(spec.question, inputs.merging(check.facts) { input, _ in input })
@@ -45,7 +45,7 @@ extension ScreenState {
         guard case .checked(let shown, _)? = action, shown.action == id,
             let spec = actions.first(where: { $0.id == id })
         else { return }
-        guard currentCheck(id) == shown, frame(at: now).failure == nil else {
+        guard currentCheck(spec.action) == shown, frame(at: now).failure == nil else {
             effects.append(.trace("action \(id): the cards changed before the answer; asking again"))
             return act(id, confirmed: false, now, &effects)
         }
@@ -57,18 +57,19 @@ extension ScreenState {
     /// answers, it asks again (and must be drawn again before a `y` counts).
     mutating func askAgainIfChanged(_ now: Date, _ effects: inout [ScreenEffect]) {
         guard case .action(let id, _, _, _) = console.overlay, case .checked(let shown, _)? = action,
-            shown.action == id, currentCheck(id) != shown
+            shown.action == id, let spec = actions.first(where: { $0.id == id }), currentCheck(spec.action) != shown
         else { return }
         effects.append(.trace("action \(id): the cards changed while it was open; asking again"))
         act(id, confirmed: false, now, &effects)
     }
 
-    /// The validating cards' stored verdicts on `id`, as they stand.
-    private func currentCheck(_ id: String) -> ActionCheck {
+    /// The validating cards' stored verdicts on `action`, as they stand.
+    private func currentCheck(_ action: UserAction) -> ActionCheck {
         ActionCheck(
-            action: id,
+            action: action.name,
             verdicts: cards.filter(\.validates).map { card in
-                ActionVerdict(id: card.id, verdict: card.phase == .info ? card.verdicts[id] : nil, reason: card.reason)
+                ActionVerdict(
+                    id: card.id, verdict: card.phase == .info ? card.verdicts[action] : nil, reason: card.reason)
             })
     }
 

@@ -43,7 +43,7 @@ public struct CardAnswer: Sendable, Equatable {
     /// It wants another look after this long.
     public var refreshAfter: Duration?
     /// Its verdict on each of the screen's actions (none when it does not validate).
-    public var verdicts: [String: Verdict] = [:]
+    public var verdicts: [UserAction: Verdict] = [:]
 
     /// An answer drawing `block` for `info`.
     public init(info: AnyInfo? = nil, json: Data? = nil, block: Block? = nil) {
@@ -64,7 +64,7 @@ public struct CardKernel: Sendable {
     public let validates: Bool
     private let loadInfo: @Sendable () async throws -> AnyInfo
     private let draw: @Sendable (ComponentState<AnyInfo>) -> Block?
-    private let outcome: @Sendable (AnyInfo, [DomainEvent], Bool, [String]) -> CardAnswer
+    private let outcome: @Sendable (AnyInfo, [DomainEvent], Bool, [UserAction]) -> CardAnswer
     private let consumeOne: @Sendable (DomainEvent, AnyInfo) -> AnyInfo
     private let judge: @Sendable (UserAction, AnyInfo) -> Verdict?
     private let track: @Sendable (Moment<AnyInfo>) -> [AnalyticsEvent]
@@ -97,7 +97,7 @@ public struct CardKernel: Sendable {
             answer.refreshAfter = capabilities.refreshInterval?(component, info)
             if let validate = capabilities.validate {
                 for action in actions {
-                    answer.verdicts[action] = validate(component, UserAction(stringLiteral: action), info)
+                    answer.verdicts[action] = validate(component, action, info)
                 }
             }
             return answer
@@ -127,7 +127,7 @@ public struct CardKernel: Sendable {
     /// What `info` means once the events received so far are consumed into it, with its verdict on each of
     /// `actions`; `json` encodes it too.
     public func answer(
-        for info: AnyInfo, consuming received: [DomainEvent], json: Bool, actions: [String] = []
+        for info: AnyInfo, consuming received: [DomainEvent], json: Bool, actions: [UserAction] = []
     ) -> CardAnswer {
         outcome(info, received, json, actions)
     }

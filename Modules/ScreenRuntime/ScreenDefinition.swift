@@ -183,8 +183,11 @@ public struct ScreenDefinition: Sendable, Equatable {
 /// Something a person can do on a screen (pay, cancel an order), as the screen's definition declares it: the
 /// key, the words, where it is sent. Every `Validatable` card on the screen is asked; see ``ActionCheck``.
 public struct ActionSpec: Sendable, Equatable {
-    /// The action's name, as components' `validate` receives it ("pay", "cancel-order").
-    public let id: String
+    /// The action itself, as components' `validate` receives it and its verdicts are kept: one value from the
+    /// screen's definition to each card's verdict and the analytics of it.
+    public let action: UserAction
+    /// The action's name ("pay", "cancel-order"), as the definition, `--action` and the reports spell it.
+    public var id: String { action.name }
     /// The key on the live screen.
     public var key: Character
     /// A short name ("Pay"): the dialog's title.
@@ -209,7 +212,7 @@ public struct ActionSpec: Sendable, Equatable {
 
     /// An action with default words for `id`.
     public init(id: String, key: Character? = nil, label: String? = nil) {
-        self.id = id
+        action = UserAction(id)
         self.key = key ?? id.first ?? "?"
         let label = label ?? id.prefix(1).uppercased() + id.dropFirst().replacingOccurrences(of: "-", with: " ")
         self.label = label

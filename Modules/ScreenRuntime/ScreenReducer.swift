@@ -45,7 +45,7 @@ public enum CardMoment: Sendable, Equatable {
     /// The card stays on screen, stale, with info that was fresh at `since`.
     case stale(since: Date)
     /// It was asked about action `id` (its stored verdict is what it said).
-    case verdict(String)
+    case verdict(UserAction)
 }
 
 /// What the runtime asks the world to do after an action; the executor runs it and feeds the result back.

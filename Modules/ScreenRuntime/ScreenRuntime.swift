@@ -209,7 +209,7 @@ public final class ScreenRuntime: Sendable {
             let card = cards[index]
             // Worked out with its info for the settings' actions; any other action is asked now.
             let asked = card.info.flatMap { kernels[index].validate(action, info: $0) }
-            let verdict = card.phase == .info ? card.verdicts[action.name] ?? asked : nil
+            let verdict = card.phase == .info ? card.verdicts[action] ?? asked : nil
             if let verdict { record(kernels[index].analytics(for: .verdict(action, verdict)), from: index) }
             return (card.id, verdict, card.reason)
         }
@@ -243,7 +243,7 @@ public final class ScreenRuntime: Sendable {
             case .answer(let index, let generation, .success(let info)):
                 let received = world.withLock { $0.state.cards[index].received }
                 let answer = kernels[index].answer(
-                    for: info, consuming: received, json: settings.includeInfo, actions: settings.actions.map(\.id))
+                    for: info, consuming: received, json: settings.includeInfo, actions: settings.actions.map(\.action))
                 handle(.loaded(card: index, generation: generation, answer))
             case .answer(let index, let generation, .failure(let failure)):
                 let drawn = kernels[index].card(for: .failed(failure))
@@ -319,7 +319,8 @@ public final class ScreenRuntime: Sendable {
             guard let info = card.info else { return queue.append(.consumed(card: index, nil, path: path)) }
             _ = event
             let answer = kernels[index].answer(
-                for: info, consuming: card.received, json: settings.includeInfo, actions: settings.actions.map(\.id))
+                for: info, consuming: card.received, json: settings.includeInfo, actions: settings.actions.map(\.action)
+            )
             queue.append(.consumed(card: index, answer.info == info ? nil : answer, path: path))
         case .track(let index, let moment):
             let info = world.withLock { $0.state.cards[index].info }
@@ -327,9 +328,9 @@ public final class ScreenRuntime: Sendable {
             case .shown: if let info { record(kernels[index].analytics(for: .shown(info)), from: index) }
             case .hidden(let failure): record(kernels[index].analytics(for: .hidden(failure)), from: index)
             case .stale(let since): record(kernels[index].analytics(for: .stale(since: since)), from: index)
-            case .verdict(let id):
-                guard let verdict = world.withLock({ $0.state.cards[index].verdicts[id] }) else { return }
-                record(kernels[index].analytics(for: .verdict(UserAction(stringLiteral: id), verdict)), from: index)
+            case .verdict(let action):
+                guard let verdict = world.withLock({ $0.state.cards[index].verdicts[action] }) else { return }
+                record(kernels[index].analytics(for: .verdict(action, verdict)), from: index)
             }
         case .draw(let moment):
             let (frame, frames) = world.withLock { ($0.state.frame(at: now), $0.frames) }

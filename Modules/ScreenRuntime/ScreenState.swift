@@ -20,7 +20,7 @@ public struct CardState: Sendable, Equatable {
     /// It answers for actions (``Validatable``): without info it counts as "could not check".
     public var validates = false
     /// Its verdict on each of the screen's actions, from its latest info.
-    public var verdicts: [String: Verdict] = [:]
+    public var verdicts: [UserAction: Verdict] = [:]
     /// Where its state machine is.
     public var phase: Phase = .loading
     /// Bumped each time a load starts: an answer for an older number is late, and dropped.

@@ -467,6 +467,7 @@ import Testing
         #expect(definition.entries.map(\.critical) == [false, true])
         #expect(definition.entries[1].payload == Data(#"{"items": 1}"#.utf8))
         #expect(definition.actions.map(\.id) == ["gift", "pay"])
+        #expect(definition.actions[1].action == .pay, "the action components validate, from the definition on")
         #expect(definition.actions[1].key == "P" && definition.actions[0].key == "g")
         #expect(definition.prompts.map(\.card) == ["payment-method"])
         #expect(try ScreenDefinition.endpoint("carts/{cart}/pay", ["cart": "C100"]).path == "carts/C100/pay")

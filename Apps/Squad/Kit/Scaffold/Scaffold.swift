@@ -233,7 +233,8 @@ public struct Scaffold: Sendable {
         """
         # \(name)
 
-        Owner: `\(owner)`. Depends on Core, and on Faces for the events other squads publish (`EventName`).
+        Owner: `\(owner)`. Depends on Core, and on Faces for the events other squads publish (each an
+        `EventName<Payload>`, declared with the type it carries).
 
         <!-- squad new wrote this page; replace every line marked TODO as the module grows. -->
 
@@ -241,9 +242,15 @@ public struct Scaffold: Sendable {
 
         **Endpoint**: `orders/<id>/\(id).json` — TODO its fields (today: `{"title": "Hello from \(name)"}`).
 
-        **Input interface**: `\(name)Module.registration` (one registry line). TODO events it consumes, if any.
+        **Input interface**: `\(name)Module.registration` (one registry line). TODO events it consumes, if any:
+        list them through their publisher's declaration (`static let consumedEvents: Set<AnyEventName> =
+        [.orderStatus]`) and read each typed in `consume` (`event.payload(of: .orderStatus)`, nil for any other).
 
-        **Output interface**: `hide` on failure. TODO events it publishes, refresh requests, analytics.
+        **Output interface**: `hide` on failure. TODO events it publishes, refresh requests, analytics. Declare
+        an event in `Modules/Faces/Events/` with what it carries (`extension AnyEventName { public static let
+        \(name.prefix(1).lowercased() + name.dropFirst())Changed = EventName<Change>("\(id).changed") }`, `Change` an
+        `EventPayload`), list it in `publishedEvents` and announce it typed (`DomainEvent(.…Changed, change)`);
+        `squad lint` warns until a module consumes it.
 
         **Business rules**: TODO what makes a payload wrong (today: an empty title hides the card).
 

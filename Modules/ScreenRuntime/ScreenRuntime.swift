@@ -22,7 +22,8 @@ public final class ScreenRuntime: Sendable {
     private enum Message: Sendable {
         case action(ScreenAction)
         case answer(card: Int, generation: Int, Result<AnyInfo, Failure>)
-        case waiter(CheckedContinuation<Void, Never>)
+        /// Called once the screen is quiet (or over): a host waiting for it to settle, or a run that ends then.
+        case waiter(@Sendable () -> Void)
     }
 
     /// The state and what runs its effects: touched by the loop, read (never changed) by the frame and verdict
@@ -31,9 +32,11 @@ public final class ScreenRuntime: Sendable {
         var state: ScreenState
         var frames: (@Sendable (ScreenFrame, FrameMoment) -> Void)?
         var requests: (@Sendable (ConsoleRequest) -> Void)?
-        var loads: [Int: Task<Void, Never>] = [:]
+        /// The loads under way, each by card and generation: firing one's trigger cancels that load alone (the
+        /// run's task group can only cancel all its children at once).
+        var loads: [CardLoad: CancelTrigger] = [:]
         var timer: ScheduledTimer?
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [@Sendable () -> Void] = []
     }
 
     /// Builds the slots for `entries`. An id the registry does not know, or a second entry for an id, is
@@ -128,14 +131,18 @@ public final class ScreenRuntime: Sendable {
         _ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void,
         requests: (@Sendable (ConsoleRequest) -> Void)? = nil
     ) async -> ScreenFrame {
+        world.withLock { ($0.frames, $0.requests) = (frames, requests) }
         await withTaskCancellationHandler {
-            world.withLock { $0.requests = requests }
-            await open(frames, loading: settings.load ? Array(registrations.indices) : [])
-            if settings.watch { await loop.withLock { $0 }?.value }
-            return await stop()
+            sink.yield(.action(.start(loading: settings.load ? Array(registrations.indices) : [])))
+            // A run that does not watch ends once its first loads have answered.
+            if !settings.watch { sink.yield(.waiter({ [sink] in sink.yield(.action(.stop)) })) }
+            // The loop runs here, in the caller's task: the run is one task tree, and cancelling the caller
+            // stops the screen and every load and send under it before this returns.
+            await drive()
         } onCancel: {
             sink.yield(.action(.stop))
         }
+        return currentFrame(includingInfo: settings.includeInfo)
     }
 
     /// Shows every skeleton (the `.first` frame), loads the cards at `loading` and waits until the screen has
@@ -145,6 +152,9 @@ public final class ScreenRuntime: Sendable {
         async
     {
         world.withLock { $0.frames = frames }
+        // The one unstructured task of the runtime: a host that acts on the screen between calls (a test's
+        // harness, `preview --event`) keeps it open past this call's return, until ``stop()``. Under it, the
+        // loads and sends are the loop's children as in ``run(_:requests:)``.
         let task = Task.placed { [self] in await drive() }
         loop.withLock { $0 = task }
         sink.yield(.action(.start(loading: loading)))
@@ -230,56 +240,67 @@ public final class ScreenRuntime: Sendable {
     /// Until everything under way has answered (or the run is over).
     private func settled() async {
         await withCheckedContinuation { continuation in
-            if case .terminated = sink.yield(.waiter(continuation)) { continuation.resume() }
+            if case .terminated = sink.yield(.waiter({ continuation.resume() })) { continuation.resume() }
         }
     }
 
-    /// The loop: one message at a time, each action reduced and its effects run before the next.
+    /// The loop: one message at a time, each action reduced and its effects run before the next. It owns a task
+    /// group with one child per load and per send, so none outlives it: when the screen stops (a `.stop`, or
+    /// the task running the loop is cancelled) the children are cancelled and waited for before it returns.
     private func drive() async {
-        var messages = inbox.makeAsyncIterator()
-        while let message = await messages.next() {
-            switch message {
-            case .action(let action): handle(action)
-            case .answer(let index, let generation, .success(let info)):
-                let received = world.withLock { $0.state.cards[index].received }
-                let answer = kernels[index].answer(
-                    for: info, consuming: received, json: settings.includeInfo, actions: settings.actions.map(\.action))
-                handle(.loaded(card: index, generation: generation, answer))
-            case .answer(let index, let generation, .failure(let failure)):
-                let drawn = kernels[index].card(for: .failed(failure))
-                handle(.failed(card: index, generation: generation, failure, drawn: drawn))
-            case .waiter(let continuation):
-                world.withLock { $0.waiters.append(continuation) }
+        await withDiscardingTaskGroup { group in
+            var messages = inbox.makeAsyncIterator()
+            while let message = await messages.next() {
+                // Cancelled (a signal, a reader gone): the screen stops before anything else is reduced, so an
+                // answer the cancellation cut short is not drawn as the card's failure.
+                if Task.isCancelled { handle(.stop, &group) }
+                switch message {
+                case .action(let action): handle(action, &group)
+                case .answer(let index, let generation, .success(let info)):
+                    let received = world.withLock { $0.state.cards[index].received }
+                    let answer = kernels[index].answer(
+                        for: info, consuming: received, json: settings.includeInfo,
+                        actions: settings.actions.map(\.action))
+                    handle(.loaded(card: index, generation: generation, answer), &group)
+                case .answer(let index, let generation, .failure(let failure)):
+                    let drawn = kernels[index].card(for: .failed(failure))
+                    handle(.failed(card: index, generation: generation, failure, drawn: drawn), &group)
+                case .waiter(let waiter):
+                    world.withLock { $0.waiters.append(waiter) }
+                }
+                let (done, waiters) = world.withLock { world in
+                    let done = world.state.stopped
+                    guard done || world.state.quiet else { return (done, [@Sendable () -> Void]()) }
+                    defer { world.waiters = [] }
+                    return (done, world.waiters)
+                }
+                for waiter in waiters { waiter() }
+                if done { break }
             }
-            let (done, waiters) = world.withLock { world in
-                let done = world.state.stopped
-                guard done || world.state.quiet else { return (done, [CheckedContinuation<Void, Never>]()) }
-                defer { world.waiters = [] }
-                return (done, world.waiters)
+            sink.finish()
+            // A waiter that asked after the stop (a cancelled `open`) is still in the buffer: answer it too.
+            while let message = await messages.next() {
+                if case .waiter(let waiter) = message { waiter() }
             }
-            for waiter in waiters { waiter.resume() }
-            if done { break }
+            // Let go of the host's closures: a live console holds this runtime, and its closures hold the console.
+            let timer = world.withLock { world in
+                (world.frames, world.requests) = (nil, nil)
+                return world.timer
+            }
+            timer?.cancel()
+            // The loads and sends still under way end with the group.
+            group.cancelAll()
         }
-        sink.finish()
-        // A waiter that asked after the stop (a cancelled `open`) is still in the buffer: answer it too.
-        while let message = await messages.next() {
-            if case .waiter(let continuation) = message { continuation.resume() }
+        let waiters = world.withLock { world in
+            defer { world.waiters = [] }
+            return world.waiters
         }
-        // Let go of the host's closures: a live console holds this runtime, and its closures hold the console.
-        let (loads, timer) = world.withLock { world in
-            (world.frames, world.requests) = (nil, nil)
-            return (world.loads.values, world.timer)
-        }
-        timer?.cancel()
-        for load in loads { load.cancel() }
-        for load in loads { await load.value }
-        for waiter in world.withLock({ $0.waiters }) { waiter.resume() }
-        world.withLock { $0.waiters = [] }
+        for waiter in waiters { waiter() }
     }
 
     /// Reduces `action` and runs its effects; deliveries answer at once, so a chain of events is followed to
     /// its end before anything else happens.
-    private func handle(_ action: ScreenAction) {
+    private func handle(_ action: ScreenAction, _ group: inout DiscardingTaskGroup) {
         var queue = [action]
         while !queue.isEmpty {
             let action = queue.removeFirst()
@@ -289,21 +310,28 @@ public final class ScreenRuntime: Sendable {
                 return (effects, report.step == nil ? nil : world.state)
             }
             if let state { report.step?(action, effects, state) }
-            for effect in effects { run(effect, now, &queue) }
+            for effect in effects { run(effect, now, &queue, &group) }
         }
     }
 
-    private func run(_ effect: ScreenEffect, _ now: Date, _ queue: inout [ScreenAction]) {
+    private func run(
+        _ effect: ScreenEffect, _ now: Date, _ queue: inout [ScreenAction], _ group: inout DiscardingTaskGroup
+    ) {
         switch effect {
         case .load(let index, let generation, let limit):
             let (kernel, sink, clock) = (kernels[index], sink, clock)
-            let task = Task.placed {
-                let result = await kernel.load(within: limit, on: clock)
+            let load = CardLoad(card: index, generation: generation)
+            let trigger = CancelTrigger()
+            world.withLock { $0.loads[load] = trigger }
+            group.addTask { [self] in
+                // The load races its own trigger: a superseded load is cancelled alone, and its answer still
+                // comes back (to be dropped by its generation), as a finished one's does.
+                let result = await cancelling(when: trigger) { await kernel.load(within: limit, on: clock) }
                 sink.yield(.answer(card: index, generation: generation, result))
+                world.withLock { _ = $0.loads.removeValue(forKey: load) }
             }
-            world.withLock { $0.loads[index] = task }
-        case .cancel(let index, _):
-            world.withLock { $0.loads[index] }?.cancel()
+        case .cancel(let index, let generation):
+            world.withLock { $0.loads[CardLoad(card: index, generation: generation)] }?.fire()
         case .wake(let date):
             let delay = max(0, date.timeIntervalSince(now))
             let sink = sink
@@ -338,7 +366,8 @@ public final class ScreenRuntime: Sendable {
         case .request(let request): world.withLock { $0.requests }?(request)
         case .send(let request):
             let (backend, sink) = (backend, sink)
-            let task = Task.placed {
+            // A child of the loop's group: it needs no handle of its own, the stop cancels it with the loads.
+            group.addTask {
                 let outcome: SendOutcome
                 do throws(BackendError) {
                     let data = try await backend.send(
@@ -347,7 +376,6 @@ public final class ScreenRuntime: Sendable {
                 } catch { outcome = SendOutcome(fault: error) }
                 sink.yield(.action(.sent(request.action, outcome)))
             }
-            world.withLock { $0.loads[-1] = task }
         case .moved(let index, let from, let to):
             trace("\(registrations[index].id): \(from.rawValue) → \(to.rawValue)", now)
         case .trace(let line): trace(line, now)
@@ -368,4 +396,10 @@ public final class ScreenRuntime: Sendable {
         let stamp = String(world.withLock { $0.state.milliseconds(now) })
         trace("[" + String(repeating: " ", count: max(0, 6 - stamp.count)) + stamp + "ms] " + message)
     }
+}
+
+/// One load of one card: the key its cancel trigger is kept under.
+private struct CardLoad: Hashable, Sendable {
+    let card: Int
+    let generation: Int
 }

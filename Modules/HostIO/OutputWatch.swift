@@ -8,21 +8,22 @@ import Foundation
 #endif
 
 extension StandardStreams {
-    /// Runs `body` as a task that is cancelled as soon as stdout fails: a write that fails (a full disk, a closed
-    /// pipe), or, when stdout is a pipe or socket, its reader going away while nothing is being written (a
-    /// `--watch` of an order that does not change, piped to `head -1`). The caller reads ``failure`` for the status.
+    /// Runs `body` in a child task that is cancelled as soon as stdout fails: a write that fails (a full disk, a
+    /// closed pipe), or, when stdout is a pipe or socket, its reader going away while nothing is being written (a
+    /// `--watch` of an order that does not change, piped to `head -1`). The body stays in the caller's task tree,
+    /// so cancelling the caller cancels it too; either way it unwinds and its answer is returned. The caller reads
+    /// ``failure`` for the status.
     public func endingWhenOutputFails<Value: Sendable>(
         _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let task = Task<Value, any Error>(executorPreference: TaskPlacement.executor) { try await body() }
-        onOutputFailure { task.cancel() }
+        let failed = CancelTrigger()
+        onOutputFailure { failed.fire() }
         let watcher = isPipe(STDOUT_FILENO) ? PipeWatcher(streams: self) : nil
         defer { watcher?.stop() }
-        return try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
+        let outcome = await cancelling(when: failed) { () async -> Result<Value, any Error> in
+            do { return .success(try await body()) } catch { return .failure(error) }
         }
+        return try outcome.get()
     }
 
     private func isPipe(_ descriptor: Int32) -> Bool {

@@ -43,7 +43,7 @@ public func withSignalHandling(
     let caught = Locked(Int32?.none)
     // The handlers are in place before the work starts: a signal in its first milliseconds (the first line of a
     // fast screen is already out) must not find the default action and leave the terminal as it was.
-    let work = Locked(Task<Result<Int32, any Error>, Never>?.none)
+    let work = CancelTrigger()
     let leaving = Locked(Int32?.none)
     let sources = exits.map { exit in
         signal(exit.signal, SIG_IGN)
@@ -64,7 +64,7 @@ public func withSignalHandling(
             // returns and a second signal (the same one too) is heard.
             let leave = Thread {
                 terminal.handBack(farewell: exit.word)
-                work.withLock { $0 }?.cancel()
+                work.fire()
                 Foundation.exit(exit.status)
             }
             leave.name = "courier-leaving"
@@ -83,11 +83,10 @@ public func withSignalHandling(
         source.resume()
         return source
     }
-    let task = Task.placed { () async -> Result<Int32, any Error> in
+    // The body is a child of this task, cancelled by the trigger when a signal comes.
+    let outcome = await cancelling(when: work) { () async -> Result<Int32, any Error> in
         do { return .success(try await body()) } catch { return .failure(error) }
     }
-    work.withLock { $0 = task }
-    let outcome = await task.value
     for source in sources + jobControl { source.cancel() }
     if let status = caught.withLock({ $0 }) { return status }
     return try outcome.get()

@@ -23,24 +23,42 @@ struct Git: Sendable {
 
     /// Files changed on `head` since it forked from `base` (what a pull request shows). Read with plumbing and
     /// explicit options: every submodule move counts, no external diff or textconv runs, renames are a deletion
-    /// plus an addition (both owners), and paths are NUL-separated bytes, never quoted or relative.
+    /// plus an addition (both owners), and paths are NUL-separated bytes, never quoted or relative. When the two
+    /// share several best common ancestors (criss-cross merges), the change is read from each of them and every
+    /// path any of them shows counts: a file equal to one fork point (a merge on the head that undid the base's
+    /// change to it) is still changed by the merge, and one fork point alone would hide it.
     func changes(base: String, head: String) throws(ShellError) -> [ChangedFile] {
         try Git.checkRevision(base)
         try Git.checkRevision(head)
         let headCommit = try commit(head)
-        let forkPoint = try mergeBase(base, headCommit)
-        let output = try shell.runBytes(
-            "git",
-            Git.untouchable + [
-                "diff-tree", "-r", "-z", "--name-status", "--no-renames", "--ignore-submodules=none", "--no-ext-diff",
-                "--no-textconv", "--no-relative", "--end-of-options", forkPoint, headCommit, "--",
-            ])
-        var fields = Git.fields(output)[...]
         var files: [ChangedFile] = []
-        while let status = fields.popFirst(), let path = fields.popFirst() {
-            files.append(ChangedFile(status: String(status.prefix(1)), paths: [path]))
+        // By bytes: NFC "café" and NFD "cafe\u{301}" are two files, though Swift's strings compare them equal.
+        var seen = Set<[UInt8]>()
+        for forkPoint in try mergeBases(base, headCommit) {
+            let output = try shell.runBytes(
+                "git",
+                Git.untouchable + [
+                    "diff-tree", "-r", "-z", "--name-status", "--no-renames", "--ignore-submodules=none",
+                    "--no-ext-diff", "--no-textconv", "--no-relative", "--end-of-options", forkPoint, headCommit, "--",
+                ])
+            var fields = Git.fields(output)[...]
+            while let status = fields.popFirst(), let path = fields.popFirst() {
+                guard seen.insert(Array(path.utf8)).inserted else { continue }
+                files.append(ChangedFile(status: String(status.prefix(1)), paths: [path]))
+            }
         }
         return files
+    }
+
+    /// Every best common ancestor of `base` and `head` (`git merge-base --all`), the first the one
+    /// ``mergeBase(_:_:)`` names; no common history is an error.
+    func mergeBases(_ base: String, _ head: String) throws(ShellError) -> [String] {
+        let first = try mergeBase(base, head)
+        let all = try shell.run(
+            "git",
+            Git.untouchable + ["merge-base", "--all", "--end-of-options", try commit(base), head]
+        ).split(whereSeparator: \.isWhitespace).map(String.init)
+        return [first] + all.filter { $0 != first }
     }
 
     /// The commit `head` forked from `base` at, as `git diff base...head` picks it; no common history is an

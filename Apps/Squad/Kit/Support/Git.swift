@@ -21,6 +21,12 @@ struct Git: Sendable {
     /// `diff.ignoreSubmodules`) are overridden on the command line, where configuration cannot reach.
     static let untouchable = ["--no-replace-objects", "-c", "diff.ignoreSubmodules=none"]
 
+    /// The environment of the commands that walk history to where a change forked: a grafts file
+    /// (`.git/info/grafts`, which `--no-replace-objects` does not turn off) could give the base's tip the head as
+    /// a parent, and the change would read as empty. Git reads grafts from `GIT_GRAFT_FILE` when it is set; a path
+    /// that cannot exist (its parent is a file) is read, silently, as no grafts.
+    static let untouchableEnvironment = ["GIT_GRAFT_FILE": "/dev/null/no-grafts"]
+
     /// Files changed on `head` since it forked from `base` (what a pull request shows). Read with plumbing and
     /// explicit options: every submodule move counts, no external diff or textconv runs, renames are a deletion
     /// plus an addition (both owners), and paths are NUL-separated bytes, never quoted or relative. When the two
@@ -40,7 +46,7 @@ struct Git: Sendable {
                 Git.untouchable + [
                     "diff-tree", "-r", "-z", "--name-status", "--no-renames", "--ignore-submodules=none",
                     "--no-ext-diff", "--no-textconv", "--no-relative", "--end-of-options", forkPoint, headCommit, "--",
-                ])
+                ], environment: Git.untouchableEnvironment)
             var fields = Git.fields(output)[...]
             while let status = fields.popFirst(), let path = fields.popFirst() {
                 guard seen.insert(Array(path.utf8)).inserted else { continue }
@@ -56,7 +62,8 @@ struct Git: Sendable {
         let first = try mergeBase(base, head)
         let all = try shell.run(
             "git",
-            Git.untouchable + ["merge-base", "--all", "--end-of-options", try commit(base), head]
+            Git.untouchable + ["merge-base", "--all", "--end-of-options", try commit(base), head],
+            environment: Git.untouchableEnvironment
         ).split(whereSeparator: \.isWhitespace).map(String.init)
         return [first] + all.filter { $0 != first }
     }
@@ -67,7 +74,8 @@ struct Git: Sendable {
         let baseCommit = try commit(base)
         do {
             return try shell.run(
-                "git", Git.untouchable + ["merge-base", "--end-of-options", baseCommit, head]
+                "git", Git.untouchable + ["merge-base", "--end-of-options", baseCommit, head],
+                environment: Git.untouchableEnvironment
             ).trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
             throw ShellError(

@@ -166,6 +166,15 @@ public enum ActionProgress: Sendable, Equatable {
     /// line that tells a person to check before trying again (the action's `uncertain` words), and the facts that
     /// were sent. Never called a failure, never retried by itself.
     case unknown(action: String, reason: String, line: String, facts: [String: String], verdicts: [ActionVerdict])
+
+    /// Whether its line says the send is under way or may have moved something (sending, done, unknown): the only
+    /// trace of it on a screen that stays, so a key (a scroll, `?`) does not wipe it as it wipes other messages.
+    var keepsItsLine: Bool {
+        switch self {
+        case .sending, .done, .unknown: true
+        case .checked, .failed: false
+        }
+    }
 }
 
 /// The screen a finished action leads to: its name and its inputs (pay → the tracking screen of the new order).

@@ -297,6 +297,13 @@ extension ScreenState {
         _ key: Key, tabs: [ConsoleTab], _ now: Date, _ effects: inout [ScreenEffect], reloaded: inout Bool,
         submitted: inout Bool
     ) {
+        let said = console.message
+        defer {
+            // "Pay: sending…", "Paid …" or "… may have gone through: check before paying again" stays through the
+            // keys that follow, until another action replaces it: a person who scrolled must still see it before
+            // pressing P again.
+            if console.message == nil, action?.keepsItsLine == true { console.message = said }
+        }
         switch console.handle(key, tabs: tabs) {
         case nil: break
         case .quit?: stop(&effects)

@@ -152,6 +152,34 @@ import Testing
         #expect(store.state.next == nil && store.state.quiet)
     }
 
+    /// What a send came to, or that it is under way, is the only trace of it on a screen that stays: a key that
+    /// is no action (a scroll, `?`) does not wipe that line as it wipes other messages, so a person who scrolled
+    /// still reads "may have gone through" before pressing P again. Another action's question replaces it.
+    @Test func aPaymentsLineStaysThroughTheKeysThatFollow() throws {
+        let (store, request) = try Self.sending()
+        let keys: [Key] = [.down, .character("?"), .character("x")]
+        store.send(.keys(keys, tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
+            for key in keys { _ = screen.console.handle(key, tabs: Self.tabs) }
+            screen.console.message = "Pay: sending…"
+        }
+        let reason = "carts/C100/pay: server answered HTTP 503"
+        let line = "The payment may have gone through: check before paying again."
+        store.send(
+            .sent("pay", .unknown(reason)),
+            effects: [.trace("action pay: unknown (\(reason))"), .draw(.changed), .draw(.settled)]
+        ) { screen in
+            screen.sending = false
+            screen.action = .unknown(
+                action: "pay", reason: reason, line: line, facts: request.facts, verdicts: Self.allowed.verdicts)
+            screen.console.message = "\(line) (\(reason))"
+        }
+        store.send(.keys([.up, .pageDown, .end], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
+            for key in [Key.up, .pageDown, .end] { _ = screen.console.handle(key, tabs: Self.tabs) }
+            screen.console.message = "\(line) (\(reason))"
+        }
+        #expect(store.state.console.message == "\(line) (\(reason))")
+    }
+
     /// The backend took it (a 2xx) and its answer cannot be read: done, saying so and what was sent; with no
     /// answer there is no new order to follow, so the run stays on the screen instead of leaving for one.
     @Test func aTakenPaymentWhoseAnswerCannotBeReadIsDoneAndSaysWhatWasSent() throws {
@@ -237,6 +265,7 @@ import Testing
         }
         store.send(.keys([.character("P")], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
             _ = screen.console.handle(.character("P"), tabs: Self.tabs)
+            screen.console.message = "Pay: sending…"
         }
         let refused = "carts/C100/pay: server answered HTTP 402: refused, nothing was done"
         store.send(

@@ -40,11 +40,15 @@ public final class ScreenOutput: Sendable {
     ) {
         let mode: Mode = json ? .json : (terminal.canRedraw && !plain ? .live : .plain)
         (self.mode, watching, self.subject, self.terminal, self.clock) = (mode, watch, subject, terminal, clock)
+        let columns = terminal.currentWidth()
+        // The title is the backend's text and may be longer than the window: cut to one line, as the live screen
+        // cuts it, for the painter counts each line as one row (a wrapped title put every repaint rows too high).
+        let title = DisplayWidth.truncate(subject.title, to: max(columns, 1))
         let screen = PaintedScreen(
             FramePainter(
-                width: CardRenderer.width(forColumns: terminal.currentWidth()), styler: terminal.styler,
+                width: CardRenderer.width(forColumns: columns), styler: terminal.styler,
                 live: mode == .live,
-                header: [terminal.styler.apply(.bold, subject.title)], slots: cards.map { SlotView(id: $0) },
+                header: [terminal.styler.apply(.bold, title)], slots: cards.map { SlotView(id: $0) },
                 rows: { terminal.currentHeight() }
             ) { terminal.out($0) })
         self.screen = screen

@@ -67,7 +67,10 @@ public final class ScreenOutput: Sendable {
         let time = Self.clockTime(clock.now())
         switch mode {
         case .live:
-            screen.paint { $0.setFooter([terminal.styler.apply(.dim, "updated \(time) · Ctrl-C to stop")]) }
+            // One row, as the painter counts it: at 33 columns or fewer the line would wrap and every repaint would
+            // land a row too high, leaving a stack of "updated" lines.
+            let footer = DisplayWidth.truncate("updated \(time) · Ctrl-C to stop", to: max(terminal.currentWidth(), 1))
+            screen.paint { $0.setFooter([terminal.styler.apply(.dim, footer)]) }
         case .plain:
             let text = screen.read { $0.frame() }
             emitIfChanged(key: text) { _ in "── \(time) " + String(repeating: "─", count: 20) + "\n" + text }

@@ -174,7 +174,19 @@ public final class LiveConsole: Sendable {
                 title: title, bar: bar, body: body, updated: updated.withLock { $0 }, width: width,
                 styler: terminal.styler,
                 position: count > page && page > 0 ? (top + 1, top + body.count, count) : nil)
-            let shown = lines.count < rows ? lines : tail.count < rows ? tail : [lines[lines.count - 1]]
+            // What is open taller than the window (a dialog's question, the keys): say so rather than leave the
+            // screen blank; its question is not on the screen, so no `y` answers it.
+            let notice =
+                "Too small for what is open (\(width)×\(rows)): make it at least \(tail.count + 1) rows; Esc closes"
+            let shown =
+                lines.count < rows
+                ? lines
+                : tail.count < rows
+                    ? tail
+                    : [
+                        terminal.styler.apply(.warning, DisplayWidth.truncate(notice, to: max(width, 1))),
+                        lines[lines.count - 1],
+                    ]
             terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
             // The question is on the screen now: only from here on may a `y` answer it. And the screen learns how
             // far its body scrolls.

@@ -37,7 +37,7 @@ public final class Terminal: Sendable {
     /// What ``handBack(farewell:)`` prints on the main screen: the live screen's last frame (stdout) and its
     /// diagnostics (stderr lines), made when the signal comes; nil when there is none or the run printed it itself
     /// (``printingLastFrame(_:)``).
-    private let lastFrame = Locked<(@Sendable () -> (out: String, err: [String]))?>(nil)
+    private let lastFrame = Locked<(@Sendable () -> (out: String, err: [String])?)?>(nil)
 
     /// Looks at stdout and the environment once; every later decision reads these answers.
     public init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
@@ -198,7 +198,8 @@ public final class Terminal: Sendable {
     /// goodbye. The live screen draws on the alternate screen, which a signal's exit leaves, so without it a person
     /// would find only the goodbye where `q` leaves the last frame (during a payment, the only trace of it).
     /// `frame` is made when the signal comes, so it shows the screen as it is then.
-    public func onHandBack(print frame: @escaping @Sendable () -> (out: String, err: [String])) {
+    /// `frame` may answer nil when there is nothing to leave then (the goodbye alone, as if nothing was registered).
+    public func onHandBack(print frame: @escaping @Sendable () -> (out: String, err: [String])?) {
         lastFrame.withLock { $0 = frame }
     }
 
@@ -226,7 +227,7 @@ public final class Terminal: Sendable {
         // Made before the streams are taken: making it reads the screen's state, never the streams.
         let frame = lastFrame.withLock { frame in
             defer { frame = nil }
-            return frame?()
+            return frame?() ?? nil
         }
         streams.close { out, err in
             if wasInteractive {

@@ -48,6 +48,8 @@ public struct ScreenPresenter: Sendable {
             shown = output()
         } else {
             shown = output()
+            // A signal while a payment is in flight leaves what is known of it, in text and in JSON alike.
+            terminal.onHandBack { [json] in shown.interrupted(runtime.currentFrame(includingInfo: json)) }
             final = await runtime.run { frame, moment in shown.show(frame, moment) }
         }
         terminal.printingLastFrame { shown.finish(final) }

@@ -111,6 +111,17 @@ public final class ScreenOutput: Sendable {
         return closing(shown: frame)
     }
 
+    /// What a signal leaves when it ends this output's run while an action is under way (sent, no answer yet):
+    /// what ``finish(_:)`` would write after the frames (in text the frame and "may have gone through", in JSON
+    /// the report, its outcome unknown), so a script's payment killed mid-flight is never only "terminated". Nil
+    /// when no action is under way: the goodbye alone, as before.
+    public func interrupted(_ frame: ScreenFrame) -> (out: String, err: [String])? {
+        guard case .sending? = frame.action else { return nil }
+        var closing = closing(shown: frame)
+        if mode == .json && !watching { closing.out = JSONReport(subject: subject, frame: frame).text + "\n" }
+        return closing
+    }
+
     private func closing(shown frame: ScreenFrame) -> (out: String, err: [String]) {
         // A failed screen's survivors are not the screen: plain text says nothing but the stderr line.
         var out = mode == .plain && !watching && frame.failure == nil ? screen.read { $0.frame() } : ""

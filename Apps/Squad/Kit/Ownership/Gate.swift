@@ -136,8 +136,7 @@ public struct Gate: Sendable {
         // Deduplicated by bytes: NFC "café" and NFD "cafe\u{301}" are two files to git, each with its owners.
         var seen = Set<[UInt8]>()
         var used = Set<String>()
-        let decisions = paths.filter { seen.insert(PathBytes.key($0)).inserted }.map { path in
-            let (approvers, note) = approversFor(path)
+        func decide(_ path: String, _ approvers: [String], _ note: String?) -> Decision {
             var approvedBy = approvers.first { valid.contains($0) }
             if approvedBy == nil {
                 for login in approving {
@@ -150,6 +149,10 @@ public struct Gate: Sendable {
                 }
             }
             return Decision(path: path, approvers: approvers, approvedBy: approvedBy, note: note)
+        }
+        let decisions = paths.filter { seen.insert(PathBytes.key($0)).inserted }.flatMap { path in
+            let (approvers, note) = approversFor(path)
+            return [decide(path, approvers, note)] + (alsoNeeded(path).map { [decide(path, $0.0, $0.1)] } ?? [])
         }
         for login in approving where !used.contains(login) {
             let ownsSomething = decisions.contains { decision in
@@ -166,6 +169,17 @@ public struct Gate: Sendable {
         return Result(
             decisions: decisions, warnings: warnings, changesRequested: changesRequested, ignored: ignored,
             people: people)
+    }
+
+    /// A path that is not valid UTF-8 (U+FFFD where its stray bytes were) needs the platform team, and also the
+    /// owners of where it sits as CODEOWNERS gives them for the name read that way: a new `secure/\xff.sh` must not
+    /// get in on the platform team's approval without `/secure/`'s owners, whom GitHub asks too.
+    private func alsoNeeded(_ path: String) -> ([String], String)? {
+        guard path.unicodeScalars.contains("\u{FFFD}"), let owners else { return nil }
+        let ownership = owners.ownership(of: path)
+        guard !ownership.owners.isEmpty, ownership.owners != [Gate.platform] else { return nil }
+        let line = ownership.line.map { "CODEOWNERS line \($0)" } ?? "CODEOWNERS"
+        return (ownership.owners, "its owners by \(line), the name read with U+FFFD for the bytes that are not UTF-8")
     }
 
     private func approversFor(_ path: String) -> ([String], String?) {

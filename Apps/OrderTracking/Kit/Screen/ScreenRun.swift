@@ -19,7 +19,7 @@ struct ScreenRun: Sendable {
         var options = options
         var done: ScreenFrame?
         while true {
-            guard let definition = await host.definition(options.name) else { return .fatal }
+            guard let definition = await host.definition(options.name) else { return afterwards(done, options.name) }
             let missing = definition.inputs.filter { name in !options.inputs.contains { $0.0 == name } }
             if let done, let name = missing.first {
                 // The action is done, but its answer does not say where to go next: the run ends there, done.
@@ -32,12 +32,24 @@ struct ScreenRun: Sendable {
                 host.terminal.err(refusal.line(tool: "order-tracking"))
                 return .usage
             }
-            guard let (final, interactive) = await show(definition, options) else { return .fatal }
+            guard let (final, interactive) = await show(definition, options) else {
+                return afterwards(done, definition.name)
+            }
             guard interactive, let next = final.next else { return exitCode(final, interactive: interactive) }
             done = final
             options = ScreenOptions(name: next.screen, inputs: next.inputs.sorted { $0.key < $1.key }.map { ($0, $1) })
             options.watch = true
         }
+    }
+
+    /// A screen that could not be loaded (its reason is on stderr already): fatal, unless it is the one a done
+    /// action leads to. The action is done (a payment made: "Paid … order 9999"), and a next screen that cannot
+    /// be shown (the order not found, an id no path may hold) must not turn that into a failure a script retries.
+    private func afterwards(_ done: ScreenFrame?, _ name: String) -> ExitCode {
+        guard let done else { return .fatal }
+        let line = ActionReport(done.action)?.lines.first ?? "done"
+        host.terminal.err("order-tracking: \(line) (the \(name) screen that follows could not be shown)")
+        return .ok
     }
 
     /// Why `options` do not fit `definition`: an input it needs is missing, an input it does not take was given,

@@ -135,6 +135,7 @@ public struct ScreenConsole: Sendable, Equatable {
             guard let prompt = prompts.first(where: { $0.key == opener }) else { return nil }
             return promptKey(key, typed, prompt)
         case .action(let id, _, _, let question):
+            if case .paste = key { return pasted() }
             if question != nil, key == .character("y") {
                 guard questionIsOnScreen else { return nil }
                 overlay = .none
@@ -144,6 +145,7 @@ public struct ScreenConsole: Sendable, Equatable {
             if [.escape, .enter, .character("n")].contains(key) || key == opener { overlay = .none }
             return nil
         case .confirmTab(let id, _):
+            if case .paste = key { return pasted() }
             if key == .character("y") {
                 guard questionIsOnScreen else { return nil }
                 overlay = .none
@@ -158,6 +160,14 @@ public struct ScreenConsole: Sendable, Equatable {
             if scrolled(key) { return nil }
             return screenKey(key, tabs: tabs)
         }
+    }
+
+    /// Text pasted while a question is open answers nothing, and neither does a key that came in the same burst
+    /// after it: the question must be drawn again first. A paste whose text carries its own end marker
+    /// (`ESC [201~y`, which tmux passes on) would otherwise press `y` on a question the person was reading.
+    private mutating func pasted() -> Action? {
+        revision += 1
+        return nil
     }
 
     /// Whether the question open now has been drawn as it stands.

@@ -358,6 +358,29 @@ import Testing
         #expect(store.state.console.asks && !store.state.console.questionIsOnScreen)
     }
 
+    /// A paste while the question is open and drawn presses nothing, and a `y` in the same burst after it (a
+    /// paste whose text carries its own end marker, `x ESC [201~ y`) answers nothing: the question must be drawn
+    /// again first. Then a typed `y` pays.
+    @Test func aYesThatCameWithAPasteAnswersNothing() throws {
+        let store = Self.asking("SAR 45.45")
+        Self.drawn(store)
+        store.send(.keys([.paste("x"), .character("y")], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
+            _ = screen.console.handle(.paste("x"), tabs: Self.tabs)
+            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+        }
+        #expect(store.state.console.asks, "the question is still open")
+        Self.drawn(store)
+        let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
+        store.send(
+            .keys([.character("y")], tabs: Self.tabs),
+            effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
+        ) { screen in
+            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+            (screen.action, screen.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
+            screen.console.message = "Pay: sending…"
+        }
+    }
+
     @Test func aPriceChangeUnderTheOpenQuestionAsksAgainAndYesSendsWhatWasShown() throws {
         let store = Self.asking("SAR 50.50")
         Self.drawn(store)

@@ -303,7 +303,7 @@ import Testing
     /// A reader that is already gone (`| head -1` that finished) must not kill the process with SIGPIPE or
     /// print an error: the output is simply not wanted any more. The status says it was not shown (1).
     @Test(arguments: [["1234"], ["5678", "--format", "json"], ["components"], ["--help"]])
-    func aClosedPipeEndsQuietly(arguments: [String]) throws {
+    func aClosedPipeEndsQuietly(arguments: [String]) async throws {
         let output = Pipe()
         let errors = Pipe()
         try output.fileHandleForReading.close()
@@ -312,22 +312,21 @@ import Testing
             error: errors.fileHandleForWriting)
         try output.fileHandleForWriting.close()
         try errors.fileHandleForWriting.close()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let status = process.wait()
+        let (status, stderr) = await process.finish(reading: errors.fileHandleForReading)
         #expect(status != 128 + SIGPIPE, "killed by SIGPIPE")
         #expect(status == 1)
         #expect(!stderr.contains("Fatal error") && !stderr.contains("Broken pipe"), "\(stderr)")
         #expect(!stderr.contains("standard output"), "a closed pipe is quiet: \(stderr)")
     }
 
-    @Test func aFullDiskSaysSoAndExits1() throws {
+    @Test func aFullDiskSaysSoAndExits1() async throws {
         let errors = Pipe()
         let process = try ChildProcess.startForTest(
             [CLI.binary, "1234"], environment: CLI.environment,
             output: try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full")), error: errors.fileHandleForWriting)
         try errors.fileHandleForWriting.close()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.wait() == 1)
+        let (status, stderr) = await process.finish(reading: errors.fileHandleForReading)
+        #expect(status == 1)
         #expect(
             stderr
                 == "order-tracking: cannot write to standard output: No space left on device; free some space or write elsewhere\n"

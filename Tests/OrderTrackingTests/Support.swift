@@ -85,3 +85,24 @@ enum InProcess {
         return Run(status: status ?? -1, stdout: out, stderr: err)
     }
 }
+
+extension ChildProcess {
+    /// Reads `pipe` to its end (when given) and waits for the process, on a thread of its own: the awaiting test
+    /// holds none of the test pool's threads (two on a two-core machine), so a process that takes its time
+    /// delays no other suite. Past `limit` the process is killed (status 137), so a hang ends as a failure; the
+    /// limit says nothing about how fast it should be.
+    func finish(reading pipe: FileHandle? = nil, within limit: Duration = .seconds(120)) async -> (
+        status: Int32, text: String
+    ) {
+        let process = self
+        let watchdog = Task {
+            try await Task.sleep(for: limit)
+            process.send(SIGKILL)
+        }
+        defer { watchdog.cancel() }
+        return await OwnThread.run {
+            let text = pipe.map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+            return (process.wait(), text)
+        }
+    }
+}

@@ -19,7 +19,9 @@ import Testing
     }
 
     /// Outside a terminal each change is one line headed by its time: signed out, then signed in (the Feed badge
-    /// arrives after its content loads), then signed out again; SIGTERM ends it with 143.
+    /// arrives after its content loads), then signed out again; SIGTERM ends it with 143. Each step waits for
+    /// what was written (the limit only ends a hang), and nothing here holds one of the test pool's threads: the
+    /// pipe is read and the process waited for on threads of their own.
     @Test func watchFollowsBadgesAndSignInAndOut() async throws {
         let directory = try TemporaryDirectory()
         let output = Pipe()
@@ -36,29 +38,22 @@ import Testing
             }
         }
         reader.start()
-        func waitFor(_ text: String) async -> Bool {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline {
-                if seen.withLock({ $0.contains(text) }) { return true }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return false
+        /// Whether the output came to hold `text` `times` times; looked at once more after the limit, so a test
+        /// task that was not run for a while still sees what arrived meanwhile.
+        func waitFor(_ text: String, times: Int = 1) async -> Bool {
+            let holds = { seen.withLock { $0.components(separatedBy: text).count - 1 } >= times }
+            let deadline = ContinuousClock.now + .seconds(120)
+            while !holds() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+            return holds()
         }
-        #expect(await waitFor("  ▸ Tracking\n"))
+        let alone = "  ▸ Tracking\n"
+        #expect(await waitFor(alone), "\(seen.withLock { $0 })")
         _ = try await CLI.run(["login", "1234", "--data-dir", directory.url.path])
-        #expect(await waitFor("▸ Tracking   Profile   Feed (3)   Sign out\n"))
+        #expect(await waitFor("▸ Tracking   Profile   Feed (3)   Sign out\n"), "\(seen.withLock { $0 })")
         _ = try await CLI.run(["logout", "--data-dir", directory.url.path])
-        let signedOut = await waitFor("Sign out\n")
-        let trackingAlone = await waitFor("  ▸ Tracking\n")
-        #expect(signedOut && trackingAlone)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while seen.withLock({ $0.components(separatedBy: "  ▸ Tracking\n").count }) < 3
-            && ContinuousClock.now < deadline
-        {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
+        #expect(await waitFor(alone, times: 2), "\(seen.withLock { $0 })")
         process.send(SIGTERM)
-        #expect(process.wait() == 143)
+        #expect(await process.finish().status == 143)
         let lines = seen.withLock { $0 }.split(separator: "\n").map { String($0.dropFirst(10)) }
         #expect(lines.first == "▸ Tracking")
         #expect(lines.contains("▸ Tracking   Profile   Feed (3)   Sign out"))

@@ -5,28 +5,38 @@ import Testing
 
 /// `--watch` outside a terminal: NDJSON and timestamped frames, signals, and record → replay.
 @Suite struct WatchTests {
-    /// Starts order-tracking, waits until stdout holds `lines` lines, then sends `signal`; returns what it printed
-    /// and how it ended.
-    func runUntil(_ arguments: [String], lines: Int, signal: Int32) throws -> (stdout: String, status: Int32) {
+    /// Starts order-tracking, waits until stdout holds `lines` lines (or the output ends), then sends `signal`;
+    /// returns what it printed and how it ended. The blocking reads and the wait run on a thread of their own, so
+    /// the test holds none of the test pool's threads (two on a two-core machine) while the watch runs. The limit
+    /// only ends a hang: a watch that never prints that many lines, or outlives its signal, is killed.
+    func runUntil(_ arguments: [String], lines: Int, signal: Int32) async throws -> (stdout: String, status: Int32) {
         let output = Pipe()
         let process = try ChildProcess.startForTest(
             [CLI.binary] + arguments, environment: CLI.environment, output: output.fileHandleForWriting)
         try output.fileHandleForWriting.close()
-        var text = ""
-        let deadline = ContinuousClock.now + .seconds(20)
-        while text.filter({ $0 == "\n" }).count < lines && ContinuousClock.now < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        let reading = output.fileHandleForReading
+        let limit = Task {
+            try await Task.sleep(for: .seconds(120))
+            process.send(SIGKILL)
         }
-        process.send(signal)
-        let status = process.wait()
-        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (text, status)
+        defer { limit.cancel() }
+        return await OwnThread.run {
+            var text = ""
+            while text.filter({ $0 == "\n" }).count < lines {
+                let chunk = reading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            process.send(signal)
+            let status = process.wait()
+            text += String(decoding: reading.readDataToEndOfFile(), as: UTF8.self)
+            return (text, status)
+        }
     }
 
-    @Test func watchTakesNoValueSoTheNextWordIsTheOrder() throws {
-        let run = try runUntil(["--watch", "3333", "--every", "0.3", "--format", "json"], lines: 1, signal: SIGTERM)
+    @Test func watchTakesNoValueSoTheNextWordIsTheOrder() async throws {
+        let run = try await runUntil(
+            ["--watch", "3333", "--every", "0.3", "--format", "json"], lines: 1, signal: SIGTERM)
         #expect(run.status == 143)
         let first = try CLI.json(String(run.stdout.split(separator: "\n").first ?? ""))
         #expect(first["order"] as? String == "3333")
@@ -35,8 +45,8 @@ import Testing
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGHUP, Int32(129))] as [(Int32, Int32)])
-    func signalsEndAWatchWithTheirOwnStatus(signal: Int32, status: Int32) throws {
-        let run = try runUntil(["9012", "--watch", "--plain"], lines: 3, signal: signal)
+    func signalsEndAWatchWithTheirOwnStatus(signal: Int32, status: Int32) async throws {
+        let run = try await runUntil(["9012", "--watch", "--plain"], lines: 3, signal: signal)
         #expect(run.status == status)
         #expect(run.stdout.hasPrefix("── 08:00:0"), "a plain watched frame is headed by its time")
     }

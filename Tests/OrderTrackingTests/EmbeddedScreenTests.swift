@@ -333,41 +333,33 @@ import Testing
         )
     }
 
-    /// A watched screen notices that nobody reads it: the reader of its pipe going away (even when nothing new is
-    /// written, as for an order that does not change) or a full disk ends the run within a round, in every mode.
-    @Test(arguments: [
-        ["1234", "--watch", "--every", "1"], ["4242", "--watch", "--format", "json"],
-        ["4242", "--watch", "--plain", "--every", "1"],
-    ])
+    /// A watched screen notices that nobody reads it: the reader of its pipe going away or a full disk ends the
+    /// run, in each mode outside a terminal (frames, NDJSON). Order 1234 with no round for an hour writes nothing
+    /// after its first frames, so only noticing can end the run: a watch that did not notice would run on until
+    /// the limit kills it, and the limit (a minute, for what takes well under a second) says nothing about speed.
+    static let quietWatches = [
+        ["1234", "--watch", "--every", "3600"], ["1234", "--watch", "--every", "3600", "--format", "json"],
+    ]
+
+    @Test(arguments: quietWatches)
     func aWatchWhoseReaderLeftEndsQuietly(arguments: [String]) async throws {
         let command =
             "'\(CLI.binary)' \(arguments.joined(separator: " ")) | head -c 1 >/dev/null; echo \"${PIPESTATUS[0]}\""
         let run = try await ProcessRunner.run(
-            "bash", ["-c", Self.timed(command)], environment: CLI.environment, limit: .seconds(60))
-        let lines = run.stdout.split(separator: "\n")
-        #expect(lines.first == "1", "the usual status for a closed pipe; stderr: \(run.stderr)")
+            "bash", ["-c", command], environment: CLI.environment, limit: .seconds(60))
+        #expect(run.stdout == "1\n", "the usual status for a closed pipe; stderr: \(run.stderr)")
         #expect(run.stderr.isEmpty, "quiet: \(run.stderr)")
-        #expect((lines.last.flatMap { Int($0) } ?? .max) < 15_000, "it ended by itself, within a round: \(lines)")
     }
 
-    /// `command` followed by a line with how long it ran in milliseconds, counted by the shell that ran it: the
-    /// process's own time, not the time a loaded test pool took to get round to starting it. Exits as it did.
-    static func timed(_ command: String) -> String {
-        "started=$(date +%s%N); \(command); status=$?; echo $(( ($(date +%s%N) - started) / 1000000 )); exit $status"
-    }
-
-    @Test(arguments: [
-        ["4242", "--watch"], ["4242", "--watch", "--format", "json"], ["1234", "--watch", "--every", "1"],
-    ])
+    @Test(arguments: quietWatches)
     func aWatchOnAFullDiskSaysSoAndExits1(arguments: [String]) async throws {
         let command = "'\(CLI.binary)' \(arguments.joined(separator: " ")) > /dev/full"
         let run = try await ProcessRunner.run(
-            "bash", ["-c", Self.timed(command)], environment: CLI.environment, limit: .seconds(60))
+            "bash", ["-c", command], environment: CLI.environment, limit: .seconds(60))
         #expect(run.status == 1)
         #expect(
             run.stderr
                 == "order-tracking: cannot write to standard output: No space left on device; free some space or write elsewhere\n"
         )
-        #expect((Int(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max) < 15_000, "\(run.stdout)")
     }
 }

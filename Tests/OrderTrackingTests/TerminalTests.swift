@@ -90,25 +90,25 @@ struct TerminalTests {
         return (report["components"] as? [[String: Any]] ?? []).filter { $0["hidden"] as? Bool == false }.count
     }
 
-    /// The slow card answers after 8 s (a fault server, not the demo's 1.5 s): long enough for a capture to see
-    /// it still loading on a loaded machine, where one capture-pane can take more than a second.
+    /// The rider's answer is held until the test has seen the screen with every other card filled in and the
+    /// rider's still a skeleton, then released: the screen state is waited for, however slow the machine, rather
+    /// than caught by a capture inside a fixed delay.
     @Test func skeletonsFirstThenCardsFillInInPlace() async throws {
         let cards = try await visibleCards("9012")
-        let server = try TestServer.faults(
-            root: CLI.fixtures, rules: #"{"orders/9012/delivery.json": {"delay_ms": 8000}}"#)
-        defer { server.stop() }
+        let held = try HeldAnswer(root: CLI.fixtures, path: "orders/9012/delivery.json")
         let session = try await TmuxSession(
-            command: command("9012 --timeout 30 --api \(server.baseURL.absoluteString)"))
-        let early = try await session.waitFor {
+            command: command("9012 --timeout 600 --api \(held.server.baseURL.absoluteString)"))
+        let early = try await session.waitFor(.seconds(120)) {
             let drawn = ScreenComposition.cards(in: $0).cards
             return drawn.count == cards && drawn.filter { $0.joined().contains("░") }.count == 1
         }
+        held.release()
         let drawn = ScreenComposition.cards(in: early).cards
-        #expect(drawn.count == cards, "every slot is on screen from the start")
+        #expect(drawn.count == cards, "every slot is on screen from the start:\n\(early)")
         #expect(
             drawn.filter { $0.joined().contains("░") }.count == 1,
             "only the slow card shows its skeleton: the fast cards did not wait")
-        let done = try await session.waitFor(.seconds(40)) { $0.contains("EXIT=") }
+        let done = try await session.waitFor(.seconds(120)) { $0.contains("EXIT=") }
         #expect(done.contains("EXIT=0"))
         #expect(!done.contains("░"))
         #expect(ScreenComposition.cards(in: done).cards.count == cards, "each card drawn once (redrawn in place)")

@@ -132,6 +132,49 @@ import Testing
         await allowed.close()
     }
 
+    /// The live demo order on the live screen, its whole timeline on the virtual clock (preparing, on the way, an
+    /// outage of the payment endpoint from 25 s to 38 s, delivered at 55 s): every screen drawn is kept, so the
+    /// outage is seen in what was drawn, never by a capture that has to land inside it. The card stays through
+    /// the outage, marked "as of", and the mark goes; the run ends by itself once the order is delivered.
+    @Test func theLiveDemoOrderIsDrawnFromPreparingToDeliveredWithTheOutageMarked() async throws {
+        let folder = try TemporaryDirectory()
+        let live = try await live("4242", record: folder)
+        let ended = Locked(ScreenFrame?.none)
+        _ = live.clock.start { [running = live.running] in
+            let final = await running.value
+            ended.withLock { $0 = final }
+        }
+        // An hour of virtual time at most; the order is delivered at 55 s.
+        let end = live.clock.now().addingTimeInterval(3600)
+        while true {
+            await live.clock.settle()
+            guard ended.withLock({ $0 == nil }), let next = live.clock.nextWake, next < end else { break }
+            live.clock.advanceToNextDeadline()
+        }
+        let final = try #require(ended.withLock { $0 }, "the run did not end by itself")
+        #expect(final.finished)
+        let escapes = try NSRegularExpression(pattern: "\u{1B}\\[[0-9;?]*[A-Za-z]")
+        let screens = live.screen.written.withLock { $0 }.components(separatedBy: "\u{1B}[H").map { text in
+            escapes.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+        }
+        .filter { $0.contains("tracking 4242") && !$0.contains("░") }
+        var statuses: [String] = []
+        for screen in screens {
+            guard let status = ["Preparing", "On the way", "Delivered"].first(where: { screen.contains($0) }) else {
+                continue
+            }
+            if statuses.last != status { statuses.append(status) }
+        }
+        #expect(statuses == ["Preparing", "On the way", "Delivered"])
+        let counts = Set(screens.map { ScreenComposition.cards(in: $0).cards.count })
+        #expect(counts.count == 1, "no card hides, during the outage or after: \(counts)")
+        let marked = screens.map { $0.contains("as of ") && $0.contains("stale") }
+        let first = try #require(marked.firstIndex(of: true), "the outage marks the payment card")
+        #expect(marked[first...].contains(false), "and the mark goes once it answers")
+        #expect(screens.last?.contains("Delivered") == true)
+    }
+
     @Test func rReloadsEveryCardOfAWatchedScreenAtOnceAndQAnswersQuit() async throws {
         let (watched, backend) = try ScreenRuntimeTests().harness("1234", every: .seconds(600))
         let screen = Screen()

@@ -222,27 +222,88 @@ struct TerminalTests {
     }
 }
 
-/// The live demo order takes a minute of real time: a suite of its own, so it runs beside the other terminal
-/// suites instead of after them.
+/// A live order on a real terminal, its own suite so it runs beside the other terminal suites.
 @Suite(.enabled(if: tmuxInstalled, "tmux is not installed (.ci/run installs it)"))
 struct LiveOrderTerminalTests {
     func command(_ arguments: String) -> String { TerminalTests().command(arguments) }
 
-    /// The live demo order from the first skeleton to "delivered", redrawn whole, with an "updated" line; the
-    /// watch ends by itself (about a minute) and leaves the last frame on the shell's screen.
+    /// Order 4242 served from a copy of the fixtures without its timeline: each endpoint answers what the test
+    /// last put there, and moves on only when the test has seen the screen it expects. The demo's own timeline
+    /// (a minute of wall time, an outage from 25 s to 38 s) is followed in-process on the virtual clock
+    /// (`LiveConsoleTests.theLiveDemoOrderIsDrawnFromPreparingToDeliveredWithTheOutageMarked`).
+    final class DrivenOrder {
+        private let tree: TemporaryDirectory
+        var root: URL { tree.url }
+        private var folder: URL { tree.url.appendingPathComponent("orders/4242") }
+
+        init() throws {
+            tree = try TemporaryDirectory()
+            try FileManager.default.removeItem(at: tree.url)
+            try FileManager.default.copyItem(at: CLI.fixtures, to: tree.url)
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("_timeline.json"))
+            try answer(details: "preparing", step: 0, payment: "pending")
+        }
+
+        /// The order's endpoints answer stage `step` of the demo: its status, the rider and ETA at that step,
+        /// and the payment.
+        func answer(details: String, step: Int, payment: String) throws {
+            for (endpoint, file) in [
+                ("details.json", "_details.\(details).json"), ("delivery.json", "_delivery.\(step).json"),
+                ("eta.json", "_eta.\(step).json"), ("payment.json", "_payment.\(payment).json"),
+            ] {
+                let data = try Data(contentsOf: folder.appendingPathComponent(file))
+                try data.write(to: folder.appendingPathComponent(endpoint), options: .atomic)
+            }
+        }
+
+        /// The payment endpoint answers HTTP 503 (the fault server reads `_faults.json` at each request), or
+        /// answers again.
+        func paymentFails(_ failing: Bool) throws {
+            let faults = failing ? #"{"payment.json": {"status": 503}}"# : "{}"
+            try Data(faults.utf8).write(to: folder.appendingPathComponent("_faults.json"), options: .atomic)
+        }
+    }
+
+    /// A live order from the first screen to "delivered", redrawn whole, with an "updated" line; an outage of the
+    /// payment endpoint keeps the card, marked "as of", until it answers again; the watch ends by itself once the
+    /// order is delivered and leaves the last frame on the shell's screen. Each step waits for a screen (the limits
+    /// only end a hang); nothing depends on a capture landing inside a window of time.
     @Test func theLiveOrderIsFollowedUntilDelivered() async throws {
-        let session = try await TmuxSession(command: command("4242 --watch --every 2"))
-        let first = try await session.waitFor { $0.contains("q quit") && $0.contains("updated ") }
-        #expect(first.contains("updated ") && first.contains("Order 4242"))
-        let all = ScreenComposition.cards(in: first).cards.count
+        let order = try DrivenOrder()
+        let server = try TestServer.faults(root: order.root)
+        defer { server.stop() }
+        let session = try await TmuxSession(
+            command: command(
+                "4242 --watch --every 1 --stale-limit 86400 --timeout 60 --api \(server.baseURL.absoluteString)"))
+        let limit = Duration.seconds(120)
+        // A capture can land while a frame is being written (a frame is more than one read of the terminal): the
+        // top from the new frame, the rest from the old. Each wait is for a whole screen, every card once and in
+        // order, so what is asserted is never a half-drawn frame; a card that hid would make the wait fail.
+        let cards = ["Order", "Arrival", "Rider", "Payment", "Account", "Promo"]
+        func whole(_ screen: String) -> Bool {
+            let drawn = ScreenComposition.cards(in: screen).cards
+            return drawn.map { $0.first ?? "" }.elementsEqual(cards) { $0.hasPrefix("╭─ \($1) ") }
+                && drawn.allSatisfy { $0.last?.hasPrefix("╰") == true } && screen.contains("q quit")
+        }
+        let first = try await session.waitFor(limit) {
+            whole($0) && $0.contains("updated ") && $0.contains("Preparing") && !$0.contains("░")
+        }
+        #expect(whole(first) && first.contains("updated ") && first.contains("Order 4242"), "\(first)")
+        try order.answer(details: "on_the_way", step: 2, payment: "pending")
+        let onTheWay = try await session.waitFor(limit) { whole($0) && $0.contains("On the way") }
+        #expect(whole(onTheWay), "\(onTheWay)")
         // The payment endpoint's outage keeps the card, marked with when it was last fresh.
-        let outage = try await session.waitFor(.seconds(45)) { $0.contains("as of ") }
-        #expect(ScreenComposition.cards(in: outage).cards.count == all, "no card hides during the outage")
-        #expect(outage.contains("stale"))
-        let back = try await session.waitFor(.seconds(30)) { !$0.contains("as of ") }
-        #expect(ScreenComposition.cards(in: back).cards.count == all, "and the mark goes once it answers")
-        let done = try await session.waitFor(.seconds(45)) { $0.contains("EXIT=") }
+        try order.paymentFails(true)
+        let outage = try await session.waitFor(limit) { whole($0) && $0.contains("as of ") }
+        #expect(whole(outage), "no card hides during the outage:\n\(outage)")
+        #expect(outage.contains("stale"), "\(outage)")
+        try order.paymentFails(false)
+        let back = try await session.waitFor(limit) { whole($0) && !$0.contains("as of ") }
+        #expect(whole(back), "and the mark goes once it answers:\n\(back)")
+        try order.answer(details: "delivered", step: 5, payment: "paid")
+        let done = try await session.waitFor(limit) { $0.contains("EXIT=") }
         #expect(done.contains("EXIT=0"), "the watch ends by itself once the order is finished")
+        #expect(done.contains("Delivered"), "\(done)")
         #expect(!done.contains("updated "), "the updated line is gone once the watch ends")
         #expect(done.components(separatedBy: "Order 4242").count == 2, "one screen, redrawn in place")
         #expect(try await session.cursorVisible())

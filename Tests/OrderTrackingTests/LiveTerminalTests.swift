@@ -8,7 +8,7 @@ struct LiveTerminalTests {
     /// `order-tracking ARGS` in a terminal; afterwards the shell says the status and whether line editing is back.
     func session(_ arguments: String, before: String = "") async throws -> TmuxSession {
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments)"
-        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
+        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; \(TmuxSession.hold)"
         return try await TmuxSession(command: "\(before)\(run); \(after)")
     }
 
@@ -235,7 +235,7 @@ struct LiveTerminalTests {
 
     @Test func aDumbTerminalGetsTimedFramesAndNoKeysAsBefore() async throws {
         let live = try await TmuxSession(
-            command: "env TERM=dumb \(CLI.binary) 1234 --watch --every 30; echo EXIT=$?; sleep 60")
+            command: "env TERM=dumb \(CLI.binary) 1234 --watch --every 30; echo EXIT=$?; \(TmuxSession.hold)")
         let frames = try await live.waitFor { $0.contains("╰") && $0.hasPrefix("── ") }
         #expect(!frames.contains("q quit") && !frames.contains("\u{1B}"), "\(frames)")
         try await send(live, "q")
@@ -249,7 +249,7 @@ struct LiveTerminalTests {
         let folder = try TemporaryDirectory()
         let pidFile = folder.url.appendingPathComponent("pid").path
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
-        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
+        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; \(TmuxSession.hold)"
         let live = try await TmuxSession(command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; \(after)")
         _ = try await live.waitFor { $0.contains("q quit") }
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

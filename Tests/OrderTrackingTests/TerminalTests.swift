@@ -4,6 +4,11 @@ import Testing
 
 /// A real terminal: order-tracking runs inside a detached tmux session and the test reads the screen.
 final class TmuxSession {
+    /// What a command line ends with to keep its pane, and what it left there, until the test has looked: the
+    /// session ends with the test (`deinit`, or the watcher a second after the test process), never on a timer
+    /// that a test kept waiting by a busy machine could outlive.
+    static let hold = "sleep 86400"
+
     let socket = "courier-\(UUID().uuidString.prefix(8))"
     let name = "t"
     /// Where the server listens: tmux leaves the socket file when its server is killed, so `deinit` removes it.
@@ -81,7 +86,7 @@ let tmuxInstalled = (try? ProcessRunner.runBlocking("tmux", ["-V"]).status) == 0
 @Suite(.serialized, .enabled(if: tmuxInstalled, "tmux is not installed (.ci/run installs it)"))
 struct TerminalTests {
     func command(_ arguments: String) -> String {
-        "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments); echo EXIT=$?; sleep 60"
+        "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments); echo EXIT=$?; \(TmuxSession.hold)"
     }
 
     /// How many cards a demo order shows when done, from the host's own JSON report (no squad's text pinned).
@@ -163,7 +168,7 @@ struct TerminalTests {
     /// editing), "quit" as the goodbye, status 131, and no crash reporter drawn over the screen or holding it.
     @Test func ctrlBackslashRestoresTheTerminalAndExits131() async throws {
         let run = "COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 1234 --watch --every 30"
-        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; sleep 60"
+        let after = "echo EXIT=$?; stty -a | grep -o -- '-icanon' | head -1; echo STTY-CHECKED; \(TmuxSession.hold)"
         let session = try await TmuxSession(command: "\(run); \(after)")
         _ = try await session.waitFor { $0.contains("q quit") }
         try await session.tmux(["send-keys", "-t", session.name, "C-\\"])
@@ -210,7 +215,7 @@ struct TerminalTests {
         // `exec` keeps the pid the inner shell wrote: the signal goes to order-tracking itself.
         let run = "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) 9012 --watch --every 30"
         let session = try await TmuxSession(
-            command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; echo EXIT=$?; sleep 60")
+            command: "sh -c 'echo $$ > \(pidFile); exec \(run)'; echo EXIT=$?; \(TmuxSession.hold)")
         _ = try await session.waitFor { $0.contains("q quit") && !$0.contains("░") }
         #expect(try await session.cursorVisible() == false)
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

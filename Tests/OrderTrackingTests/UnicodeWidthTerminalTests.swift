@@ -16,7 +16,7 @@ struct UnicodeWidthTerminalTests {
         "printf '\\033[H\\033[2J'; env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) "
             + "\(arguments); for row in $(seq 1 \(Self.rows)); do printf '\\033[%d;65H>' $row; done; "
             + "printf '\\033[\(Self.rows + 1);1H\u{2764}\u{FE0F}\\033[\(Self.rows + 1);3H>\\033[\(Self.rows + 2);1HDONE'; "
-            + "sleep 60"
+            + TmuxSession.hold
     }
 
     /// The card rows of a captured screen whose border is not in column 64 (the marker right after it).

@@ -14,7 +14,7 @@ struct WindowFitTests {
     /// the scrollback to the line before the exit status, trailing blanks removed.
     func ran(_ arguments: String, columns: Int, rows: Int) async throws -> (lines: [String], cursorShown: Bool) {
         let command =
-            "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments); echo EXIT=$?; sleep 60"
+            "env COURIER_NOW=2027-01-15T08:00:00Z TERM=xterm-256color \(CLI.binary) \(arguments); echo EXIT=$?; \(TmuxSession.hold)"
         let session = try await TmuxSession(command: command, columns: columns, rows: rows)
         _ = try await session.waitFor(.seconds(120), scrollback: true) { $0.contains("EXIT=") }
         let history = try await session.history().split(separator: "\n", omittingEmptySubsequences: false)

@@ -7,18 +7,21 @@ final class HeldAnswer {
     let server: TestServer
     private let folder: TemporaryDirectory
     private var gate: URL { folder.url.appendingPathComponent("release") }
+    private var asked: URL { folder.url.appendingPathComponent("asked") }
 
-    /// `python3 -m http.server`'s handler serving `root`, except that a GET of `path` waits until ``release()``.
+    /// `python3 -m http.server`'s handler serving `root`, except that a GET of `path` waits until ``release()``
+    /// (and says it was asked, ``wasAsked``).
     init(root: URL, path: String) throws {
         folder = try TemporaryDirectory()
         let script = """
             import http.server,os,sys,time
-            root,held,gate=sys.argv[1:4]
+            root,held,gate,asked=sys.argv[1:5]
             class Handler(http.server.SimpleHTTPRequestHandler):
                 def __init__(self,*args,**kwargs): super().__init__(*args,directory=root,**kwargs)
                 def log_message(self,*args): pass
                 def do_GET(self):
                     if self.path.split("?")[0].lstrip("/")==held:
+                        open(asked,"w").close()
                         while not os.path.exists(gate): time.sleep(0.02)
                     super().do_GET()
             server=http.server.ThreadingHTTPServer(("127.0.0.1",0),Handler)
@@ -27,9 +30,14 @@ final class HeldAnswer {
             server.serve_forever()
             """
         server = try TestServer(
-            arguments: ["-u", "-c", script, root.path, path, folder.url.appendingPathComponent("release").path],
-            portPattern: "port ")
+            arguments: [
+                "-u", "-c", script, root.path, path, folder.url.appendingPathComponent("release").path,
+                folder.url.appendingPathComponent("asked").path,
+            ], portPattern: "port ")
     }
+
+    /// Whether the held path has been asked for.
+    var wasAsked: Bool { FileManager.default.fileExists(atPath: asked.path) }
 
     /// The held answer (and every later one) goes out.
     func release() { _ = FileManager.default.createFile(atPath: gate.path, contents: Data()) }

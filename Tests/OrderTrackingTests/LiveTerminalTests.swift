@@ -188,6 +188,24 @@ struct LiveTerminalTests {
         #expect(done.contains("EXIT=0"))
     }
 
+    /// `q` is never held behind a tab's content: the Profile tab asks for its content, which the server holds
+    /// (and never releases), and `q` still ends the screen with the usual status. An order of events: a `q` that
+    /// waited for the content would never be read, and the limit turns that into a failure.
+    @Test func qIsNeverHeldBehindATabsContent() async throws {
+        let folder = try TemporaryDirectory()
+        _ = try await CLI.run(["login", "1234", "--data-dir", folder.url.path])
+        let held = try HeldAnswer(root: CLI.fixtures, path: "users/1234/profile.json")
+        let api = "--api \(held.server.baseURL.absoluteString) --data-dir \(folder.url.path)"
+        let live = try await session("1234 --watch --every 30 \(api)")
+        _ = try await live.waitFor { $0.contains("q quit") && $0.contains("Profile") && !$0.contains("░") }
+        try await send(live, "2")
+        for _ in 0..<2400 where !held.wasAsked { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(held.wasAsked, "the Profile tab asked for its content")
+        try await send(live, "q")
+        let done = try await live.waitFor { $0.contains("STTY-CHECKED") }
+        #expect(done.contains("EXIT=0"), "\(done)")
+    }
+
     /// Narrower than a card or one row high: one line says so (no garble, no blank), and it draws again when
     /// there is room.
     @Test func aTerminalTooSmallSaysSoOnOneLine() async throws {

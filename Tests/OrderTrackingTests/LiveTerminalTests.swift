@@ -174,7 +174,7 @@ struct LiveTerminalTests {
         let folder = try TemporaryDirectory()
         let api = "--api \(server.baseURL.absoluteString) --data-dir \(folder.url.path)"
         let login = "\(CLI.binary) login 1234 \(api) > /dev/null; "
-        let live = try await session("1234 --watch --every 30 --timeout 30 \(api)", before: login)
+        let live = try await session("1234 --watch --every 30 --timeout 600 \(api)", before: login)
         _ = try await live.waitFor(.seconds(120)) { $0.contains("q quit") && $0.contains("Feed") }
         try await send(live, "3")
         // Both, since a screen captured while a frame is being written can hold its rows but not yet its last.

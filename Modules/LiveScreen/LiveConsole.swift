@@ -187,13 +187,14 @@ public final class LiveConsole: Sendable {
                         terminal.styler.apply(.warning, DisplayWidth.truncate(notice, to: max(width, 1))),
                         lines[lines.count - 1],
                     ]
-            terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
-            // The question is on the screen now: only from here on may a `y` answer it. And the screen learns how
-            // far its body scrolls.
+            // The question is about to be on the screen: from here on a `y` may answer it, and the screen learns how
+            // far its body scrolls. Said just before the bytes go out, so the `y` of someone who read the question
+            // is always behind this in the runtime's queue, however late a busy machine runs this thread.
             let asked = console.asks && tail.count < rows
             if asked || console.bodyRows != count || console.page != page {
                 runtime.send(.drawn(revision: asked ? console.revision : -1, rows: count, page: page))
             }
+            terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
         }
     }
 

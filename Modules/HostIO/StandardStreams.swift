@@ -16,6 +16,9 @@ public final class StandardStreams: Sendable {
     public enum WriteFailure: Equatable, Sendable {
         /// The reader went away (`| head -1`): quiet, as other Unix tools are.
         case closedPipe
+        /// Stdout is a terminal that hung up (the window closed, the connection dropped: writes fail with EIO):
+        /// the run ends as a SIGHUP ends it, 129, and quietly, since nobody is there to read why.
+        case hungUp
         /// Anything else (a full disk, an I/O error), with the system's words.
         case failed(String)
     }
@@ -32,8 +35,9 @@ public final class StandardStreams: Sendable {
     /// Created once per process by `main`; SIGPIPE is ignored so a closed pipe is an error code, not death.
     public init() {
         signal(SIGPIPE, SIG_IGN)
-        write = StandardStreams.write
-        isTerminal = isatty(STDOUT_FILENO) == 1
+        let terminal = isatty(STDOUT_FILENO) == 1
+        write = { descriptor, text in StandardStreams.write(descriptor, text, terminal: terminal) }
+        isTerminal = terminal
     }
 
     /// Streams that hand every write to `capture` (descriptor 1 or 2, the text) instead of the process's own:
@@ -117,11 +121,13 @@ public final class StandardStreams: Sendable {
     }
 
     /// The status `tool` should exit with: `status`, unless stdout could not be written; then 1, quietly for a
-    /// reader that went away (`| head -1`), with the system's words on stderr otherwise (a full disk).
+    /// reader that went away (`| head -1`), with the system's words on stderr otherwise (a full disk); 129, as a
+    /// SIGHUP, for a terminal that hung up.
     public func exitStatus(_ status: Int32, tool: String) -> Int32 {
         switch failure {
         case nil: return status
         case .closedPipe: return 1
+        case .hungUp: return 129
         case .failed(let reason):
             err("\(tool): cannot write to standard output: \(reason); free some space or write elsewhere")
             return 1
@@ -133,7 +139,7 @@ public final class StandardStreams: Sendable {
 
     /// Writes all of `text` from the string's own bytes (`squad owners -` prints megabytes; a copy first would
     /// double them).
-    private static func write(_ descriptor: Int32, _ text: String) -> WriteFailure? {
+    static func write(_ descriptor: Int32, _ text: String, terminal: Bool) -> WriteFailure? {
         var text = text
         return text.withUTF8 { bytes -> WriteFailure? in
             guard let base = bytes.baseAddress else { return nil }
@@ -147,6 +153,7 @@ public final class StandardStreams: Sendable {
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 {
                     if errno == EPIPE { return .closedPipe }
+                    if errno == EIO && terminal { return .hungUp }
                     return .failed(String(cString: strerror(errno)))
                 }
                 offset += written

@@ -145,8 +145,10 @@ public final class ComponentHarness<C: Component>: Sendable {
 
     /// The card's verdict on `action` from the info it shows, asked as `cancel` and the live dialog ask it (its
     /// `Tracking` events recorded); nil when it does not validate or has no info.
-    public func verdict(on action: UserAction) -> Verdict? {
-        runtime.currentVerdicts(on: action).first?.verdict
+    public func verdict(on action: UserAction) async -> Verdict? {
+        let (runtime, log) = (runtime, log)
+        if log.open() { _ = await clock.drive { await runtime.open(log.frame, loading: []) } }
+        return await clock.drive { await runtime.ask(action) }?.first?.verdict
     }
 
     /// The card's state now, typed: loading, its info, or why it failed.

@@ -63,6 +63,15 @@ extension ScreenState {
         act(id, confirmed: false, now, &effects)
     }
 
+    /// The validating cards' verdicts on `asked` kept in ``asked``, each one that said something heard by its
+    /// squad's analytics (a card without info counts as "could not check").
+    mutating func answer(_ asked: UserAction, _ effects: inout [ScreenEffect]) {
+        for index in cards.indices where cards[index].validates && cards[index].phase == .info {
+            if cards[index].verdicts[asked] != nil { effects.append(.track(card: index, .verdict(asked))) }
+        }
+        self.asked = currentCheck(asked)
+    }
+
     /// The validating cards' stored verdicts on `action`, as they stand.
     private func currentCheck(_ action: UserAction) -> ActionCheck {
         ActionCheck(

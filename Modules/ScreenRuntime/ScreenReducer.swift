@@ -34,6 +34,12 @@ public enum ScreenAction: Sendable, Equatable {
     case drawn(revision: Int, rows: Int, page: Int)
     /// The backend answered action `id`'s send (or could not): done, failed, or unknown (it may have gone through).
     case sent(String, SendOutcome)
+    /// A host asked the validating cards about `action` without a person (`cancel`, a squad's harness): each card's
+    /// stored verdict, or its answer now for an action the screen's settings do not name, kept in
+    /// ``ScreenState/asked`` with the squads' analytics.
+    case ask(UserAction)
+    /// The components' answers to an ``ScreenEffect/validate(_:cards:)``, by card (nil: it gave none).
+    case validated(UserAction, [Int: Verdict?])
 }
 
 /// What a squad's ``Tracking`` hears of its card.
@@ -74,6 +80,9 @@ public enum ScreenEffect: Sendable, Equatable {
     case request(ConsoleRequest)
     /// POST a confirmed action, once (answer with ``ScreenAction/sent(_:_:)``).
     case send(ActionRequest)
+    /// Ask the components of `cards` about `action` given their info (answer with
+    /// ``ScreenAction/validated(_:_:)``).
+    case validate(UserAction, cards: [Int])
 }
 
 extension ScreenState {
@@ -151,6 +160,16 @@ extension ScreenState {
             if stopped { return effects }
             effects.append(.draw(.changed))
             settleIfQuiet(now, &effects)
+        case .ask(let asked):
+            let unstored = cards.indices.filter {
+                cards[$0].validates && cards[$0].phase == .info && cards[$0].verdicts[asked] == nil
+            }
+            if unstored.isEmpty { answer(asked, &effects) } else { effects.append(.validate(asked, cards: unstored)) }
+        case .validated(let asked, let verdicts):
+            for (index, verdict) in verdicts where cards.indices.contains(index) {
+                cards[index].verdicts[asked] = verdict
+            }
+            answer(asked, &effects)
         }
         return effects
     }

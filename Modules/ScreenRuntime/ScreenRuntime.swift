@@ -188,9 +188,19 @@ public final class ScreenRuntime: Sendable {
     /// load, so it could not check). Analytics and diagnostics are reported as on a screen; nothing is drawn.
     public func verdicts(on action: UserAction) async -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
         await open(loading: kernels.indices.filter { kernels[$0].validates })
-        let verdicts = currentVerdicts(on: action)
+        let verdicts = await ask(action)
         _ = await stop()
         return verdicts
+    }
+
+    /// The verdicts on `action` of the validating cards as they are, without loading anything: the screen's
+    /// reducer asks them (``ScreenAction/ask(_:)``) and records their analytics; a validating card without info
+    /// has no verdict, which counts as a veto. Between ``open(_:loading:)`` and ``stop()``.
+    public func ask(_ action: UserAction) async -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
+        sink.yield(.action(.ask(action)))
+        await settled()
+        let asked = world.withLock { $0.state.asked }
+        return (asked?.verdicts ?? []).map { ($0.id, $0.verdict, $0.reason) }
     }
 
     /// Asks for every card to be reloaded now (under `watch`; a run that does not watch ends after its loads).
@@ -209,21 +219,6 @@ public final class ScreenRuntime: Sendable {
 
     /// What is open over the live screen now (dialog, prompt, tab content), for drawing it.
     public var console: ScreenConsole { world.withLock { $0.state.console } }
-
-    /// The verdicts of the cards already loaded, without loading anything (each card's verdict is worked out
-    /// when its info arrives, for the actions the settings name): a validating card without info has no
-    /// verdict, which counts as a veto.
-    public func currentVerdicts(on action: UserAction) -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
-        let cards = world.withLock { $0.state.cards }
-        return cards.indices.filter { cards[$0].validates }.map { index in
-            let card = cards[index]
-            // Worked out with its info for the settings' actions; any other action is asked now.
-            let asked = card.info.flatMap { kernels[index].validate(action, info: $0) }
-            let verdict = card.phase == .info ? card.verdicts[action] ?? asked : nil
-            if let verdict { record(kernels[index].analytics(for: .verdict(action, verdict)), from: index) }
-            return (card.id, verdict, card.reason)
-        }
-    }
 
     /// The screen now (each card's info as JSON when the settings keep it).
     public func currentFrame(includingInfo: Bool = true) -> ScreenFrame {
@@ -376,6 +371,13 @@ public final class ScreenRuntime: Sendable {
                 } catch { outcome = SendOutcome(fault: error) }
                 sink.yield(.action(.sent(request.action, outcome)))
             }
+        case .validate(let action, let indices):
+            let infos = world.withLock { world in indices.map { world.state.cards[$0].info } }
+            var verdicts: [Int: Verdict?] = [:]
+            for (index, info) in zip(indices, infos) {
+                verdicts[index] = .some(info.flatMap { kernels[index].validate(action, info: $0) })
+            }
+            queue.append(.validated(action, verdicts))
         case .moved(let index, let from, let to):
             trace("\(registrations[index].id): \(from.rawValue) → \(to.rawValue)", now)
         case .trace(let line): trace(line, now)

@@ -127,6 +127,8 @@ public struct ScreenState: Sendable, Equatable {
     public var next: ScreenLink?
     /// A critical card of the definition that no module can show: the screen has failed from the start.
     public var missing: String?
+    /// The validating cards' verdicts on the action a host last asked about (``ScreenAction/ask(_:)``).
+    public var asked: ActionCheck?
 
     /// A screen of `cards` that starts at `started`.
     public init(cards: [CardState], started: Date, settings: ScreenSettings) {

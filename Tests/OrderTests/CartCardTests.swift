@@ -24,14 +24,14 @@ import Testing
             │ 1 × Fries                      SAR 10.50 │
             ╰──────────────────────────────────────────╯
             """)
-        #expect(harness.verdict(on: .pay) == .allow)
+        #expect(await harness.verdict(on: .pay) == .allow)
     }
 
     @Test func anEmptyCartVetoesPaying() async {
         let harness = harness(#"{"items": []}"#)
         await harness.load()
         #expect(harness.card().contains("The cart is empty"))
-        #expect(harness.verdict(on: .pay) == .veto("the cart is empty"))
+        #expect(await harness.verdict(on: .pay) == .veto("the cart is empty"))
     }
 
     @Test(arguments: [

@@ -102,8 +102,8 @@ func details(status: String) -> CannedAnswer {
     func cancellingIsVetoedOnceTheKitchenStarts(status: String, expected: Verdict) async {
         let harness = orderHarness(details(status: status))
         await harness.load()
-        #expect(harness.verdict(on: .cancelOrder) == expected)
-        #expect(harness.verdict(on: "rate-order") == .allow)
+        #expect(await harness.verdict(on: .cancelOrder) == expected)
+        #expect(await harness.verdict(on: "rate-order") == .allow)
     }
 }
 
@@ -129,7 +129,7 @@ func details(status: String) -> CannedAnswer {
     @Test func theStatusShownAndARefusedCancelAreRecorded() async {
         let preparing = orderHarness(details(status: "preparing"))
         await preparing.load()
-        _ = preparing.verdict(on: .cancelOrder)
+        _ = await preparing.verdict(on: .cancelOrder)
         #expect(
             preparing.analytics == [
                 AnalyticsEvent("order_card_shown", ["status": "preparing"]),
@@ -142,7 +142,7 @@ func details(status: String) -> CannedAnswer {
             ])
         let accepted = orderHarness(.json(goodDetails))
         await accepted.load()
-        _ = accepted.verdict(on: .cancelOrder)
+        _ = await accepted.verdict(on: .cancelOrder)
         #expect(accepted.analytics == [AnalyticsEvent("order_card_shown", ["status": "accepted"])])
     }
 

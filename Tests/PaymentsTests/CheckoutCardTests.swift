@@ -34,16 +34,16 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             ╰──────────────────────────────────────────╯
             """)
         #expect(
-            harness.verdict(on: .pay)
+            await harness.verdict(on: .pay)
                 == .confirm("with Visa •••• 4242", facts: ["method": "Visa •••• 4242", "method_id": "visa4242"]))
-        #expect(harness.verdict(on: .cancelOrder) == .allow, "only paying is this card's business")
+        #expect(await harness.verdict(on: .cancelOrder) == .allow, "only paying is this card's business")
     }
 
     @Test func aPersonChoosesByNumberOrIdAndAnUnusableChoiceLeavesNothingChosen() async {
         let harness = harness()
         await harness.load()
         await harness.expectReaction(.updated, to: DomainEvent("payment.method.chosen", text: "3"))
-        #expect(harness.verdict(on: .pay)?.facts["method_id"] == "cash")
+        #expect(await harness.verdict(on: .pay)?.facts["method_id"] == "cash")
         await harness.send(DomainEvent("payment.method.chosen", text: "MADA1111"))
         harness.expectCard(
             """
@@ -55,17 +55,17 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             │ Choose how to pay                press m │
             ╰──────────────────────────────────────────╯
             """)
-        #expect(harness.verdict(on: .pay) == .veto("choose how to pay"), "never pays with another method")
+        #expect(await harness.verdict(on: .pay) == .veto("choose how to pay"), "never pays with another method")
         await harness.send(DomainEvent("payment.method.chosen", text: "9"))
         #expect(harness.card().contains("9 is not one of the methods"))
         await harness.send(DomainEvent("payment.method.chosen", text: "visa4242"))
-        #expect(harness.verdict(on: .pay)?.facts["method_id"] == "visa4242")
+        #expect(await harness.verdict(on: .pay)?.facts["method_id"] == "visa4242")
     }
 
     @Test func noUsableMethodVetoesPaying() async {
         let harness = harness(#"{"methods": [], "chosen": "visa4242"}"#)
         await harness.load()
-        #expect(harness.verdict(on: .pay) == .veto("choose how to pay"))
+        #expect(await harness.verdict(on: .pay) == .veto("choose how to pay"))
         #expect(harness.card().contains("Choose how to pay"))
     }
 
@@ -103,7 +103,7 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             ╰──────────────────────────────────────────╯
             """)
         #expect(
-            harness.verdict(on: .pay)
+            await harness.verdict(on: .pay)
                 == .confirm(
                     "SAR 50.50", facts: ["amount": "SAR 50.50", "amount_minor": "5050", "currency": "SAR"]))
     }
@@ -123,7 +123,7 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
             │ To pay                         SAR 45.45 │
             ╰──────────────────────────────────────────╯
             """)
-        #expect(harness.verdict(on: .pay)?.facts["amount_minor"] == "4545")
+        #expect(await harness.verdict(on: .pay)?.facts["amount_minor"] == "4545")
     }
 
     @Test func mixedCurrenciesAreTheCardsFailure() async {

@@ -134,7 +134,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
     func verdict(_ answer: CannedAnswer) async -> Verdict? {
         let harness = paymentHarness(answer)
         await harness.load()
-        return harness.verdict(on: .cancelOrder)
+        return await harness.verdict(on: .cancelOrder)
     }
 
     /// The validator hands back what the confirmation needs: how much goes back, and where.
@@ -167,7 +167,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
     @Test func shownHiddenAndTheCancelAnswerAreRecordedWithoutCardDigits() async {
         let shown = paymentHarness(.json(goodPayment))
         await shown.load()
-        _ = shown.verdict(on: .cancelOrder)
+        _ = await shown.verdict(on: .cancelOrder)
         #expect(
             shown.analytics == [
                 AnalyticsEvent("payment_card_shown", ["method": "card", "status": "paid"]),
@@ -182,7 +182,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
             ])
         let refunded = paymentHarness(payment(replacing: #""paid""#, with: #""refunded""#))
         await refunded.load()
-        _ = refunded.verdict(on: .cancelOrder)
+        _ = await refunded.verdict(on: .cancelOrder)
         #expect(
             refunded.analytics.last
                 == AnalyticsEvent(
@@ -214,7 +214,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
         let info = try #require(harness.info)
         #expect(info.promo?.code == "SAVE10" && info.due.description == "SAR 45.45")
         #expect(info.total.description == "SAR 50.50", "the total as paid stays what the backend said")
-        let refund = harness.verdict(on: .cancelOrder)
+        let refund = await harness.verdict(on: .cancelOrder)
         #expect(
             refund
                 == .confirm(

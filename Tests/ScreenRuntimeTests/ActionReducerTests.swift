@@ -502,6 +502,34 @@ import Testing
         #expect(state.frame(at: Rules.start).failure == nil)
         #expect(state.frame(at: Rules.start).degraded)
     }
+
+    /// A host asks the verdicts without a person (`cancel`, a squad's harness): the reducer asks the cards whose
+    /// verdict on that action is not stored yet, keeps every answer with its analytics, and a card without info is
+    /// "could not check".
+    @Test func askingAVerdictIsAnActionWhoseAnswersAndAnalyticsTheReducerKeeps() {
+        let store = Self.checkout(Self.method, Self.amount)
+        // The method card has info and a stored verdict on paying; the total card is still loading.
+        store.send(.ask("pay"), effects: [.track(card: 0, .verdict("pay"))]) { screen in
+            screen.asked = ActionCheck(
+                action: "pay",
+                verdicts: [
+                    ActionVerdict(id: "method", verdict: Self.method, reason: nil),
+                    ActionVerdict(id: "total", verdict: nil, reason: nil),
+                ])
+        }
+        // Rating is none of the settings' actions: the method card is asked now, and its answer kept.
+        store.send(.ask("rate-order"), effects: [.validate("rate-order", cards: [0])])
+        store.send(.validated("rate-order", [0: .allow]), effects: [.track(card: 0, .verdict("rate-order"))]) {
+            screen in
+            screen.cards[0].verdicts["rate-order"] = .allow
+            screen.asked = ActionCheck(
+                action: "rate-order",
+                verdicts: [
+                    ActionVerdict(id: "method", verdict: .allow, reason: nil),
+                    ActionVerdict(id: "total", verdict: nil, reason: nil),
+                ])
+        }
+    }
 }
 
 /// Screens as data: what a definition says, and what it may not say.

@@ -34,23 +34,20 @@ public struct ConsoleTabs: Sendable {
 /// The live screen a person drives: `order-tracking ID --watch` on a terminal. It runs the screen runtime,
 /// hands it every key (``ScreenAction/keys(_:tabs:)``: what is open and what a key means are the runtime's state),
 /// does what only the host can (``ConsoleRequest``: a prompt's code for the host's inputs, the verdicts in
-/// words, a tab's content) and draws every frame whole on the alternate screen, at the terminal's width now, so
-/// a resize redraws cleanly. The terminal is given back whatever ends the run: `q`, the order finishing, or a
+/// words, a tab's content) and draws every frame it is handed whole on the alternate screen (the cards, what is
+/// open, the "updated" time: all in the frame), at the terminal's width now, so a resize redraws cleanly. The terminal is given back whatever ends the run: `q`, the order finishing, or a
 /// signal (HostIO restores it).
 public final class LiveConsole: Sendable {
     private let title: String
     private let runtime: ScreenRuntime
     private let terminal: Terminal
-    private let clock: any CourierClock
     private let tabs: ConsoleTabs
     private let heard: @Sendable (DomainEvent) -> Void
     private let skipping: Set<ComponentID>
-    /// When the screen last settled, as the "updated" line says it.
-    private let updated = Locked(String?.none)
-    private let drawing = Locked(0)
-    /// While ``run(keys:)`` runs: redraws are asked of one drawer task that keeps only the newest request, so a
-    /// burst of keys (10,000 pasted `r`) costs one or two draws, not one each.
-    private let drawer = Locked(AsyncStream<Void>.Continuation?.none)
+    /// While ``run(keys:)`` runs: the newest frame the runtime handed, and the one drawer task's wake-up, which
+    /// keeps only the newest request, so a burst of keys (10,000 pasted `r`) costs one or two draws, not one
+    /// each, and a resize redraws the newest frame.
+    private let drawer = Locked((frame: ScreenFrame?.none, wake: AsyncStream<Void>.Continuation?.none))
     /// Slow requests under way (a tab's content), so keys are never held behind them.
     private let errands = Locked([Task<Void, Never>]())
 
@@ -58,10 +55,10 @@ public final class LiveConsole: Sendable {
     /// prompt is handed to `heard` (the host's own inputs) while the runtime routes it to the cards that declared
     /// they take it. The cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
     public init(
-        title: String, runtime: ScreenRuntime, terminal: Terminal, clock: any CourierClock, tabs: ConsoleTabs,
+        title: String, runtime: ScreenRuntime, terminal: Terminal, tabs: ConsoleTabs,
         heard: @escaping @Sendable (DomainEvent) -> Void = { _ in }, skipping: Set<ComponentID> = []
     ) {
-        (self.title, self.runtime, self.terminal, self.clock) = (title, runtime, terminal, clock)
+        (self.title, self.runtime, self.terminal) = (title, runtime, terminal)
         (self.tabs, self.heard, self.skipping) = (tabs, heard, skipping)
     }
 
@@ -75,24 +72,22 @@ public final class LiveConsole: Sendable {
         resized.setEventHandler { [self] in redraw() }
         resized.resume()
         let (requests, requested) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        drawer.withLock { $0 = requested }
+        drawer.withLock { $0.wake = requested }
         let drawing = Task.placed { [self] in
-            for await _ in requests { draw() }
+            for await _ in requests {
+                if let frame = drawer.withLock({ $0.frame }) { draw(frame) }
+            }
         }
         let reading = Task.placed { [self] in
             for await batch in keys {
                 runtime.send(.keys(batch, tabs: tabs.items()))
             }
         }
-        let final = await runtime.run(
-            { [self] _, moment in
-                if moment == .settled { updated.withLock { $0 = ScreenOutput.clockTime(clock.now()) } }
-                redraw()
-            }, requests: { [self] in carryOut($0) })
+        let final = await runtime.run({ [self] frame, _ in redraw(frame) }, requests: { [self] in carryOut($0) })
         reading.cancel()
         resized.cancel()
         for errand in errands.withLock({ $0 }) { errand.cancel() }
-        drawer.withLock { $0 = nil }
+        drawer.withLock { $0 = (nil, nil) }
         requested.finish()
         await drawing.value
         terminal.leaveInteractive()
@@ -123,79 +118,76 @@ public final class LiveConsole: Sendable {
         }
     }
 
-    /// Asks for the whole screen to be drawn: at once outside ``run(keys:)`` (tests drive keys one by one),
-    /// through the drawer inside it.
-    func redraw() {
-        if let drawer = drawer.withLock({ $0 }) {
-            drawer.yield()
-        } else {
-            draw()
+    /// Asks the drawer for the whole screen: `frame` when the runtime handed a new one, else (a resize, a resume)
+    /// the newest it has. Nothing outside ``run(keys:)``.
+    func redraw(_ frame: ScreenFrame? = nil) {
+        let wake = drawer.withLock { drawer in
+            if let frame { drawer.frame = frame }
+            return drawer.wake
         }
+        wake?.yield()
     }
 
-    /// Draws the whole screen from the top, at the terminal's width now; one draw at a time.
-    private func draw() {
-        drawing.withLock { _ in
-            let width = terminal.currentWidth()
-            var console = runtime.console
-            let items = tabs.items()
-            let selected = items.indices.contains(console.selected) ? items[console.selected].id : nil
-            let rows = terminal.currentHeight() ?? 10_000
-            // Below the narrowest card or with no room for a card and the keys line: say so, on one line, rather
-            // than garble the screen or leave it blank. No newline: at one row it would scroll the line away.
-            if width < Self.minimumColumns || rows < Self.minimumRows {
-                let notice =
-                    "Too small (\(width)×\(rows)): make it at least \(Self.minimumColumns)×\(Self.minimumRows); q quits"
-                terminal.out("\u{1B}[H" + DisplayWidth.truncate(notice, to: max(width, 1)) + "\u{1B}[K\u{1B}[J")
-                return
-            }
-            let frame = runtime.currentFrame(includingInfo: false)
-            // A critical card failed: the screen says so instead of showing the survivors, until `r` brings it back.
-            if let failure = frame.failure { console.message = "Can't show this screen (r retries): \(failure)" }
-            let bar = selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) }
-            // What is open (a dialog and its question), the message and the keys line stay at the bottom; the body
-            // (the cards, or another tab's lines) scrolls between the bar and them, as in `less`.
-            let head = 1 + (bar == nil ? 0 : 1)
-            let tail = Array(
-                console.lines(
-                    title: title, bar: bar, body: [], updated: nil, width: width, styler: terminal.styler,
-                    position: (1, 1, 2))[head...])
-            let page = max(rows - 1 - head - tail.count, 0)
-            let tabLines = selected == items.first?.id ? nil : console.body
-            let cardLines = tabLines == nil && frame.failure == nil ? cards(frame, width) : []
-            let count = tabLines?.count ?? cardLines.count
-            let top = min(console.scroll, max(count - page, 0))
-            let shownRange = top..<min(top + page, count)
-            // Another tab's lines are cut to fit only where shown (a 200,000-item feed lays out a window of them).
-            let body =
-                tabLines.map { lines in lines[shownRange].map { DisplayWidth.truncate($0, to: width) } }
-                ?? Array(cardLines[shownRange])
-            let lines = console.lines(
-                title: title, bar: bar, body: body, updated: updated.withLock { $0 }, width: width,
-                styler: terminal.styler,
-                position: count > page && page > 0 ? (top + 1, top + body.count, count) : nil)
-            // What is open taller than the window (a dialog's question, the keys): say so rather than leave the
-            // screen blank; its question is not on the screen, so no `y` answers it.
+    /// Draws `frame` whole from the top, at the terminal's width now; only the drawer task draws.
+    private func draw(_ frame: ScreenFrame) {
+        let width = terminal.currentWidth()
+        var console = frame.console
+        let items = tabs.items()
+        let selected = items.indices.contains(console.selected) ? items[console.selected].id : nil
+        let rows = terminal.currentHeight() ?? 10_000
+        // Below the narrowest card or with no room for a card and the keys line: say so, on one line, rather
+        // than garble the screen or leave it blank. No newline: at one row it would scroll the line away.
+        if width < Self.minimumColumns || rows < Self.minimumRows {
             let notice =
-                "Too small for what is open (\(width)×\(rows)): make it at least \(tail.count + 1) rows; Esc closes"
-            let shown =
-                lines.count < rows
-                ? lines
-                : tail.count < rows
-                    ? tail
-                    : [
-                        terminal.styler.apply(.warning, DisplayWidth.truncate(notice, to: max(width, 1))),
-                        lines[lines.count - 1],
-                    ]
-            // The question is about to be on the screen: from here on a `y` may answer it, and the screen learns how
-            // far its body scrolls. Said just before the bytes go out, so the `y` of someone who read the question
-            // is always behind this in the runtime's queue, however late a busy machine runs this thread.
-            let asked = console.asks && tail.count < rows
-            if asked || console.bodyRows != count || console.page != page {
-                runtime.send(.drawn(revision: asked ? console.revision : -1, rows: count, page: page))
-            }
-            terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
+                "Too small (\(width)×\(rows)): make it at least \(Self.minimumColumns)×\(Self.minimumRows); q quits"
+            terminal.out("\u{1B}[H" + DisplayWidth.truncate(notice, to: max(width, 1)) + "\u{1B}[K\u{1B}[J")
+            return
         }
+        // A critical card failed: the screen says so instead of showing the survivors, until `r` brings it back.
+        if let failure = frame.failure { console.message = "Can't show this screen (r retries): \(failure)" }
+        let bar = selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) }
+        // What is open (a dialog and its question), the message and the keys line stay at the bottom; the body
+        // (the cards, or another tab's lines) scrolls between the bar and them, as in `less`.
+        let head = 1 + (bar == nil ? 0 : 1)
+        let tail = Array(
+            console.lines(
+                title: title, bar: bar, body: [], updated: nil, width: width, styler: terminal.styler,
+                position: (1, 1, 2))[head...])
+        let page = max(rows - 1 - head - tail.count, 0)
+        let tabLines = selected == items.first?.id ? nil : console.body
+        let cardLines = tabLines == nil && frame.failure == nil ? cards(frame, width) : []
+        let count = tabLines?.count ?? cardLines.count
+        let top = min(console.scroll, max(count - page, 0))
+        let shownRange = top..<min(top + page, count)
+        // Another tab's lines are cut to fit only where shown (a 200,000-item feed lays out a window of them).
+        let body =
+            tabLines.map { lines in lines[shownRange].map { DisplayWidth.truncate($0, to: width) } }
+            ?? Array(cardLines[shownRange])
+        let lines = console.lines(
+            title: title, bar: bar, body: body, updated: frame.settledAt.map(ScreenOutput.clockTime), width: width,
+            styler: terminal.styler,
+            position: count > page && page > 0 ? (top + 1, top + body.count, count) : nil)
+        // What is open taller than the window (a dialog's question, the keys): say so rather than leave the
+        // screen blank; its question is not on the screen, so no `y` answers it.
+        let notice =
+            "Too small for what is open (\(width)×\(rows)): make it at least \(tail.count + 1) rows; Esc closes"
+        let shown =
+            lines.count < rows
+            ? lines
+            : tail.count < rows
+                ? tail
+                : [
+                    terminal.styler.apply(.warning, DisplayWidth.truncate(notice, to: max(width, 1))),
+                    lines[lines.count - 1],
+                ]
+        // The question is about to be on the screen: from here on a `y` may answer it, and the screen learns how
+        // far its body scrolls. Said just before the bytes go out, so the `y` of someone who read the question
+        // is always behind this in the runtime's queue, however late a busy machine runs this thread.
+        let asked = console.asks && tail.count < rows
+        if asked || console.bodyRows != count || console.page != page {
+            runtime.send(.drawn(revision: asked ? console.revision : -1, rows: count, page: page))
+        }
+        terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
     }
 
     /// The narrowest terminal the cards can be drawn in, and the fewest rows for a card line and the keys line.

@@ -39,7 +39,7 @@ public struct ScreenPresenter: Sendable {
         let (final, shown): (ScreenFrame, ScreenOutput)
         if interactive {
             let console = LiveConsole(
-                title: subject.title, runtime: runtime, terminal: terminal, clock: clock, tabs: tabs, heard: heard,
+                title: subject.title, runtime: runtime, terminal: terminal, tabs: tabs, heard: heard,
                 skipping: skipping)
             // A signal ends the run on the alternate screen: it leaves the last frame as `q` does, made then.
             terminal.onHandBack { output().closing(runtime.currentFrame(includingInfo: false)) }

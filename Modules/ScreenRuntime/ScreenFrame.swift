@@ -56,14 +56,19 @@ public struct ScreenFrame: Sendable, Equatable {
     public var next: ScreenLink?
     /// A critical card the definition names that no module registers: the screen cannot be what it should be.
     public var missing: String?
+    /// What is open over the live screen (dialog, prompt, tab content, scroll, message): the live console draws
+    /// it from the frame, never from the runtime.
+    public var console: ScreenConsole
+    /// When the screen last settled, on the runtime's clock (the live screen's "updated" time); nil before.
+    public var settledAt: Date?
 
     /// A frame as the runtime hands it out; public so an output can be tested with any screen.
     public init(
         cards: [CardFrame], elapsedMs: Int, finished: Bool, action: ActionProgress? = nil, next: ScreenLink? = nil,
-        missing: String? = nil
+        missing: String? = nil, console: ScreenConsole = ScreenConsole(), settledAt: Date? = nil
     ) {
         (self.cards, self.elapsedMs, self.finished, self.action, self.next) = (cards, elapsedMs, finished, action, next)
-        self.missing = missing
+        (self.missing, self.console, self.settledAt) = (missing, console, settledAt)
     }
 
     /// Something failed: a card is hidden, or shown stale. The run's status is "degraded".

@@ -371,6 +371,7 @@ extension ScreenState {
             inputPending = false
             console.message = nil
         }
+        settledAt = now
         effects.append(.draw(.settled))
         reloading = false
         if watch {
@@ -406,7 +407,10 @@ extension ScreenState {
             effects.append(.trace("\(cards[index].id): hide (stale for longer than \(staleLimit.seconds)s)"))
             expired = true
         }
-        if expired { effects.append(.draw(.settled)) }
+        if expired {
+            settledAt = now
+            effects.append(.draw(.settled))
+        }
         var chosen = cards.indices.filter { cards[$0].due.map { $0 <= now } ?? false }
         for index in chosen { cards[index].due = nil }
         reloading = reloadAll

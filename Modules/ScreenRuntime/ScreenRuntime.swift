@@ -217,9 +217,6 @@ public final class ScreenRuntime: Sendable {
     /// Hands the screen an action from outside: a person's key, the host's answer to a ``ConsoleRequest``.
     public func send(_ action: ScreenAction) { sink.yield(.action(action)) }
 
-    /// What is open over the live screen now (dialog, prompt, tab content), for drawing it.
-    public var console: ScreenConsole { world.withLock { $0.state.console } }
-
     /// The screen now (each card's info as JSON when the settings keep it).
     public func currentFrame(includingInfo: Bool = true) -> ScreenFrame {
         let (frame, cards) = world.withLock { ($0.state.frame(at: clock.now()), $0.state.cards) }

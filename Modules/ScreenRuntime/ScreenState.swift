@@ -127,6 +127,9 @@ public struct ScreenState: Sendable, Equatable {
     public var next: ScreenLink?
     /// A critical card of the definition that no module can show: the screen has failed from the start.
     public var missing: String?
+    /// When the screen last settled (everything asked for had answered), on the runtime's clock: the live
+    /// screen's "updated" time.
+    public var settledAt: Date?
     /// The validating cards' verdicts on the action a host last asked about (``ScreenAction/ask(_:)``).
     public var asked: ActionCheck?
 
@@ -158,7 +161,8 @@ public struct ScreenState: Sendable, Equatable {
                 frame.settledMs = card.settledAt.map(milliseconds)
                 frame.critical = card.critical
                 return frame
-            }, elapsedMs: milliseconds(now), finished: finished, action: action, next: next, missing: missing)
+            }, elapsedMs: milliseconds(now), finished: finished, action: action, next: next, missing: missing,
+            console: console, settledAt: settledAt)
     }
 
     /// Milliseconds from the start to `date`, as traces and frames count them.

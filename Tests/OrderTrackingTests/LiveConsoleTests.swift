@@ -82,7 +82,7 @@ import Testing
                     definition, settings: settings, analytics: nil, adding: definition.prompts.compactMap(\.card))
             } ?? nil)
         let console = LiveConsole(
-            title: "\(name) \(order)", runtime: runtime, terminal: terminal, clock: clock, tabs: host.consoleTabs(),
+            title: "\(name) \(order)", runtime: runtime, terminal: terminal, tabs: host.consoleTabs(),
             heard: { [promo = host.promo] in promo.hear($0) }, skipping: [HostEnvironment.barCard])
         let (keys, feed) = AsyncStream<[Key]>.makeStream()
         let running = clock.start { await console.run(keys: keys) }
@@ -182,7 +182,7 @@ import Testing
             environment: [:], noColorFlag: true,
             streams: StandardStreams { _, text in screen.written.withLock { $0 += text } })
         let console = LiveConsole(
-            title: "Order 1234", runtime: watched.runtime, terminal: terminal, clock: watched.clock, tabs: .none)
+            title: "Order 1234", runtime: watched.runtime, terminal: terminal, tabs: .none)
         let (keys, feed) = AsyncStream<[Key]>.makeStream()
         let running = watched.clock.start { await console.run(keys: keys) }
         await watched.run(for: .seconds(1))
@@ -194,6 +194,24 @@ import Testing
         feed.yield([.character("q")])
         let final = await running.value
         #expect(final.cards.allSatisfy { $0.visible }, "q ends the run with the screen as it was")
+    }
+
+    /// The live screen draws the frame it is handed: its keys line says when the screen last settled, on the
+    /// runtime's clock, and a key that changes only what is open (the help) keeps that time; the next settle moves it.
+    @Test func theUpdatedTimeIsTheSettledTimeTheFrameCarries() async throws {
+        let folder = try TemporaryDirectory()
+        let live = try await live("1234", record: folder)
+        let settled = try #require(live.runtime.currentFrame().settledAt)
+        #expect(live.screen.last.contains("updated \(ScreenOutput.clockTime(settled)) · ? keys · q quit"))
+        await live.press(.character("?"))
+        #expect(live.screen.last.contains("Keys") && live.screen.last.contains(ScreenOutput.clockTime(settled)))
+        await live.press(.escape)
+        live.clock.advance(by: .seconds(30))
+        await live.press(.character("r"))
+        let later = try #require(live.runtime.currentFrame().settledAt)
+        #expect(later > settled.addingTimeInterval(29))
+        #expect(live.screen.last.contains("updated \(ScreenOutput.clockTime(later))"))
+        await live.close()
     }
 
     @Test func aCriticalCardsFailureSaysSoInsteadOfTheSurvivors() async throws {

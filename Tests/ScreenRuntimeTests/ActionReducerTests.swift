@@ -86,6 +86,7 @@ import Testing
                 .trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
             (screen.perform, screen.action, screen.sending) = (
@@ -125,6 +126,7 @@ import Testing
                 .trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": amount]
             (screen.perform, screen.action, screen.sending) = (nil, .sending(request, verdicts: allowed.verdicts), true)
@@ -144,6 +146,7 @@ import Testing
             .sent("pay", .unknown(reason)),
             effects: [.trace("action pay: unknown (\(reason))"), .draw(.changed), .draw(.settled)]
         ) { screen in
+            screen.settledAt = store.now
             screen.sending = false
             screen.action = .unknown(
                 action: "pay", reason: reason, line: line, facts: request.facts, verdicts: Self.allowed.verdicts)
@@ -168,6 +171,7 @@ import Testing
             .sent("pay", .unknown(reason)),
             effects: [.trace("action pay: unknown (\(reason))"), .draw(.changed), .draw(.settled)]
         ) { screen in
+            screen.settledAt = store.now
             screen.sending = false
             screen.action = .unknown(
                 action: "pay", reason: reason, line: line, facts: request.facts, verdicts: Self.allowed.verdicts)
@@ -192,6 +196,7 @@ import Testing
             .sent("pay", .done([:], unread: unread)),
             effects: [.trace("action pay: done"), .draw(.changed), .draw(.settled)]
         ) { screen in
+            screen.settledAt = store.now
             screen.sending = false
             screen.action = .done(
                 action: "pay", fields: request.facts, line: line, result: "paid", verdicts: Self.allowed.verdicts,
@@ -217,6 +222,7 @@ import Testing
                 .trace("action pay: vetoed (1 vetoes)"), .draw(.changed),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
             screen.perform = nil
@@ -238,6 +244,7 @@ import Testing
                 .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
         }
@@ -272,6 +279,7 @@ import Testing
             .sent("pay", .failed(refused)),
             effects: [.trace("action pay: failed (\(refused))"), .draw(.changed), .draw(.settled)]
         ) { screen in
+            screen.settledAt = store.now
             (screen.action, screen.sending) = (
                 .failed(action: "pay", reason: refused, verdicts: Self.allowed.verdicts), false
             )
@@ -297,6 +305,7 @@ import Testing
                 .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": total]
         }
@@ -334,6 +343,7 @@ import Testing
                 .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
         }
@@ -403,6 +413,7 @@ import Testing
                 .trace("action pay: allowed (0 vetoes)"), .draw(.changed), .draw(.settled),
             ]
         ) { screen in
+            screen.settledAt = store.now
             (screen.cards[1].phase, screen.cards[1].loading, screen.cards[1].verdicts) = (.info, false, ["pay": dearer])
             screen.followUp = false
             screen.action = .checked(Self.check(dearer), summary: "Pay: nobody objects.")
@@ -483,6 +494,7 @@ import Testing
                 .track(card: 1, .hidden(failure)), .draw(.changed), .draw(.settled), .draw(.changed),
             ]
         ) { screen in
+            screen.settledAt = store.now
             screen.cards[1].loading = false
             (screen.cards[1].phase, screen.cards[1].reason, screen.cards[1].hidden) = (.failed, failure.reason, true)
             (screen.cards[1].settledAt, screen.cards[1].visible, screen.cards[1].drawn) = (Rules.start, false, nil)

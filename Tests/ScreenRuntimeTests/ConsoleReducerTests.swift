@@ -37,6 +37,7 @@ import Testing
                 .wake(at: Rules.at(10)),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Rules.shows("promo", 1, at: Rules.start)(&screen)
             (screen.nextRound, screen.wakeAt) = (Rules.at(10), Rules.at(10))
         }
@@ -62,6 +63,7 @@ import Testing
                 .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
+            screen.settledAt = store.now
             _ = screen.console.handle(.enter, tabs: Self.tabs)
             screen.console.message = nil  // settled at once: "Looking up S…" goes
             (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)

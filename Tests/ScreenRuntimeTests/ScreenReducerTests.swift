@@ -66,6 +66,7 @@ import Testing
             .loaded(card: 1, generation: 1, answer("payment")),
             effects: [.moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed)] + settled
         ) { screen in
+            screen.settledAt = store.now
             shows("payment", 1, at: at(0.1))(&screen)
             if watch { (screen.nextRound, screen.wakeAt) = (at(10.1), at(10.1)) }
         }
@@ -86,7 +87,8 @@ import Testing
             .start(loading: []),
             effects: [
                 .trace("order: start → loading"), .trace("payment: start → loading"), .draw(.first), .draw(.settled),
-            ])
+            ]
+        ) { $0.settledAt = Self.start }
     }
 
     @Test func answersFillTheScreenAndItSettlesOnceEveryLoadHasAnswered() {
@@ -158,6 +160,7 @@ import Testing
                 .draw(.settled), .wake(at: Self.at(4.1)),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Self.shows("order", 0, at: Self.at(1.1))(&screen)
             (screen.cards[0].due, screen.wakeAt) = (Self.at(4.1), Self.at(4.1))
         }
@@ -197,8 +200,11 @@ import Testing
             .loaded(card: 1, generation: 1, Self.answer("delivery")),
             effects: [
                 .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
-            ],
-            Self.shows("delivery", 1, at: Self.start))
+            ]
+        ) { screen in
+            Self.shows("delivery", 1, at: Self.start)(&screen)
+            screen.settledAt = Self.start
+        }
         // A person's input: delivery consumes it (it shows info), payment asks for a look.
         let status = DomainEvent("order.status", text: "delivered")
         store.send(
@@ -241,6 +247,7 @@ import Testing
                 .draw(.changed), .draw(.settled), .load(card: 2, generation: 1, within: .seconds(5)),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Self.shows("back", 0, at: Self.start)(&screen)
             screen.cards[0].published = [back]
             (screen.delivering, screen.followUp) = (0, false)
@@ -276,6 +283,7 @@ import Testing
                 .draw(.settled), .wake(at: Self.at(20.1)),
             ]
         ) { screen in
+            screen.settledAt = store.now
             (screen.cards[1].loading, screen.cards[1].phase, screen.cards[1].hidden) = (false, .failed, true)
             (screen.cards[1].reason, screen.cards[1].settledAt) = ("connection refused", Self.at(10.1))
             (screen.cards[1].failingSince, screen.cards[1].staleSince) = (Self.at(10.1), Self.at(0.1))
@@ -295,6 +303,7 @@ import Testing
                 .load(card: 1, generation: 3, within: .seconds(5)),
             ]
         ) { screen in
+            screen.settledAt = store.now
             (screen.cards[1].visible, screen.cards[1].staleSince) = (false, nil)
             (screen.cards[1].block, screen.cards[1].drawn) = (Self.skeleton, Self.skeleton)
             for index in 0..<2 { (screen.cards[index].phase, screen.cards[index].generation) = (.loading, 3) }
@@ -335,6 +344,7 @@ import Testing
                 .load(card: 1, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
+            screen.settledAt = store.now
             Self.shows("order", 0, at: Self.at(0.1))(&screen)
             (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 3, true)
             (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
@@ -361,6 +371,7 @@ import Testing
                 .finish,
             ]
         ) { screen in
+            screen.settledAt = store.now
             Self.shows("delivered", 0, at: Self.at(0.1))(&screen)
             (screen.finished, screen.stopped) = (true, true)
         }

@@ -50,7 +50,7 @@ import Testing
             effects: [
                 .diagnostic("order: illegal transition 'receive' from 'failed'"), .draw(.changed), .draw(.settled),
             ]
-        ) { $0.cards[0].loading = false }
+        ) { ($0.cards[0].loading, $0.settledAt) = (false, Rules.start) }
         #expect(store.state.cards[0].info == nil && store.state.cards[0].block == Rules.skeleton)
     }
 
@@ -59,7 +59,7 @@ import Testing
         store.send(
             .failed(card: 0, generation: 1, Failure("again"), drawn: nil),
             effects: [.diagnostic("order: illegal transition 'fail' from 'failed'"), .draw(.changed), .draw(.settled)]
-        ) { $0.cards[0].loading = false }
+        ) { ($0.cards[0].loading, $0.settledAt) = (false, Rules.start) }
         #expect(store.state.cards[0].reason == nil && store.state.cards[0].visible)
     }
 
@@ -70,7 +70,11 @@ import Testing
             .loaded(card: 0, generation: 1, Rules.answer("order")),
             effects: [
                 .moved(card: 0, from: .loading, to: .info), .track(card: 0, .shown), .draw(.changed), .draw(.settled),
-            ], Rules.shows("order", 0, at: Rules.start))
+            ]
+        ) { screen in
+            Rules.shows("order", 0, at: Rules.start)(&screen)
+            screen.settledAt = Rules.start
+        }
         store.send(
             .reload(card: 0),
             effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5))]
@@ -83,6 +87,7 @@ import Testing
                 .track(card: 0, .hidden(broken)), .draw(.changed), .draw(.settled),
             ]
         ) { screen in
+            screen.settledAt = store.now
             (screen.cards[0].phase, screen.cards[0].loading, screen.cards[0].hidden) = (.failed, false, true)
             (screen.cards[0].reason, screen.cards[0].visible, screen.followUp) = (broken.reason, false, false)
             (screen.cards[0].block, screen.cards[0].drawn) = (nil, nil)

@@ -12,14 +12,10 @@ public struct ScreenPresenter: Sendable {
     let plain: Bool
     let watch: Bool
     let terminal: Terminal
-    let clock: any CourierClock
 
-    /// A presenter for `subject`'s screen with the run's output options.
-    public init(
-        subject: ScreenSubject, json: Bool, plain: Bool, watch: Bool, terminal: Terminal, clock: any CourierClock
-    ) {
-        (self.subject, self.json, self.plain, self.watch) = (subject, json, plain, watch)
-        (self.terminal, self.clock) = (terminal, clock)
+    /// A presenter for `subject`'s screen with the run's output options (its times are the frames' own).
+    public init(subject: ScreenSubject, json: Bool, plain: Bool, watch: Bool, terminal: Terminal) {
+        (self.subject, self.json, self.plain, self.watch, self.terminal) = (subject, json, plain, watch, terminal)
     }
 
     /// Whether a person drives it with keys: watched, on a terminal that reads keys, neither plain nor JSON.
@@ -33,8 +29,8 @@ public struct ScreenPresenter: Sendable {
     ) async -> ScreenFrame {
         let output = { @Sendable in
             ScreenOutput(
-                subject: subject, cards: runtime.registrations.map(\.id), json: json, plain: plain || interactive,
-                watch: watch && !interactive, terminal: terminal, clock: clock)
+                subject: subject, json: json, plain: plain || interactive, watch: watch && !interactive,
+                terminal: terminal)
         }
         let (final, shown): (ScreenFrame, ScreenOutput)
         if interactive {

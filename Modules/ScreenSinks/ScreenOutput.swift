@@ -19,79 +19,103 @@ public final class ScreenOutput: Sendable {
     private let watching: Bool
     private let subject: ScreenSubject
     private let terminal: Terminal
-    private let clock: any CourierClock
-    private let screen: PaintedScreen
-    private let last = Locked((text: String?.none, sequence: 0))
+    private let shown: Locked<Shown>
 
-    /// An output for order `order`'s tracking screen (its cards in the runtime's order), written to `terminal`.
-    public convenience init(
-        order: String, cards: [ComponentID], json: Bool, plain: Bool, watch: Bool, terminal: Terminal,
-        clock: any CourierClock
-    ) {
-        self.init(
-            subject: .order(order), cards: cards, json: json, plain: plain, watch: watch, terminal: terminal,
-            clock: clock)
+    /// The painter, and the frames it compares with: the last one handed (what a resume paints again) and, under
+    /// watch, the last one written as a plain frame or an NDJSON line, with its number (a frame that reads the
+    /// same is not written again).
+    private struct Shown: Sendable {
+        var painter: FramePainter
+        var handed: ScreenFrame?
+        var written: ScreenFrame?
+        var sequence = 0
     }
 
-    /// An output for `subject`'s cards (in the runtime's order), written to `terminal`.
-    public init(
-        subject: ScreenSubject, cards: [ComponentID], json: Bool, plain: Bool, watch: Bool, terminal: Terminal,
-        clock: any CourierClock
-    ) {
+    /// An output for order `order`'s tracking screen, written to `terminal`.
+    public convenience init(order: String, json: Bool, plain: Bool, watch: Bool, terminal: Terminal) {
+        self.init(subject: .order(order), json: json, plain: plain, watch: watch, terminal: terminal)
+    }
+
+    /// An output for `subject`'s screen, written to `terminal`.
+    public init(subject: ScreenSubject, json: Bool, plain: Bool, watch: Bool, terminal: Terminal) {
         let mode: Mode = json ? .json : (terminal.canRedraw && !plain ? .live : .plain)
-        (self.mode, watching, self.subject, self.terminal, self.clock) = (mode, watch, subject, terminal, clock)
+        (self.mode, watching, self.subject, self.terminal) = (mode, watch, subject, terminal)
         let columns = terminal.currentWidth()
         // The title is the backend's text and may be longer than the window: cut to one line, as the live screen
         // cuts it, for the painter counts each line as one row (a wrapped title put every repaint rows too high).
         let title = DisplayWidth.truncate(subject.title, to: max(columns, 1))
-        let screen = PaintedScreen(
-            FramePainter(
-                width: CardRenderer.width(forColumns: columns), styler: terminal.styler,
-                live: mode == .live,
-                header: [terminal.styler.apply(.bold, title)], slots: cards.map { SlotView(id: $0) },
-                rows: { terminal.currentHeight() }
-            ) { terminal.out($0) })
-        self.screen = screen
-        terminal.onResume { screen.paint { $0.repaintWhole() } }
+        shown = Locked(
+            Shown(
+                painter: FramePainter(
+                    width: CardRenderer.width(forColumns: columns), styler: terminal.styler, live: mode == .live,
+                    header: [terminal.styler.apply(.bold, title)], rows: { terminal.currentHeight() }
+                ) { terminal.out($0) }))
+        terminal.onResume { [weak self] in self?.resumed() }
     }
 
-    /// One frame from the runtime: the skeletons at `.first`, each change in place, and under `watch` a
-    /// timestamped frame or NDJSON line when the screen `.settled` into something new.
-    public func show(_ frame: ScreenFrame, _ moment: FrameMoment) {
-        screen.show(frame)
-        if moment == .first {
-            terminal.hideCursorIf(mode == .live)
-            screen.paint { $0.paintFirstFrame() }
+    /// The process was stopped and continued: the last frame handed is painted whole again.
+    private func resumed() {
+        shown.withLock { shown in
+            guard let frame = shown.handed else { return }
+            shown.painter.repaintWhole(frame.slots, footer: Self.footer(frame, watching: watching, terminal: terminal))
         }
-        guard moment == .settled, watching else { return }
-        let time = Self.clockTime(clock.now())
+    }
+
+    /// One frame from the runtime: the skeletons at `.first`, each change in place (under `watch` with the
+    /// "updated" time the frame carries), and under `watch` a timestamped frame or NDJSON line when the screen
+    /// `.settled` into something new.
+    public func show(_ frame: ScreenFrame, _ moment: FrameMoment) {
+        if moment == .first { terminal.hideCursorIf(mode == .live) }
+        let footer = Self.footer(frame, watching: watching, terminal: terminal)
+        shown.withLock { shown in
+            shown.handed = frame
+            if moment == .first {
+                shown.painter.paintFirstFrame(frame.slots, footer: footer)
+            } else {
+                shown.painter.paint(frame.slots, footer: footer)
+            }
+        }
+        guard moment == .settled, watching, let settled = frame.settledAt else { return }
+        let time = Self.clockTime(settled)
         switch mode {
-        case .live:
-            // One row, as the painter counts it: at 33 columns or fewer the line would wrap and every repaint would
-            // land a row too high, leaving a stack of "updated" lines.
-            let footer = DisplayWidth.truncate("updated \(time) · Ctrl-C to stop", to: max(terminal.currentWidth(), 1))
-            screen.paint { $0.setFooter([terminal.styler.apply(.dim, footer)]) }
+        case .live: break
         case .plain:
-            let text = screen.read { $0.frame() }
-            emitIfChanged(key: text) { _ in "── \(time) " + String(repeating: "─", count: 20) + "\n" + text }
+            let text = text(of: frame)
+            writeIfChanged(frame, same: { self.text(of: $0) == text }) { _ in
+                "── \(time) " + String(repeating: "─", count: 20) + "\n" + text
+            }
         case .json:
             let body = JSONReport(subject: subject, frame: frame, includingTimes: false).text
-            emitIfChanged(key: body) { sequence in
-                JSONReport(subject: subject, frame: frame, sequence: sequence, time: clock.now()).text + "\n"
+            writeIfChanged(
+                frame, same: { JSONReport(subject: self.subject, frame: $0, includingTimes: false).text == body }
+            ) { sequence in
+                JSONReport(subject: subject, frame: frame, sequence: sequence, time: settled).text + "\n"
             }
         }
     }
+
+    /// Under `watch` on a live terminal, the line under the cards: when the frame's screen last settled. One row,
+    /// as the painter counts it: at 33 columns or fewer the line would wrap and every repaint would land a row
+    /// too high, leaving a stack of "updated" lines.
+    private static func footer(_ frame: ScreenFrame, watching: Bool, terminal: Terminal) -> [String] {
+        guard watching, let settled = frame.settledAt else { return [] }
+        let line = "updated \(clockTime(settled)) · Ctrl-C to stop"
+        return [terminal.styler.apply(.dim, DisplayWidth.truncate(line, to: max(terminal.currentWidth(), 1)))]
+    }
+
+    /// `frame` as a plain text frame: the title and the cards on screen.
+    private func text(of frame: ScreenFrame) -> String { shown.withLock { $0.painter.frame(frame.slots) } }
 
     /// The run is over: the last frame or report (unless `watch` already showed exactly this), then what an
     /// action came to (text), the terminal restored, one stderr line if a critical card failed the screen and one
     /// per other hidden card saying why.
     public func finish(_ frame: ScreenFrame) {
-        screen.show(frame)
         switch mode {
         case .live:
-            screen.paint { painter in
-                painter.setFooter([])
-                painter.finishLive()
+            shown.withLock { shown in
+                shown.handed = frame
+                shown.painter.paint(frame.slots)
+                shown.painter.finishLive(frame.slots)
             }
         case .plain: break
         case .json: if !watching { terminal.out(JSONReport(subject: subject, frame: frame).text + "\n") }
@@ -106,10 +130,7 @@ public final class ScreenOutput: Sendable {
     /// last frame, and (in text) what an action came to; on stderr, one line if a critical card failed the screen
     /// and one per other hidden card saying why. A signal that ends the live screen prints these after leaving the
     /// alternate screen, as `q` leaves them (LiveScreen's `ScreenPresenter`).
-    public func closing(_ frame: ScreenFrame) -> (out: String, err: [String]) {
-        screen.show(frame)
-        return closing(shown: frame)
-    }
+    public func closing(_ frame: ScreenFrame) -> (out: String, err: [String]) { closing(shown: frame) }
 
     /// What a signal leaves when it ends this output's run while an action is under way (sent, no answer yet):
     /// what ``finish(_:)`` would write after the frames (in text the frame and "may have gone through", in JSON
@@ -124,7 +145,7 @@ public final class ScreenOutput: Sendable {
 
     private func closing(shown frame: ScreenFrame) -> (out: String, err: [String]) {
         // A failed screen's survivors are not the screen: plain text says nothing but the stderr line.
-        var out = mode == .plain && !watching && frame.failure == nil ? screen.read { $0.frame() } : ""
+        var out = mode == .plain && !watching && frame.failure == nil ? text(of: frame) : ""
         if mode != .json, let action = ActionReport(frame.action) { out += action.lines.map { $0 + "\n" }.joined() }
         var err: [String] = []
         if let failure = frame.failure {
@@ -136,14 +157,16 @@ public final class ScreenOutput: Sendable {
         return (out, err)
     }
 
-    private func emitIfChanged(key: String, _ text: (Int) -> String) {
-        let sequence: Int? = last.withLock { last in
-            guard last.text != key else { return nil }
-            last.text = key
-            last.sequence += 1
-            return last.sequence
+    /// Writes `text` (numbered) unless the last frame written reads the `same` as `frame`. Frames come from the
+    /// runtime one at a time, so the comparison needs no lock of its own.
+    private func writeIfChanged(_ frame: ScreenFrame, same: (ScreenFrame) -> Bool, _ text: (Int) -> String) {
+        if let written = shown.withLock({ $0.written }), same(written) { return }
+        let sequence = shown.withLock { shown in
+            shown.written = frame
+            shown.sequence += 1
+            return shown.sequence
         }
-        if let sequence { terminal.out(text(sequence)) }
+        terminal.out(text(sequence))
     }
 
     /// "08:00:05" in the machine's time zone: how a person reads "when" on a card or a watch line.

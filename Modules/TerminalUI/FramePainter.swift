@@ -1,26 +1,26 @@
 import Core
 
-/// One slot as a screen sees it: what the component last drew and whether the host hid it.
+/// One slot of a frame as the painter draws it: what the component drew and whether it is hidden.
 public struct SlotView: Sendable, Equatable {
     /// The component shown there.
     public let id: ComponentID
     /// What it last drew.
     public var block: Block?
-    /// Whether the host removed the card.
-    public var hidden = false
+    /// Whether the card is off the screen.
+    public var hidden: Bool
 
-    /// A slot with nothing drawn yet.
-    public init(id: ComponentID, block: Block? = nil) {
-        self.id = id
-        self.block = block
+    /// A slot showing `block` (nothing drawn yet when nil), or nothing when `hidden`.
+    public init(id: ComponentID, block: Block? = nil, hidden: Bool = false) {
+        (self.id, self.block, self.hidden) = (id, block, hidden)
     }
 }
 
-/// Paints a column of cards on a terminal. Live mode redraws in place, rewriting only the lines that changed (or
-/// from the first changed line down when the frame's height changed); otherwise nothing is written until
-/// ``frame()``. It knows the window: the cursor is never moved above the window's top row (a terminal would
-/// stop it there and every later repaint would land on the wrong lines), so a frame taller than the window is
-/// painted only as far as the window reaches, and ``finishLive()`` prints it whole once it has settled.
+/// Paints a column of cards on a terminal, from the slots it is handed each time (it keeps no cards of its own).
+/// Live mode redraws in place, rewriting only the lines that differ from what it painted before (or from the first
+/// changed line down when the frame's height changed); otherwise it only lays frames out (``frame(_:)``). It knows
+/// the window: the cursor is never moved above the window's top row (a terminal would stop it there and every
+/// later repaint would land on the wrong lines), so a frame taller than the window is painted only as far as the
+/// window reaches, and ``finishLive(_:)`` prints it whole once it has settled.
 /// A value type: the one task that paints owns it.
 public struct FramePainter: Sendable {
     private let width: Int
@@ -30,9 +30,8 @@ public struct FramePainter: Sendable {
     private let write: @Sendable (String) -> Void
     /// The window's height now (nil: unknown, as tall as the frame).
     private let rows: @Sendable () -> Int?
-    /// The slots, in screen order.
-    public private(set) var slots: [SlotView]
-    /// The lines on the terminal now, from the painted region's top row; the cursor is on the row below them.
+    /// What is on the terminal now, from the painted region's top row (the cursor is on the row below): the
+    /// previous frame as painted, the one thing a repaint compares with.
     private var painted: [String] = []
     private var firstFramePainted = false
     /// The frame was printed whole at the end: nothing more is painted in place.
@@ -40,35 +39,34 @@ public struct FramePainter: Sendable {
     /// Bytes handed to `write` so far: a repaint's cost is visible.
     public private(set) var bytesWritten = 0
 
-    /// A painter for `slots` under `header`, drawing cards `width` columns wide through `write`, in a window
-    /// `rows` high.
+    /// A painter under `header`, drawing cards `width` columns wide through `write`, in a window `rows` high.
     public init(
-        width: Int, styler: TextStyler, live: Bool, header: [String], slots: [SlotView],
-        rows: @escaping @Sendable () -> Int? = { nil }, write: @escaping @Sendable (String) -> Void
+        width: Int, styler: TextStyler, live: Bool, header: [String], rows: @escaping @Sendable () -> Int? = { nil },
+        write: @escaping @Sendable (String) -> Void
     ) {
         self.width = width
         self.styler = styler
         self.live = live
         self.header = header
-        self.slots = slots
         self.rows = rows
         self.write = write
     }
 
-    /// The lines a slot occupies now (none when hidden or when the component draws nothing).
+    /// The lines a slot occupies (none when hidden or when the component draws nothing).
     public func lines(for slot: SlotView) -> [String] {
         guard !slot.hidden, let block = slot.block else { return [] }
         return CardRenderer.lines(for: block, width: width, styler: styler)
     }
 
-    /// Lines under the cards ("updated 08:00:05"), repainted in place by ``setFooter(_:)``.
-    public private(set) var footer: [String] = []
+    /// The whole frame of `slots` as text (without a footer, which belongs to the live view).
+    public func frame(_ slots: [SlotView]) -> String {
+        (header + slots.flatMap(lines(for:))).map { $0 + "\n" }.joined()
+    }
 
-    /// The whole frame as text (without the footer, which belongs to the live view).
-    public func frame() -> String { (header + slots.flatMap(lines(for:))).map { $0 + "\n" }.joined() }
-
-    /// Every line of the live view: the frame and its footer.
-    private var allLines: [String] { header + slots.flatMap(lines(for:)) + footer }
+    /// Every line of the live view: the frame of `slots` and the `footer` lines under it ("updated 08:00:05").
+    private func allLines(_ slots: [SlotView], _ footer: [String]) -> [String] {
+        header + slots.flatMap(lines(for:)) + footer
+    }
 
     /// What fits above the cursor's row: one row less than the window, so moving up to the region's top never
     /// passes the window's top row.
@@ -77,50 +75,26 @@ public struct FramePainter: Sendable {
         return Array(lines.prefix(max(rows - 1, 0)))
     }
 
-    /// Replaces the footer; live, rewrites just those lines.
-    public mutating func setFooter(_ lines: [String]) {
-        footer = lines
-        repaint()
-    }
-
-    /// Paints the whole frame again below the cursor (live mode, after the process was stopped and continued:
+    /// Paints `slots` whole again below the cursor (live mode, after the process was stopped and continued:
     /// whatever the shell printed meanwhile makes in-place moves land on the wrong lines).
-    public mutating func repaintWhole() {
+    public mutating func repaintWhole(_ slots: [SlotView], footer: [String] = []) {
         guard live, firstFramePainted, !finished else { return }
-        paintFirstFrame()
+        paintFirstFrame(slots, footer: footer)
     }
 
-    /// Paints the first frame (live mode only); later updates repaint in place.
-    public mutating func paintFirstFrame() {
+    /// Paints the first frame (live mode only); later frames repaint in place (``paint(_:footer:)``).
+    public mutating func paintFirstFrame(_ slots: [SlotView], footer: [String] = []) {
         guard live, !finished else { return }
         firstFramePainted = true
-        painted = fitting(allLines)
+        painted = fitting(allLines(slots, footer))
         emit(painted.map { $0 + "\n" }.joined())
     }
 
-    /// Records a slot's new state (`block: nil` keeps the block) and, live, repaints just what changed.
-    public mutating func update(_ index: Int, block: Block??, hidden: Bool? = nil) {
-        if let block { slots[index].block = block }
-        if let hidden { slots[index].hidden = hidden }
-        repaint()
-    }
-
-    /// The run is over (live mode): a frame cut at the window is printed whole, from the painted region's top,
-    /// so the screen and its scrollback hold exactly the frame; a frame that fit is already whole.
-    public mutating func finishLive() {
+    /// A new frame (live, once the first is painted): rewrites the lines that differ from what is painted, within
+    /// the window.
+    public mutating func paint(_ slots: [SlotView], footer: [String] = []) {
         guard live, firstFramePainted, !finished else { return }
-        let all = allLines
-        finished = true
-        guard all != painted else { return }
-        let up = painted.count
-        emit((up > 0 ? "\u{1B}[\(up)A\r" : "\r") + Self.overwriting(all))
-        painted = all
-    }
-
-    /// Rewrites the lines that differ from what is painted, within the window.
-    private mutating func repaint() {
-        guard live, firstFramePainted, !finished else { return }
-        let new = fitting(allLines)
+        let new = fitting(allLines(slots, footer))
         guard new != painted else { return }
         let common = min(painted.count, new.count)
         let first = (0..<common).first { painted[$0] != new[$0] } ?? common
@@ -136,6 +110,19 @@ public struct FramePainter: Sendable {
         }
         painted = new
         emit(output)
+    }
+
+    /// The run is over (live mode): the last frame, `slots` without a footer, replaces what is painted; one cut at
+    /// the window is printed whole, from the painted region's top, so the screen and its scrollback hold exactly
+    /// the frame.
+    public mutating func finishLive(_ slots: [SlotView]) {
+        guard live, firstFramePainted, !finished else { return }
+        let all = allLines(slots, [])
+        finished = true
+        guard all != painted else { return }
+        let up = painted.count
+        emit((up > 0 ? "\u{1B}[\(up)A\r" : "\r") + Self.overwriting(all))
+        painted = all
     }
 
     /// `lines` written over what is there, each line erased first, and what was below them erased after. Never

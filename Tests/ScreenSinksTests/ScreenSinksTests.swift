@@ -23,9 +23,12 @@ private struct Captured: Sendable {
     }
 }
 
-private func frame(_ cards: [CardFrame], finished: Bool = true) -> ScreenFrame {
-    ScreenFrame(cards: cards, elapsedMs: 12, finished: finished)
+private func frame(_ cards: [CardFrame], finished: Bool = true, settledAt: Date? = nil) -> ScreenFrame {
+    ScreenFrame(cards: cards, elapsedMs: 12, finished: finished, settledAt: settledAt)
 }
+
+/// When the screens of these tests settle first, on the runtime's clock (2027-01-15T08:00:00Z).
+private let settled = Date(timeIntervalSince1970: 1_800_000_000)
 
 private func paymentCard(amount: Double = 45.5) -> CardFrame {
     var card = CardFrame(id: "payment", module: "Payments")
@@ -112,18 +115,14 @@ private func hiddenRider() -> CardFrame {
 }
 
 @Suite struct ScreenOutputTests {
-    private func output(_ captured: Captured, json: Bool = false, watch: Bool = false, clock: VirtualClock)
-        -> ScreenOutput
-    {
+    private func output(_ captured: Captured, json: Bool = false, watch: Bool = false) -> ScreenOutput {
         let terminal = Terminal(environment: ["COLUMNS": "48"], noColorFlag: true, streams: captured.streams)
-        return ScreenOutput(
-            order: "1234", cards: ["payment", "delivery"], json: json, plain: false, watch: watch,
-            terminal: terminal, clock: clock)
+        return ScreenOutput(order: "1234", json: json, plain: false, watch: watch, terminal: terminal)
     }
 
     @Test func withoutATerminalOnlyTheLastFrameIsPrintedAndHiddenCardsAreSaidOnStderr() {
         let captured = Captured()
-        let screen = output(captured, clock: VirtualClock())
+        let screen = output(captured)
         #expect(screen.mode == .plain)
         screen.show(frame([CardFrame(id: "payment", module: "Payments"), hiddenRider()], finished: false), .first)
         #expect(captured.out.isEmpty, "no skeleton in a pipe")
@@ -136,14 +135,13 @@ private func hiddenRider() -> CardFrame {
 
     @Test func watchingAsNDJSONWritesALineOnlyWhenTheScreenChanged() throws {
         let captured = Captured()
-        let clock = VirtualClock()
-        let screen = output(captured, json: true, watch: true, clock: clock)
+        let screen = output(captured, json: true, watch: true)
+        let later = settled.addingTimeInterval(10)
         screen.show(frame([paymentCard()], finished: false), .first)
-        screen.show(frame([paymentCard()], finished: false), .settled)
-        clock.advance(by: .seconds(10))
-        screen.show(frame([paymentCard()], finished: false), .settled)
-        screen.show(frame([paymentCard(amount: 40)], finished: false), .settled)
-        screen.finish(frame([paymentCard(amount: 40)]))
+        screen.show(frame([paymentCard()], finished: false, settledAt: settled), .settled)
+        screen.show(frame([paymentCard()], finished: false, settledAt: later), .settled)
+        screen.show(frame([paymentCard(amount: 40)], finished: false, settledAt: later), .settled)
+        screen.finish(frame([paymentCard(amount: 40)], settledAt: later))
         let lines = captured.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "the unchanged round wrote nothing, and finish repeats nothing")
         #expect(lines[0].contains(#""seq":1"#) && lines[0].contains(#""time":"2027-01-15T08:00:00Z""#))
@@ -152,9 +150,9 @@ private func hiddenRider() -> CardFrame {
 
     @Test func watchingPlainFramesAreHeadedByTheirTime() {
         let captured = Captured()
-        let screen = output(captured, watch: true, clock: VirtualClock())
-        screen.show(frame([paymentCard()], finished: false), .settled)
-        screen.show(frame([paymentCard()], finished: false), .settled)
+        let screen = output(captured, watch: true)
+        screen.show(frame([paymentCard()], finished: false, settledAt: settled), .settled)
+        screen.show(frame([paymentCard()], finished: false, settledAt: settled.addingTimeInterval(10)), .settled)
         #expect(captured.out.hasPrefix("── \(ScreenOutput.clockTime(Date(timeIntervalSince1970: 1_800_000_000))) "))
         #expect(captured.out.components(separatedBy: "Order 1234").count == 2, "one frame for two equal rounds")
     }

@@ -50,12 +50,10 @@ enum KernelBenchmarks {
             let cards = try screen(count, backend: LatencyBackend(latencies: []))
             let answers = await loadConcurrently(cards).answers
             let blocks = zip(cards, answers).map { card, info in card.card(for: info.map { .info($0) } ?? .loading) }
-            var painter = FramePainter(
-                width: 60, styler: TextStyler(colors: false), live: false, header: ["Order"],
-                slots: zip(cards, blocks).map { SlotView(id: $0.id, block: $1) }
+            let painter = FramePainter(
+                width: 60, styler: TextStyler(colors: false), live: false, header: ["Order"]
             ) { _ in }
-            painter.update(0, block: .some(blocks[0]))
-            let frame = painter.frame()
+            let frame = painter.frame(zip(cards, blocks).map { SlotView(id: $0.id, block: $1) })
             guard frame.utf8.count > count * 100 else {
                 throw BenchmarkError(message: "frame too small: \(frame.utf8.count)")
             }
@@ -65,13 +63,12 @@ enum KernelBenchmarks {
     /// Bytes written for one card's change on a live 50-card screen ÷ bytes of the full first frame.
     static func repaintRatio() -> Double {
         let skeleton = Block.skeleton(title: "Card", lines: 1)
-        var painter = FramePainter(
-            width: 60, styler: TextStyler(colors: true), live: true, header: ["Order"],
-            slots: (0..<50).map { _ in SlotView(id: SyntheticCard.id, block: skeleton) }
-        ) { _ in }
-        painter.paintFirstFrame()
+        var painter = FramePainter(width: 60, styler: TextStyler(colors: true), live: true, header: ["Order"]) { _ in }
+        var slots = (0..<50).map { _ in SlotView(id: SyntheticCard.id, block: skeleton) }
+        painter.paintFirstFrame(slots)
         let full = painter.bytesWritten
-        painter.update(25, block: .some(Block(title: "Card 25", rows: [Row("Synthetic", value: "#25")])))
+        slots[25].block = Block(title: "Card 25", rows: [Row("Synthetic", value: "#25")])
+        painter.paint(slots)
         return Double(painter.bytesWritten - full) / Double(full)
     }
 

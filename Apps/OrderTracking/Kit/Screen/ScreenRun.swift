@@ -80,7 +80,7 @@ struct ScreenRun: Sendable {
         let analytics = analytics?.about(Dictionary(inputs) { first, _ in first })
         let presenter = ScreenPresenter(
             subject: ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs),
-            json: options.json, plain: options.plain, watch: options.watch, terminal: host.terminal, clock: host.clock)
+            json: options.json, plain: options.plain, watch: options.watch, terminal: host.terminal)
         let interactive = presenter.interactive
         var settings = ScreenSettings(ids: Dictionary(inputs) { first, _ in first })
         (settings.timeout, settings.watch, settings.every) = (host.timeout, options.watch, options.every)

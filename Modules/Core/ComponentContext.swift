@@ -14,14 +14,24 @@ public struct ComponentContext: Sendable {
     public var timeout: Duration
     /// A raw payload slice from the screen layout; when present the component decodes it instead of fetching.
     public var payload: Data?
+    /// The latest event of each name the screen routed to this card (what a person typed into a prompt or gave
+    /// with `--input`, another card's announcement), kept in the screen's state and handed in on every load.
+    public var received: [DomainEvent]
 
     /// Creates a context; only `backend` is required.
     public init(
         ids: [String: String] = [:], backend: any Backend, clock: any CourierClock = SystemClock(),
-        presentation: Presentation = .embedded, timeout: Duration = .seconds(5), payload: Data? = nil
+        presentation: Presentation = .embedded, timeout: Duration = .seconds(5), payload: Data? = nil,
+        received: [DomainEvent] = []
     ) {
         (self.ids, self.backend, self.clock) = (ids, backend, clock)
-        (self.presentation, self.timeout, self.payload) = (presentation, timeout, payload)
+        (self.presentation, self.timeout, self.payload, self.received) = (presentation, timeout, payload, received)
+    }
+
+    /// The latest `name` routed to this card, typed (`context.latest(.promoEntered)`), or nil when none came or
+    /// its payload does not read as `Payload`: how a card reads the input it takes.
+    public func latest<Payload>(_ name: EventName<Payload>) -> Payload? {
+        received.last { $0.name == name.rawValue }.flatMap { $0.payload(of: name) }
     }
 
     /// The id of `kind`, or a failure that says which id the host forgot to pass.

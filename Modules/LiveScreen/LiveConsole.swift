@@ -42,7 +42,6 @@ public final class LiveConsole: Sendable {
     private let runtime: ScreenRuntime
     private let terminal: Terminal
     private let tabs: ConsoleTabs
-    private let heard: @Sendable (DomainEvent) -> Void
     private let skipping: Set<ComponentID>
     /// While ``run(keys:)`` runs: the newest frame the runtime handed, and the one drawer task's wake-up, which
     /// keeps only the newest request, so a burst of keys (10,000 pasted `r`) costs one or two draws, not one
@@ -52,14 +51,14 @@ public final class LiveConsole: Sendable {
     private let errands = Locked([Task<Void, Never>]())
 
     /// A live screen titled `title` over `runtime` (whose settings carry the host's prompts): a code sent from a
-    /// prompt is handed to `heard` (the host's own inputs) while the runtime routes it to the cards that declared
-    /// they take it. The cards in `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
+    /// prompt is kept in the screen's state and routed to the cards that declared they take it. The cards in
+    /// `skipping` are not drawn in the body (the tab bar card: the bar is drawn above).
     public init(
         title: String, runtime: ScreenRuntime, terminal: Terminal, tabs: ConsoleTabs,
-        heard: @escaping @Sendable (DomainEvent) -> Void = { _ in }, skipping: Set<ComponentID> = []
+        skipping: Set<ComponentID> = []
     ) {
         (self.title, self.runtime, self.terminal) = (title, runtime, terminal)
-        (self.tabs, self.heard, self.skipping) = (tabs, heard, skipping)
+        (self.tabs, self.skipping) = (tabs, skipping)
     }
 
     /// Runs until `q`/Esc, the order finishing or the task being cancelled, reading `keys`; returns the last
@@ -98,7 +97,6 @@ public final class LiveConsole: Sendable {
     /// keys, so `q` is never held behind it.
     private func carryOut(_ request: ConsoleRequest) {
         switch request {
-        case .heard(let event): heard(event)
         case .open(let id):
             let (tabs, runtime) = (tabs, runtime)
             let errand = Task.placed {

@@ -21,12 +21,9 @@ public struct ScreenPresenter: Sendable {
     /// Whether a person drives it with keys: watched, on a terminal that reads keys, neither plain nor JSON.
     public var interactive: Bool { watch && terminal.canReadKeys && !plain && !json }
 
-    /// Runs `runtime` to its end and returns the last frame: through the live console (its tab bar `tabs`, what a
-    /// prompt's code is `heard` by, the cards it does not draw in the body) when interactive, else the output.
-    public func show(
-        _ runtime: ScreenRuntime, tabs: ConsoleTabs, heard: @escaping @Sendable (DomainEvent) -> Void,
-        skipping: Set<ComponentID>
-    ) async -> ScreenFrame {
+    /// Runs `runtime` to its end and returns the last frame: through the live console (its tab bar `tabs`, the
+    /// cards it does not draw in the body) when interactive, else the output.
+    public func show(_ runtime: ScreenRuntime, tabs: ConsoleTabs, skipping: Set<ComponentID>) async -> ScreenFrame {
         let output = { @Sendable in
             ScreenOutput(
                 subject: subject, json: json, plain: plain || interactive, watch: watch && !interactive,
@@ -35,7 +32,7 @@ public struct ScreenPresenter: Sendable {
         let (final, shown): (ScreenFrame, ScreenOutput)
         if interactive {
             let console = LiveConsole(
-                title: subject.title, runtime: runtime, terminal: terminal, tabs: tabs, heard: heard,
+                title: subject.title, runtime: runtime, terminal: terminal, tabs: tabs,
                 skipping: skipping)
             // A signal ends the run on the alternate screen: it leaves the last frame as `q` does, made then.
             terminal.onHandBack { output().closing(runtime.currentFrame(includingInfo: false)) }

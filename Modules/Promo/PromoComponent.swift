@@ -11,10 +11,11 @@ struct PromoPayload: Decodable {
     let cap: Money
 }
 
-/// The Promo squad's card: it takes the code a person typed (its ``PromoInput``), looks it up at its own
-/// endpoint and, when the code is known, announces the discount on `promo.applied` for whoever applies it
-/// (Payments). An unknown code is said on this card and changes nothing else. It declares that it refreshes
-/// on `promo.entered`, so a screen reloads it, and only it, when a person types a code.
+/// The Promo squad's card: it takes the code a person typed or gave (`promo.entered`, read from its context on
+/// each load), looks it up at its own endpoint and, when the code is known, announces the discount on
+/// `promo.applied` for whoever applies it (Payments). An unknown code is said on this card and changes nothing
+/// else. It declares that it refreshes on `promo.entered`, so a screen reloads it, and only it, when a person
+/// types a code.
 public struct PromoComponent: Component, EventPublishing, RefreshingOnEvents {
     /// The id layouts use.
     public static let id: ComponentID = "promo"
@@ -25,15 +26,15 @@ public struct PromoComponent: Component, EventPublishing, RefreshingOnEvents {
     /// What a person sends this card through a host's prompt (`squad lint` counts it as published).
     public static let inputEvents: Set<AnyEventName> = [.promoEntered]
 
-    let input: PromoInput
+    /// The card; the code it looks up comes in its context.
+    public init() {}
 
-    /// A card reading codes from `input`.
-    public init(input: PromoInput) { self.input = input }
-
-    /// No code: nothing to fetch. A code: `promos/<CODE>.json`; a 404 (or text that cannot be a code) is an
-    /// unknown code, any other failure (5xx, garbage, timeout) the card's own, with its reason.
+    /// No code: nothing to fetch. A code (the latest `promo.entered`: surrounding blanks dropped, upper-cased, cut
+    /// at 64 characters, since a paste is not a code): `promos/<CODE>.json`; a 404 (or text that cannot be a
+    /// code) is an unknown code, any other failure (5xx, garbage, timeout) the card's own, with its reason.
     public func load(_ context: ComponentContext) async throws -> PromoInfo {
-        guard let code = input.current else { return PromoInfo(status: .waiting) }
+        guard let typed = context.latest(.promoEntered) else { return PromoInfo(status: .waiting) }
+        let code = String(typed.trimmingCharacters(in: .whitespaces).uppercased().prefix(64))
         guard PromoDiscount.isCode(code) else { return PromoInfo(status: .unknown, code: code) }
         let data: Data
         do { data = try await context.backend.fetch(try Endpoint("promos", code + ".json")) } catch .notFound {
@@ -76,10 +77,10 @@ public struct PromoComponent: Component, EventPublishing, RefreshingOnEvents {
     public func events(for info: PromoInfo) -> [DomainEvent] { info.discount.map { [$0.event] } ?? [] }
 }
 
-/// Promo's face to hosts: a registry line around the run's input.
+/// Promo's face to hosts: its registry line.
 public enum PromoModule {
-    /// The line a host adds to its registry, with the input it submits codes to.
-    public static func registration(input: PromoInput) -> ComponentRegistration {
-        ComponentRegistration(module: "Promo", endpoint: "promos/{code}.json") { PromoComponent(input: input) }
+    /// The line a host adds to its registry.
+    public static let registration = ComponentRegistration(module: "Promo", endpoint: "promos/{code}.json") {
+        PromoComponent()
     }
 }

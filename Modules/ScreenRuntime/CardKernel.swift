@@ -62,7 +62,7 @@ public struct CardKernel: Sendable {
     public let refreshesOn: Set<String>
     /// Whether it is ``Validatable`` (so a card without info means "could not check", not "no opinion").
     public let validates: Bool
-    private let loadInfo: @Sendable () async throws -> AnyInfo
+    private let loadInfo: @Sendable ([DomainEvent]) async throws -> AnyInfo
     private let draw: @Sendable (ComponentState<AnyInfo>) -> Block?
     private let outcome: @Sendable (AnyInfo, [DomainEvent], Bool, [UserAction]) -> CardAnswer
     private let consumeOne: @Sendable (DomainEvent, AnyInfo) -> AnyInfo
@@ -75,7 +75,11 @@ public struct CardKernel: Sendable {
         let open: @Sendable (AnyInfo) -> C.Info? = { $0.value as? C.Info }
         (id, consumes, refreshesOn) = (C.id, capabilities.consumed, capabilities.refreshing)
         validates = capabilities.validate != nil
-        loadInfo = { AnyInfo(try await component.load(context)) }
+        loadInfo = { received in
+            var context = context
+            context.received = received
+            return AnyInfo(try await component.load(context))
+        }
         draw = { state in
             switch state {
             case .loading: component.card(for: .loading, context: context)
@@ -89,7 +93,7 @@ public struct CardKernel: Sendable {
         consumeOne = { event, info in open(info).map { AnyInfo(consume(event, $0)) } ?? info }
         outcome = { erased, received, json, actions in
             guard let first = open(erased) else { return CardAnswer(info: erased) }
-            let info = received.reduce(first) { consume($1, $0) }
+            let info = received.filter { capabilities.consumed.contains($0.name) }.reduce(first) { consume($1, $0) }
             var answer = CardAnswer(info: AnyInfo(info), block: component.card(for: .info(info), context: context))
             if json { answer.json = answer.info?.json() }
             answer.events = capabilities.events?(component, info) ?? []
@@ -114,9 +118,12 @@ public struct CardKernel: Sendable {
         }
     }
 
-    /// Runs the squad's `load` and gives up after `limit`: the info, or why there is none in a person's words.
-    public func load(within limit: Duration, on clock: any CourierClock) async -> Result<AnyInfo, Failure> {
-        do { return .success(try await withDeadline(limit, on: clock) { try await loadInfo() }) } catch {
+    /// Runs the squad's `load` with `received` (the card's latest events, from the screen's state) in its
+    /// context and gives up after `limit`: the info, or why there is none in a person's words.
+    public func load(within limit: Duration, on clock: any CourierClock, received: [DomainEvent] = []) async
+        -> Result<AnyInfo, Failure>
+    {
+        do { return .success(try await withDeadline(limit, on: clock) { try await loadInfo(received) }) } catch {
             return .failure(Failure(describing: error))
         }
     }
@@ -124,7 +131,7 @@ public struct CardKernel: Sendable {
     /// The card the component draws for `state` (its skeleton for `.loading`).
     public func card(for state: ComponentState<AnyInfo>) -> Block? { draw(state) }
 
-    /// What `info` means once the events received so far are consumed into it, with its verdict on each of
+    /// What `info` means once the events received so far that it consumes are consumed into it, with its verdict on each of
     /// `actions`; `json` encodes it too.
     public func answer(
         for info: AnyInfo, consuming received: [DomainEvent], json: Bool, actions: [UserAction] = []

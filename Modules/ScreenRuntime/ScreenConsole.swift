@@ -274,11 +274,9 @@ public struct ScreenConsole: Sendable, Equatable {
     }
 }
 
-/// What the host must do for a person's key, which the screen cannot: hear an input, word the verdicts, act on a
-/// confirmed action, open or perform a tab. The host answers with ``ConsoleAnswer``.
+/// What the host must do for a person's key, which the screen cannot: open or perform a tab. The host answers
+/// with ``ConsoleAnswer``. (A prompt's input is no request: the screen keeps it in its state for the cards.)
 public enum ConsoleRequest: Sendable, Equatable {
-    /// A prompt's code, for the host's own inputs (the screen routes it to the cards too).
-    case heard(DomainEvent)
     /// Tab `id`'s content.
     case open(tab: String)
     /// Perform action tab `id` (the person said yes).

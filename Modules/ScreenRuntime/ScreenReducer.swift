@@ -94,7 +94,7 @@ extension ScreenState {
         switch action {
         case .start(let loading):
             effects = cards.map { .trace("\($0.id): start → loading") } + [.draw(.first)]
-            for event in said { route(event, path: ["input"], now, &effects) }
+            for event in said { route(event, path: ["input"], now, &effects, starting: loading) }
             for index in loading where cards.indices.contains(index) { begin(index, &effects) }
             settleIfQuiet(now, &effects)
         case .loaded(let index, let generation, let answer):
@@ -256,9 +256,11 @@ extension ScreenState {
     }
 
     /// Hands `event`, published by the last card on `path`, to every card that hears it, in screen order; a card
-    /// already on the path would close a loop, so it is refused.
-    private mutating func route(_ event: DomainEvent, path: [ComponentID], _ now: Date, _ effects: inout [ScreenEffect])
-    {
+    /// already on the path would close a loop, so it is refused. The cards `starting` are about to load first.
+    private mutating func route(
+        _ event: DomainEvent, path: [ComponentID], _ now: Date, _ effects: inout [ScreenEffect],
+        starting: [Int] = []
+    ) {
         for target in cards.indices where cards[target].hears.contains(event.name) && cards[target].id != path.last {
             let id = cards[target].id
             guard !path.contains(id) else {
@@ -266,10 +268,14 @@ extension ScreenState {
                 continue
             }
             effects.append(.trace("event \(event): \(path.last.map(\.rawValue) ?? "input") → \(id)"))
-            if cards[target].refreshesOn.contains(event.name) { ask(target, after: .zero, now, &effects) }
-            guard cards[target].consumes.contains(event.name) else { continue }
+            // Kept in the state: consumed into every later info, and in the context of every later load.
             cards[target].received.removeAll { $0.name == event.name }
             cards[target].received.append(event)
+            // A card whose first load is starting needs no second one: that load reads the event.
+            if cards[target].refreshesOn.contains(event.name), !starting.contains(target) {
+                ask(target, after: .zero, now, &effects)
+            }
+            guard cards[target].consumes.contains(event.name) else { continue }
             if cards[target].phase == .info {
                 delivering += 1
                 effects.append(.deliver(event, to: target, path: path + [id]))
@@ -330,7 +336,6 @@ extension ScreenState {
             if !reloaded { reloadEverything(now, &effects) }
             reloaded = true
         case .submit(let event)?:
-            effects.append(.request(.heard(event)))
             (inputPending, followUp, submitted) = (true, !watch, true)
             route(event, path: ["input"], now, &effects)
         case .act(let id)?: act(id, confirmed: false, now, &effects)

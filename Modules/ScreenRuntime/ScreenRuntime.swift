@@ -314,11 +314,17 @@ public final class ScreenRuntime: Sendable {
             let (kernel, sink, clock) = (kernels[index], sink, clock)
             let load = CardLoad(card: index, generation: generation)
             let trigger = CancelTrigger()
-            world.withLock { $0.loads[load] = trigger }
+            // The card's latest events as the reduce that asked for this load left them: what its context carries.
+            let received = world.withLock { world in
+                world.loads[load] = trigger
+                return world.state.cards[index].received
+            }
             group.addTask { [self] in
                 // The load races its own trigger: a superseded load is cancelled alone, and its answer still
                 // comes back (to be dropped by its generation), as a finished one's does.
-                let result = await cancelling(when: trigger) { await kernel.load(within: limit, on: clock) }
+                let result = await cancelling(when: trigger) {
+                    await kernel.load(within: limit, on: clock, received: received)
+                }
                 sink.yield(.answer(card: index, generation: generation, result))
                 world.withLock { _ = $0.loads.removeValue(forKey: load) }
             }

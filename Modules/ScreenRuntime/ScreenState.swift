@@ -51,7 +51,8 @@ public struct CardState: Sendable, Equatable {
     public var settledAt: Date?
     /// When it asked to be looked at again (the earliest ask wins).
     public var due: Date?
-    /// The latest event of each name routed to it, applied again to every later load's info.
+    /// The latest event of each name routed to it (a person's input included): the one place a card's inputs
+    /// live. Handed to every later load in its context, and those it consumes applied again to every later info.
     public var received: [DomainEvent] = []
     /// The events it has published: each is said once.
     public var published: [DomainEvent] = []

@@ -83,7 +83,7 @@ import Testing
             } ?? nil)
         let console = LiveConsole(
             title: "\(name) \(order)", runtime: runtime, terminal: terminal, tabs: host.consoleTabs(),
-            heard: { [promo = host.promo] in promo.hear($0) }, skipping: [HostEnvironment.barCard])
+            skipping: [HostEnvironment.barCard])
         let (keys, feed) = AsyncStream<[Key]>.makeStream()
         let running = clock.start { await console.run(keys: keys) }
         await clock.settle()

@@ -4,19 +4,28 @@ import Faces
 import Promo
 import Testing
 
-/// The Promo squad's card alone: the code it is given, its own endpoint, what it announces.
+/// The Promo squad's card alone: the code it is given (a `promo.entered` the screen keeps and hands to each load
+/// in the card's context), its own endpoint, what it announces.
 @Suite struct PromoTests {
     static let save10 = #"{"code": "SAVE10", "percent_off": 10, "cap": {"minor": 1500, "currency": "SAR"}}"#
 
-    func harness(_ code: String?, answers: [String: CannedAnswer] = ["promos/SAVE10.json": .json(save10)])
-        -> ComponentHarness<PromoComponent>
-    {
-        ComponentHarness(PromoComponent(input: PromoInput(code: code)), answers: answers)
+    /// The card loaded with `code` in its context: the code sent to the open screen, which loads the card as it
+    /// declared (it refreshes on `promo.entered`); without a code, loaded as a screen's start does.
+    func loaded(
+        _ code: String?, answers: [String: CannedAnswer] = ["promos/SAVE10.json": .json(save10)],
+        timeout: Duration = .seconds(5)
+    ) async -> ComponentHarness<PromoComponent> {
+        let promo = ComponentHarness(PromoComponent(), answers: answers, timeout: timeout)
+        if let code {
+            #expect(await promo.send(AnyEventName.promoEntered(code)) == .refreshed)
+        } else {
+            await promo.load()
+        }
+        return promo
     }
 
     @Test func withoutACodeTheCardInvitesOneAndFetchesNothing() async {
-        let promo = harness(nil)
-        await promo.load()
+        let promo = await loaded(nil)
         promo.expectPhases([.loading, .info])
         #expect(promo.card().contains("No code yet"))
         #expect(promo.backend.requests.isEmpty)
@@ -24,8 +33,7 @@ import Testing
     }
 
     @Test func aKnownCodeIsShownAndItsDiscountAnnouncedOnce() async throws {
-        let promo = harness(" save10 ")
-        await promo.load()
+        let promo = await loaded(" save10 ")
         #expect(promo.backend.requests == ["promos/SAVE10.json"], "trimmed and upper-cased before the lookup")
         #expect(promo.card().contains("✓ SAVE10"))
         #expect(promo.card().contains("10% off, up to SAR 15.00"))
@@ -38,8 +46,7 @@ import Testing
 
     @Test func anUnknownCodeIsSaidOnTheCardAndAnnouncesNothing() async {
         for code in ["NOPE42", "x!y", String(repeating: "A", count: 100)] {
-            let promo = harness(code)
-            await promo.load()
+            let promo = await loaded(code)
             promo.expectPhases([.loading, .info])
             #expect(promo.card().contains("is not recognised"), "\(code)")
             #expect(promo.events.allSatisfy { if case .domain = $0 { false } else { true } })
@@ -53,30 +60,25 @@ import Testing
         (.json(#"{"code": "OTHER", "percent_off": 10, "cap": {"minor": 1500, "currency": "SAR"}}"#), "not SAVE10"),
     ])
     func aFailingLookupIsThePromoCardsOwnFailureWithItsReason(answer: CannedAnswer, reason: String) async {
-        let promo = harness("SAVE10", answers: ["promos/SAVE10.json": answer])
-        await promo.load()
+        let promo = await loaded("SAVE10", answers: ["promos/SAVE10.json": answer])
         promo.expectPhases([.loading, .failed])
         let hidden = promo.events.compactMap { if case .hide(let failure) = $0 { failure.reason } else { nil } }
         #expect(hidden.count == 1 && hidden[0].contains(reason), "\(hidden)")
     }
 
     @Test func aTimeoutHidesOnlyThePromoAnswer() async {
-        let promo = ComponentHarness(
-            PromoComponent(input: PromoInput(code: "SAVE10")), answers: ["promos/SAVE10.json": .hang],
-            timeout: .seconds(2))
-        await promo.load()
+        let promo = await loaded("SAVE10", answers: ["promos/SAVE10.json": .hang], timeout: .seconds(2))
         promo.expectHidden(because: "no answer within 2s")
     }
 
-    @Test func anotherCodeOnTheNextLoadReplacesTheFirst() async {
-        let input = PromoInput(code: "NOPE42")
-        let promo = ComponentHarness(
-            PromoComponent(input: input), answers: ["promos/SAVE10.json": .json(Self.save10)])
-        await promo.load()
+    @Test func anotherCodeTypedReloadsTheCardWithItInItsContext() async {
+        let promo = await loaded("NOPE42")
         #expect(promo.card().contains("NOPE42 is not recognised"))
-        input.submit("SAVE10")
-        await promo.reload()
+        #expect(await promo.send(AnyEventName.promoEntered("save10")) == .refreshed)
         #expect(promo.card().contains("✓ SAVE10"))
+        #expect(promo.backend.requests == ["promos/NOPE42.json", "promos/SAVE10.json"], "one lookup per code")
+        await promo.reload()
+        #expect(promo.card().contains("✓ SAVE10"), "a reload keeps the latest code: it lives in the screen's state")
     }
 
     @Test func theWireFormatIsStrict() {

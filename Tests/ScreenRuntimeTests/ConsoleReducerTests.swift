@@ -44,7 +44,7 @@ import Testing
         return store
     }
 
-    @Test func aPromptsCodeIsHeardByTheHostAndRoutedToTheCardThatDeclaresIt() {
+    @Test func aPromptsCodeIsKeptInTheCardsStateAndItsNextLoadFollows() {
         let store = Self.loaded()
         store.send(.keys([.character("p")], tabs: Self.tabs), effects: [.draw(.changed)]) {
             $0.console = ScreenConsole(prompts: [Self.prompt])
@@ -58,7 +58,7 @@ import Testing
         store.send(
             .keys([.enter], tabs: Self.tabs),
             effects: [
-                .request(.heard(code)), .trace("event \(code): input → promo"),
+                .trace("event \(code): input → promo"),
                 .trace("promo: asks for a refresh in 0.0s"), .draw(.changed), .draw(.settled),
                 .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),
             ]
@@ -66,6 +66,7 @@ import Testing
             screen.settledAt = store.now
             _ = screen.console.handle(.enter, tabs: Self.tabs)
             screen.console.message = nil  // settled at once: "Looking up S…" goes
+            screen.cards[1].received = [code]  // the input's one home: the card's state, read by its next load
             (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
         }
         #expect(store.state.console.overlay == .none)

@@ -217,7 +217,7 @@ import Testing
             ]
         ) { screen in
             (screen.followUp, screen.delivering) = (true, 1)
-            screen.cards[1].received = [status]
+            (screen.cards[1].received, screen.cards[2].received) = ([status], [status])
             screen.cards[2].due = Self.start
         }
         // Delivery's reaction goes on to the order, whose reaction would come back to delivery: refused.
@@ -249,7 +249,7 @@ import Testing
         ) { screen in
             screen.settledAt = store.now
             Self.shows("back", 0, at: Self.start)(&screen)
-            screen.cards[0].published = [back]
+            (screen.cards[0].published, screen.cards[2].received) = ([back], [back])
             (screen.delivering, screen.followUp) = (0, false)
             (screen.cards[2].due, screen.cards[2].generation, screen.cards[2].loading) = (nil, 1, true)
         }

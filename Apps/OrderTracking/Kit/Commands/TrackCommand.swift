@@ -44,7 +44,7 @@ extension OrderTrackingApp {
         (options.name, options.command) = ("checkout", "checkout")
         options.inputs = [("cart", try validateID(parsed.positionals[0], kind: "cart"))]
         if let method = parsed[method] {
-            options.said = [DomainEvent(AnyEventName.paymentMethodChosen.rawValue, text: method)]
+            options.said.append(DomainEvent(AnyEventName.paymentMethodChosen.rawValue, text: method))
         }
         if parsed.isSet(pay) { options.perform = UserAction.pay.name }
         return try await runScreen(options, parsed, context)
@@ -64,7 +64,7 @@ extension OrderTrackingApp {
         }
         options.every = parsed[every, default: options.every]
         options.staleLimit = parsed[staleLimit, default: options.staleLimit]
-        options.promo = parsed[promo]
+        if let code = parsed[promo] { options.said.append(DomainEvent(AnyEventName.promoEntered.rawValue, text: code)) }
         return options
     }
 

@@ -8,7 +8,6 @@ import HostIO
 import LiveScreen
 import Login
 import Profile
-import Promo
 import ScreenRuntime
 import ScreenSinks
 import Storage
@@ -41,8 +40,6 @@ struct HostEnvironment: Sendable {
     let store: UserStore
     let login: LoginContainer
     let tabs: TabContainer
-    /// The Promo card's input: `--promo CODE`, or what a person types on the live screen.
-    let promo: PromoInput
 
     /// Builds the backend from `--api` (or the embedded fixtures), wrapped by `--record`/`--replay`, the clock
     /// (pinned by `COURIER_NOW`, unless one is `given`) and the plugins talking to that backend.
@@ -66,11 +63,10 @@ struct HostEnvironment: Sendable {
         }
         if dataDir == "" { throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier") }
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
-        let promo = PromoInput()
-        let (login, tabs, registry) = plugins(backend: backend, store: store, promo: promo)
+        let (login, tabs, registry) = plugins(backend: backend, store: store)
         return HostEnvironment(
             backend: backend, clock: clock, timeout: timeout, terminal: terminal, registry: registry,
-            environment: environment, store: store, login: login, tabs: tabs, promo: promo)
+            environment: environment, store: store, login: login, tabs: tabs)
     }
 
     /// The backend `--api` names (over HTTP, trusting `--cacert`), or the embedded demo's fixtures.
@@ -91,7 +87,7 @@ struct HostEnvironment: Sendable {
 
     /// The login hooks, the tabs and the registry, all talking to `backend` (so a recording or a replay sees the
     /// Profile and Feed fetches too).
-    private static func plugins(backend: any Backend, store: UserStore, promo: PromoInput) -> (
+    private static func plugins(backend: any Backend, store: UserStore) -> (
         LoginContainer, TabContainer, ComponentRegistry
     ) {
         let login = LoginContainer()
@@ -107,11 +103,9 @@ struct HostEnvironment: Sendable {
             try tabs.register(FeedTab(backend: backend, params: feedParams))
             try tabs.register(SignOutTab(store: store))
         } catch { preconditionFailure("host plugin registration is inconsistent: \(error)") }
-        return (login, tabs, HostRegistry.make(store: store, tabs: tabs, promo: promo))
+        return (login, tabs, HostRegistry.make(store: store, tabs: tabs))
     }
 
-    /// The card `--promo` feeds: shown even where the screen does not name it.
-    static let promoCard: ComponentID = PromoComponent.id
     /// The card the live screen draws as its tab bar, above the others rather than among them.
     static let barCard: ComponentID = TabsComponent.id
 

@@ -17,17 +17,17 @@ enum HostRegistry {
         OrderModule.cart,
         PaymentsModule.methods,
         PaymentsModule.total,
+        PromoModule.registration,
         // squad:new-registration (squad new inserts above this line)
     ]
 
-    /// The registry for one run: the static lines plus the Login, Tabs and Promo cards, which need the run's
-    /// session store, tab container and promo input.
-    static func make(store: UserStore, tabs: TabContainer, promo: PromoInput) -> ComponentRegistry {
+    /// The registry for one run: the static lines plus the Login and Tabs cards, which need the run's session
+    /// store and tab container.
+    static func make(store: UserStore, tabs: TabContainer) -> ComponentRegistry {
         var registry = ComponentRegistry()
         let dynamic = [
             TabsModule.registration(container: tabs, selected: TrackingTab.tabID, session: { store.tabSession }),
             LoginModule.registration(sessions: store),
-            PromoModule.registration(input: promo),
         ]
         for line in lines + dynamic {
             do { try registry.register(line) } catch { preconditionFailure("host registry is inconsistent: \(error)") }

@@ -17,9 +17,7 @@ struct ScreenOptions: Sendable {
     /// Under `--watch`, how long a card keeps its last info, marked stale, while the backend cannot be reached.
     var staleLimit: Duration = .seconds(60)
     var trace = false
-    /// `--promo CODE`: a code applied through the Promo card from the start.
-    var promo: String?
-    /// What a person said before the first load (`--method ID`), routed to the cards that take it.
+    /// What a person said before the first load (`--method ID`, `--promo CODE`), routed to the cards that take it.
     var said: [DomainEvent] = []
     /// An action to carry out once the cards have loaded (`--pay`, `--action ID`).
     var perform: String?

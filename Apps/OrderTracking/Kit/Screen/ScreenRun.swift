@@ -15,7 +15,6 @@ struct ScreenRun: Sendable {
     var analytics: AnalyticsLog?
 
     func run() async -> ExitCode {
-        if let code = options.promo { host.promo.submit(code) }
         var options = options
         var done: ScreenFrame?
         while true {
@@ -87,16 +86,16 @@ struct ScreenRun: Sendable {
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
         (settings.actions, settings.perform, settings.said) = (definition.actions, options.perform, options.said)
         settings.prompts = interactive ? definition.prompts.map(\.prompt) : []
-        let fed = definition.prompts.compactMap { $0.card }
-        let adding = interactive ? fed : options.promo == nil ? [] : fed.filter { $0 == HostEnvironment.promoCard }
+        // The cards a prompt feeds join the screen when a person may type into it, or was given its input.
+        let given = Set(options.said.map(\.name))
+        let adding = definition.prompts.filter { interactive || given.contains($0.prompt.event) }.compactMap(\.card)
         guard
             let runtime = await host.runtime(
                 definition, settings: settings, trace: options.trace, analytics: analytics, adding: adding)
         else { return nil }
         let bar = runtime.registrations.contains { $0.id == HostEnvironment.barCard }
         let final = await presenter.show(
-            runtime, tabs: bar ? host.consoleTabs() : .none, heard: { [promo = host.promo] in promo.hear($0) },
-            skipping: [HostEnvironment.barCard])
+            runtime, tabs: bar ? host.consoleTabs() : .none, skipping: [HostEnvironment.barCard])
         return (final, interactive)
     }
 

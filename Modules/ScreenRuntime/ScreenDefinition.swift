@@ -19,24 +19,16 @@ public struct ScreenDefinition: Sendable, Equatable {
     public var layout: String?
     /// What a person can do on it.
     public var actions: [ActionSpec]
-    /// What a person can type on the live screen, with the card each prompt feeds.
-    public var prompts: [(prompt: ConsolePrompt, card: ComponentID?)]
+    /// What a person can type on the live screen or give by name on the command line, with the card each feeds.
+    public var prompts: [ScreenPrompt]
 
     /// A definition; what the JSON gives.
     public init(
         name: String, title: String, inputs: [String], entries: [ScreenEntry], layout: String? = nil,
-        actions: [ActionSpec] = [], prompts: [(prompt: ConsolePrompt, card: ComponentID?)] = []
+        actions: [ActionSpec] = [], prompts: [ScreenPrompt] = []
     ) {
         (self.name, self.title, self.inputs, self.entries) = (name, title, inputs, entries)
         (self.layout, self.actions, self.prompts) = (layout, actions, prompts)
-    }
-
-    /// Equal when every part is.
-    public static func == (one: ScreenDefinition, other: ScreenDefinition) -> Bool {
-        (one.name, one.title, one.inputs, one.entries, one.layout, one.actions)
-            == (other.name, other.title, other.inputs, other.entries, other.layout, other.actions)
-            && one.prompts.map(\.prompt) == other.prompts.map(\.prompt)
-            && one.prompts.map(\.card) == other.prompts.map(\.card)
     }
 
     /// Names an input may not take: the JSON report's own keys.
@@ -93,23 +85,20 @@ public struct ScreenDefinition: Sendable, Equatable {
             guard case .array(let items) = prompts else {
                 throw Failure("screens/\(name).json: 'prompts' must be a list")
             }
-            definition.prompts = try items.map { try Self.prompt($0, screen: name) }
+            definition.prompts = try items.map { try ScreenPrompt(json: $0, screen: name) }
+            var names = Set(inputs)
+            for prompt in definition.prompts
+            where !names.insert(prompt.name).inserted || reserved.contains(prompt.name) {
+                throw Failure(
+                    "screens/\(name).json: prompt '\(prompt.prompt.key)': its name '\(prompt.name)' is an input's, "
+                        + "another prompt's or one of the report's keys; give it a 'name' of its own")
+            }
         }
         return definition
     }
 
-    private static func prompt(_ value: JSONValue, screen: String) throws -> (ConsolePrompt, ComponentID?) {
-        guard case .object(let fields) = value, case .string(let key)? = fields["key"], key.count == 1,
-            let character = key.first, character.isASCII, case .string(let label)? = fields["label"],
-            case .string(let event)? = fields["event"]
-        else {
-            throw Failure(
-                "screens/\(screen).json: a prompt needs a one-character 'key', a 'label' and the 'event' it sends")
-        }
-        let effect = fields["effect"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? label
-        let card = fields["card"].flatMap { if case .string(let id) = $0 { ComponentID(id) } else { nil } }
-        return (ConsolePrompt(key: character, label: label, effect: effect, event: event), card)
-    }
+    /// Every name `--input` takes on this screen: its inputs, then its prompts'.
+    public var inputNames: [String] { inputs + prompts.map(\.name) }
 
     /// Fetches `screens/NAME.json` from `backend` within `timeout` and reads it.
     public static func fetch(_ name: String, backend: any Backend, clock: any CourierClock, timeout: Duration)

@@ -19,7 +19,10 @@ import Testing
     @Test func anInputTheScreenDoesNotTakeIsNamedWithWhatItTakes() async {
         let run = await InProcess.run(["screen", "checkout", "--input", "crt=C100"])
         #expect(run.status == 64)
-        #expect(run.stderr.contains("screen 'checkout' takes no input 'crt' (it takes cart); did you mean 'cart'?"))
+        #expect(
+            run.stderr.contains(
+                "screen 'checkout' takes no input 'crt' (its inputs: cart; its prompts: method, promo); did you mean "
+                    + "'cart'?"))
     }
 
     @Test(arguments: [

@@ -551,7 +551,8 @@ import Testing
             {"title": "Checkout {cart}", "inputs": ["cart"],
              "components": ["cart", {"id": "total", "critical": true, "payload": {"items": 1}}],
              "actions": ["gift", {"id": "pay", "key": "P", "send": "carts/{cart}/pay", "result": "paid"}],
-             "prompts": [{"key": "m", "label": "Pay with", "event": "payment.method.chosen", "card": "payment-method"}]}
+             "prompts": [{"key": "m", "label": "Pay with", "event": "payment.method.chosen", "card": "payment-method"},
+                         {"name": "tip", "key": "t", "label": "Tip", "event": "tip.chosen"}]}
             """#
         let definition = try ScreenDefinition.parse(Data(json.utf8), name: "checkout")
         #expect(definition.inputs == ["cart"])
@@ -561,7 +562,9 @@ import Testing
         #expect(definition.actions.map(\.id) == ["gift", "pay"])
         #expect(definition.actions[1].action == .pay, "the action components validate, from the definition on")
         #expect(definition.actions[1].key == "P" && definition.actions[0].key == "g")
-        #expect(definition.prompts.map(\.card) == ["payment-method"])
+        #expect(definition.prompts.map(\.card) == ["payment-method", nil])
+        #expect(definition.prompts.map(\.name) == ["payment-method", "tip"], "named, or by the card it feeds")
+        #expect(definition.inputNames == ["cart", "payment-method", "tip"], "what --input takes")
         #expect(try ScreenDefinition.endpoint("carts/{cart}/pay", ["cart": "C100"]).path == "carts/C100/pay")
     }
 
@@ -574,6 +577,16 @@ import Testing
         (#"{"actions": [{"id": "pay", "key": "Pay"}]}"#, "'key' must be one character"),
         (#"{"inputs": ["cart"], "actions": [{"id": "pay", "result": "cart"}]}"#, "'result' must be"),
         (#"{"prompts": [{"key": "m"}]}"#, "a prompt needs"),
+        (#"{"prompts": [{"key": "t", "label": "Tip", "event": "tip.chosen"}]}"#, "prompt 't' needs a 'name'"),
+        (#"{"prompts": [{"name": "Tip", "key": "t", "label": "Tip", "event": "tip.chosen"}]}"#, "needs a 'name'"),
+        (
+            #"{"inputs": ["cart"], "prompts": [{"name": "cart", "key": "t", "label": "T", "event": "t.t"}]}"#,
+            "its name 'cart' is an input's, another prompt's"
+        ),
+        (
+            #"{"prompts": [{"name": "status", "key": "t", "label": "T", "event": "t.t"}]}"#,
+            "one of the report's keys"
+        ),
     ])
     func aBrokenDefinitionSaysWhichFieldIsWrong(json: String, expected: String) {
         #expect {

@@ -49,15 +49,17 @@ enum Help {
 
     static let screen = """
         Shows any screen the backend defines in screens/NAME.json: its cards in order, each from its squad.
-        --input gives the ids its cards read (the definition lists them); --action carries out one of its
-        actions once the cards have loaded. A card marked critical that fails fails the whole screen.
+        --input gives its inputs by name: the ids its cards read and its prompts' values, each routed at the
+        start as if typed (the definition lists both; an unknown name says which it takes); --action carries
+        out one of its actions once the cards have loaded. A card marked critical that fails fails the screen.
         Exit 0 shown (or the action done), 2 degraded, 1 a critical card failed or the action failed, 3 vetoed,
         4 cannot tell, 5 the action's outcome unknown (it may have gone through: check first), 64 usage.
         """
 
     static let checkout = """
-        The checkout screen of a cart: what is in it, how to pay, the coupon and the total. --method picks a saved
-        method, --promo applies a code (the total is recalculated), --pay pays once the cards have loaded: every
+        The checkout screen of a cart: what is in it, how to pay, the coupon and the total. --input gives its
+        prompts' values by name: method=ID picks a saved method, promo=CODE applies a code (the total is
+        recalculated); --method and --promo are their aliases. --pay pays once the cards have loaded: every
         card that answers for paying is asked, and a veto stops it (nothing is sent). A payment is sent once, with
         an Idempotency-Key derived from what is paid. With --watch on a terminal: m chooses a method, p a code,
         P pays (after y), and the new order is followed. Exit 0 paid, 3 vetoed, 1 failed (nothing was sent, or

@@ -38,7 +38,7 @@ public enum OrderTrackingApp {
     static let record = Option.text("--record", "FILE", help: "write every backend answer to FILE (JSON lines)")
     static let replay = Option.text("--replay", "FILE", help: "play a --record file back as the backend")
     static let promo = code(
-        "--promo", "CODE", help: "apply a promo code through the Promo card (demo: SAVE10)",
+        "--promo", "CODE", help: "alias of --input promo=CODE: a code for the Promo card (demo: SAVE10)",
         refusal: "is not a code: use 1 to 16 letters and digits")
     static let trace = Option.flag(
         "--trace", help: "state transitions, event hops and refresh requests, timestamped, to stderr")
@@ -56,7 +56,9 @@ public enum OrderTrackingApp {
     static let select = Option.text("--select", "ID", help: "the tab to open (default tracking)")
     static let watchTabs = Option.flag("--watch", help: "follow the bar: badges and sign-in/out, until Ctrl-C")
     static let input = Option.pairs(
-        "--input", "KEY=VALUE", example: "cart=C100", help: "an id the screen's cards read, e.g. cart=C100 (repeatable)"
+        "--input", "NAME=VALUE", example: "cart=C100",
+        help: "an input by name: an id the cards read (cart=C100) or, on a screen, a\n"
+            + "prompt's value (promo=SAVE10, method=cash); repeatable, each name once"
     ) { (pair: NamedValue) throws(UsageError) -> NamedValue in
         guard ScreenDefinition.isName(pair.name) else {
             throw UsageError(message: "--input '\(SafeText.visible(pair.name))' is not an input name like cart")
@@ -65,7 +67,8 @@ public enum OrderTrackingApp {
     }
     static let action = Option.text("--action", "ID", help: "carry out the screen's action ID once")
     static let method = code(
-        "--method", "ID", help: "pay with saved method ID (e.g. cash)", refusal: "is not a method id like visa4242")
+        "--method", "ID", help: "alias of --input method=ID: pay with saved method ID (e.g. cash)",
+        refusal: "is not a method id like visa4242")
 
     /// An option whose value is 1 to 16 letters and digits (a promo code, a payment method's id).
     static func code(_ name: String, _ placeholder: String, help: String, refusal: String) -> Option<String> {

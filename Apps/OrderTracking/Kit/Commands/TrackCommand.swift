@@ -12,47 +12,60 @@ extension OrderTrackingApp {
         -> ExitCode
     {
         var options = try screenOptions(parsed)
-        if let id = parsed.positionals.first { options.inputs = [("order", try validateID(id, kind: "order"))] }
+        if let id = parsed.positionals.first { options.inputs[0] = ("order", try validateID(id, kind: "order")) }
         return try await runScreen(options, parsed, context)
     }
 
     static func runNamedScreen(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
         -> ExitCode
     {
+        try await runScreen(try namedScreenOptions(parsed), parsed, context)
+    }
+
+    /// What `screen NAME [--input NAME=VALUE]... [--action ID]` asks for.
+    static func namedScreenOptions(_ parsed: ParsedArguments) throws(UsageError) -> ScreenOptions {
         guard ScreenDefinition.isName(parsed.positionals[0]) else {
             throw UsageError(message: "screen needs one NAME of lower-case letters, digits and '-', e.g. checkout")
         }
-        var options = try screenOptions(parsed)
-        (options.name, options.command) = (parsed.positionals[0], "screen")
-        options.inputs = parsed.all(input).map { ($0.name, $0.value) }
-        var given: [String: String] = [:]
-        for (name, value) in options.inputs {
-            if let earlier = given.updateValue(value, forKey: name) {
-                throw UsageError(
-                    message: "--input \(name) given twice ('\(earlier)' and '\(value)'); give each input once",
-                    command: "screen")
-            }
-        }
+        var options = try screenOptions(parsed, command: "screen", subject: [])
+        options.name = parsed.positionals[0]
         options.perform = parsed[action]
-        return try await runScreen(options, parsed, context)
+        return options
     }
 
     static func runCheckout(_ parsed: ParsedArguments, _ context: CommandContext) async throws(UsageError)
         -> ExitCode
     {
-        var options = try screenOptions(parsed)
-        (options.name, options.command) = ("checkout", "checkout")
-        options.inputs = [("cart", try validateID(parsed.positionals[0], kind: "cart"))]
-        if let method = parsed[method] {
-            options.said.append(DomainEvent(AnyEventName.paymentMethodChosen.rawValue, text: method))
-        }
+        let cart = ("cart", try validateID(parsed.positionals[0], kind: "cart"))
+        var options = try screenOptions(parsed, command: "checkout", subject: [cart])
+        options.name = "checkout"
         if parsed.isSet(pay) { options.perform = UserAction.pay.name }
         return try await runScreen(options, parsed, context)
     }
 
-    /// The options every screen takes.
-    private static func screenOptions(_ parsed: ParsedArguments) throws(UsageError) -> ScreenOptions {
+    /// `--method ID` and `--promo CODE`, the scripts' and docs' spellings of `--input method=ID` and `--input
+    /// promo=CODE`: plain aliases, each checked as before. The host names no other squad's input.
+    static let inputAliases = [(option: method, input: "method"), (option: promo, input: "promo")]
+
+    /// The options every screen takes; with `subject` (the positional ids), the command's inputs too: those, then
+    /// each `--input` and alias, a name given twice refused.
+    private static func screenOptions(
+        _ parsed: ParsedArguments, command: String? = nil, subject: [(String, String)]? = nil
+    ) throws(UsageError) -> ScreenOptions {
         var options = ScreenOptions()
+        options.command = command
+        if let subject {
+            options.inputs = subject + parsed.all(input).map { ($0.name, $0.value) }
+        }
+        options.inputs += inputAliases.compactMap { alias in parsed[alias.option].map { (alias.input, $0) } }
+        var given: [String: String] = [:]
+        for (name, value) in options.inputs {
+            if let earlier = given.updateValue(value, forKey: name) {
+                throw UsageError(
+                    message: "--input \(name) given twice ('\(earlier)' and '\(value)'); give each input once",
+                    command: command)
+            }
+        }
         (options.json, options.plain) = (parsed[format] == .json, parsed.isSet(plain))
         (options.trace, options.watch) = (parsed.isSet(trace), parsed.isSet(watch))
         for option in [every, staleLimit] where parsed.isSet(option) && !options.watch {
@@ -64,7 +77,6 @@ extension OrderTrackingApp {
         }
         options.every = parsed[every, default: options.every]
         options.staleLimit = parsed[staleLimit, default: options.staleLimit]
-        if let code = parsed[promo] { options.said.append(DomainEvent(AnyEventName.promoEntered.rawValue, text: code)) }
         return options
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import LiveScreen
+import SafeText
 import ScreenRuntime
 import ScreenSinks
 
@@ -51,15 +52,27 @@ struct ScreenRun: Sendable {
         return .ok
     }
 
-    /// Why `options` do not fit `definition`: an input it needs is missing, an input it does not take was given,
-    /// or the action asked for is not one of its own (each with the words to type instead).
+    /// Why `options` do not fit `definition`: an input it needs is missing, an input it does not take was given (by
+    /// its ids' and prompts' names), a prompt's value is not what the prompt takes, or the action asked for is not
+    /// one of its own (each with the words to type instead).
     private func refusal(of options: ScreenOptions, by definition: ScreenDefinition, missing: [String]) -> UsageError? {
         let command = options.command
-        if let (name, _) = options.inputs.first(where: { !definition.inputs.contains($0.0) }) {
-            let takes = definition.inputs.isEmpty ? "none" : definition.inputs.joined(separator: ", ")
+        if let (name, _) = options.inputs.first(where: { !definition.inputNames.contains($0.0) }) {
+            let list = { (names: [String]) in names.isEmpty ? "none" : names.joined(separator: ", ") }
             return UsageError(
-                message: "screen '\(definition.name)' takes no input '\(name)' (it takes \(takes))"
-                    + suggestion(for: name, among: definition.inputs), command: command)
+                message:
+                    "screen '\(definition.name)' takes no input '\(name)' (its inputs: \(list(definition.inputs)); "
+                    + "its prompts: \(list(definition.prompts.map(\.name))))"
+                    + suggestion(for: name, among: definition.inputNames), command: command)
+        }
+        for prompt in definition.prompts {
+            guard let (_, value) = options.inputs.first(where: { $0.0 == prompt.name }), !prompt.takes(value) else {
+                continue
+            }
+            let (given, label) = (SafeText.visible(value), SafeText.visible(prompt.prompt.label))
+            return UsageError(
+                message: "--input \(prompt.name) '\(given)' is not what the \(label) prompt takes: use 1 to "
+                    + "\(prompt.prompt.limit) letters and digits", command: command)
         }
         if let name = missing.first {
             return UsageError(message: "screen '\(definition.name)' needs --input \(name)=VALUE", command: command)
@@ -76,6 +89,10 @@ struct ScreenRun: Sendable {
 
     private func show(_ definition: ScreenDefinition, _ options: ScreenOptions) async -> (ScreenFrame, Bool)? {
         let inputs = options.inputs.filter { definition.inputs.contains($0.0) }
+        // The prompts given a value: each value said at the start, as a person would type it, in the screen's order.
+        let given = definition.prompts.compactMap { prompt in
+            options.inputs.first { $0.0 == prompt.name }.map { (prompt, prompt.event($0.1)) }
+        }
         let analytics = analytics?.about(Dictionary(inputs) { first, _ in first })
         let presenter = ScreenPresenter(
             subject: ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs),
@@ -84,11 +101,10 @@ struct ScreenRun: Sendable {
         var settings = ScreenSettings(ids: Dictionary(inputs) { first, _ in first })
         (settings.timeout, settings.watch, settings.every) = (host.timeout, options.watch, options.every)
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
-        (settings.actions, settings.perform, settings.said) = (definition.actions, options.perform, options.said)
+        (settings.actions, settings.perform, settings.said) = (definition.actions, options.perform, given.map(\.1))
         settings.prompts = interactive ? definition.prompts.map(\.prompt) : []
-        // The cards a prompt feeds join the screen when a person may type into it, or was given its input.
-        let given = Set(options.said.map(\.name))
-        let adding = definition.prompts.filter { interactive || given.contains($0.prompt.event) }.compactMap(\.card)
+        // The cards a prompt feeds join the screen when a person may type into it, or was given its value.
+        let adding = (interactive ? definition.prompts : given.map(\.0)).compactMap(\.card)
         guard
             let runtime = await host.runtime(
                 definition, settings: settings, trace: options.trace, analytics: analytics, adding: adding)

@@ -1,0 +1,49 @@
+import Core
+import JSON
+
+/// One prompt of a screen's definition: the name a command line gives its value by (`--input promo=SAVE10`), the
+/// line the live screen opens for it, and the card it feeds (added to the screen when its value is given). A
+/// value, typed or given, is the prompt's event; the screen keeps it in the card's state.
+public struct ScreenPrompt: Sendable, Equatable {
+    /// The input's name ("promo", "method"): the definition's `"name"`, or the card it feeds.
+    public let name: String
+    /// What the live screen opens, and the event it sends.
+    public let prompt: ConsolePrompt
+    /// The card it feeds, which joins the screen when the value is given or a person may type one.
+    public let card: ComponentID?
+
+    /// A prompt named `name` that sends `prompt`'s event to `card`.
+    public init(name: String, prompt: ConsolePrompt, card: ComponentID? = nil) {
+        (self.name, self.prompt, self.card) = (name, prompt, card)
+    }
+
+    /// Whether `value` is what a person could type into it: 1 to `limit` ASCII letters and digits.
+    public func takes(_ value: String) -> Bool {
+        (1...prompt.limit).contains(value.count) && value.allSatisfy(ConsolePrompt.mayBeTyped)
+    }
+
+    /// The event a value given for it is (`promo.entered` = "SAVE10"), routed as a typed one is.
+    public func event(_ value: String) -> DomainEvent { DomainEvent(prompt.event, text: value) }
+
+    /// Reads one entry of `prompts`: a one-character `key`, a `label`, the `event`, optionally `effect`, `card`
+    /// and `name` (by default the card's id).
+    init(json value: JSONValue, screen: String) throws {
+        guard case .object(let fields) = value, case .string(let key)? = fields["key"], key.count == 1,
+            let character = key.first, character.isASCII, case .string(let label)? = fields["label"],
+            case .string(let event)? = fields["event"]
+        else {
+            throw Failure(
+                "screens/\(screen).json: a prompt needs a one-character 'key', a 'label' and the 'event' it sends")
+        }
+        let effect = fields["effect"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? label
+        let card = fields["card"].flatMap { if case .string(let id) = $0 { ComponentID(id) } else { nil } }
+        let named = fields["name"].flatMap { if case .string(let text) = $0 { text } else { nil } }
+        guard let name = named ?? card?.rawValue, ScreenDefinition.isName(name) else {
+            throw Failure(
+                "screens/\(screen).json: prompt '\(key)' needs a 'name' of lower-case letters, digits, '-' and '_' "
+                    + "(the --input it is given by)")
+        }
+        self.init(
+            name: name, prompt: ConsolePrompt(key: character, label: label, effect: effect, event: event), card: card)
+    }
+}

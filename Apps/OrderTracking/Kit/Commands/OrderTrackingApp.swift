@@ -43,7 +43,7 @@ public enum OrderTrackingApp {
     static let trace = Option.flag(
         "--trace", help: "state transitions, event hops and refresh requests, timestamped, to stderr")
     static let version = Option.flag("--version", help: "the version")
-    static let order = Option("--order", "ID", help: "the order whose ids it reads (default 1234)") {
+    static let order = Option("--order", "ID", help: "the order it reads (as --input order=ID)") {
         (id: String) throws(UsageError) -> String in try validateID(id, kind: "order")
     }
     static let payload = Option.text("--payload", "FILE", help: "a JSON file instead of its endpoint")

@@ -16,10 +16,16 @@ extension OrderTrackingApp {
             throw UsageError(message: "--payload '\(file)' cannot be read; give a path to a JSON file")
         }
         let (injected, forced) = (parsed[fail], parsed[state])
-        let ids = parsed.all(input).reduce(into: ["order": parsed[order, default: "1234"]]) { $0[$1.name] = $1.value }
+        let card = ComponentID(parsed.positionals[0])
+        var ids = parsed.all(input).reduce(into: parsed[order].map { ["order": $0] } ?? [:]) { $0[$1.name] = $1.value }
+        // An input not given: the first demo subject of the card's screen, said in one line.
+        for subject in DemoSubject.first(for: card, registry: host.registry) where ids[subject.input] == nil {
+            ids[subject.input] = subject.id
+            host.terminal.err(subject.line)
+        }
         // `--event order.status=delivered`: another squad's event, delivered after the load.
         let preview = CardPreview(
-            id: ComponentID(parsed.positionals[0]),
+            id: card,
             events: parsed.all(event).map { DomainEvent($0.name, text: $0.value) },
             ids: ids, payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced)
         let phase = await preview.show(

@@ -136,8 +136,8 @@ public struct ScreenSettings: Sendable {
     public var actions: [ActionSpec] = []
     /// An action to carry out, already confirmed, once the first loads have settled (`--pay`); not with `watch`.
     public var perform: String?
-    /// What a person said before the screen started (`--method ID`): routed at the start, so each card that
-    /// takes it applies it to every load's info.
+    /// What a person said before the screen started (a prompt's value: `--input method=cash`): routed at the
+    /// start as if typed, kept in the state of each card that takes it and handed to every load of it.
     public var said: [DomainEvent] = []
 
     /// Settings for a screen whose components read `ids`.

@@ -20,6 +20,8 @@ struct ScreenRun: Sendable {
         var done: ScreenFrame?
         while true {
             guard let definition = await host.definition(options.name) else { return afterwards(done, options.name) }
+            // The screen a done action leads to takes its ids from the answer, never a prompt's value.
+            if done != nil { options.inputs = options.inputs.filter { definition.inputs.contains($0.0) } }
             let missing = definition.inputs.filter { name in !options.inputs.contains { $0.0 == name } }
             if let done, let name = missing.first {
                 // The action is done, but its answer does not say where to go next: the run ends there, done.

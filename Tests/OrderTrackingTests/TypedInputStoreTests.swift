@@ -58,6 +58,7 @@ import Testing
             (screen.cards[0].freshAt, screen.cards[0].settledAt, screen.cards[0].shownOnce) = (
                 Self.start, Self.start, true
             )
+            screen.settledAt = Self.start  // the frame the sinks are handed says when it settled
         }
         #expect(backend.requests.isEmpty)
 

@@ -28,48 +28,41 @@ public struct SignalExit: Sendable, Equatable {
     ]
 }
 
-/// Runs `body` until it finishes or one of `exits` ends it: the terminal is restored (the live screen's last frame
-/// printed on the main screen), the work cancelled and the process exits with that signal's status. Returns
-/// `body`'s status (or rethrows its error), or the signal's status when one arrived while the work was unwinding.
-/// A second signal while the first is still handing the terminal back ends the process within a moment, with the
-/// first one's status, and so does the first one after five seconds (a terminal that stopped reading holds every
-/// write). Ctrl-Z and `fg` give the terminal back while stopped and repaint on return. `enabled: false` runs
-/// `body` alone (in-process tests: the handlers are the test runner's).
+/// Runs `body` until it finishes or one of `exits` ends it. A signal cancels `body` (its task and every task under
+/// it), which unwinds as any cancelled run does: a screen stops, the live console gives the terminal back and the
+/// run prints its last frame by its own ending path. Then the terminal is restored if the body left it taken, the
+/// signal's one word goes to stderr, every later write is refused, and the signal's status is returned for `main`
+/// to exit with. Returns `body`'s status (or rethrows its error) when no signal came.
+/// Last resorts, for a terminal that stopped reading (every write waits) or work that does not unwind: a second
+/// signal ends the process 0.75 s later and the first one five seconds later, with the first one's status and the
+/// terminal's settings put back. Ctrl-Z and `fg` give the terminal back while stopped and repaint on return.
+/// `enabled: false` runs `body` alone (in-process tests: the handlers are the test runner's).
 public func withSignalHandling(
     _ terminal: Terminal, exits: [SignalExit] = SignalExit.standard, enabled: Bool = true,
     _ body: @escaping @Sendable () async throws -> Int32
 ) async throws -> Int32 {
     guard enabled else { return try await body() }
-    let caught = Locked(Int32?.none)
     // The handlers are in place before the work starts: a signal in its first milliseconds (the first line of a
     // fast screen is already out) must not find the default action and leave the terminal as it was.
     let work = CancelTrigger()
-    let leaving = Locked(Int32?.none)
+    let caught = Locked(SignalExit?.none)
     let sources = exits.map { exit in
         signal(exit.signal, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: exit.signal, queue: .global())
         source.setEventHandler {
-            let first = leaving.withLock { leaving -> Int32? in
-                defer { leaving = leaving ?? exit.status }
-                return leaving
+            let first = caught.withLock { caught -> SignalExit? in
+                defer { caught = caught ?? exit }
+                return caught
             }
-            if let status = first {
-                // Ctrl-C pressed twice at once: the hand-back under way is let finish unless it is stuck.
-                DispatchQueue.global().asyncAfter(deadline: .now() + secondSignalLimit) { endNow(status) }
+            if let first {
+                // Ctrl-C pressed twice at once: the unwinding under way is let finish unless it is stuck.
+                DispatchQueue.global().asyncAfter(deadline: .now() + secondSignalLimit) { endNow(first.status) }
                 return
             }
-            // Mark first, so a run that is unwinding at the same moment reports the signal, not its own status.
-            caught.withLock { $0 = $0 ?? exit.status }
-            // The hand-back writes to a terminal that may hold the writes: on a thread of its own, so this handler
-            // returns and a second signal (the same one too) is heard.
-            let leave = Thread {
-                terminal.handBack(farewell: exit.word)
-                work.fire()
-                Foundation.exit(exit.status)
-            }
-            leave.name = "courier-leaving"
-            leave.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + handBackLimit) { endNow(exit.status) }
+            // The run unwinds in its own tasks; this handler only cancels it, so it returns at once and a second
+            // signal (the same one too) is heard.
+            work.fire()
+            DispatchQueue.global().asyncAfter(deadline: .now() + handBackLimit) { leaveNow(terminal, exit) }
         }
         source.resume()
         return source
@@ -87,19 +80,34 @@ public func withSignalHandling(
     let outcome = await cancelling(when: work) { () async -> Result<Int32, any Error> in
         do { return .success(try await body()) } catch { return .failure(error) }
     }
+    // Marked before the body ended, so a run that was unwinding at the same moment reports the signal.
+    if let exit = caught.withLock({ $0 }) {
+        terminal.handBack(farewell: exit.word)
+        for source in sources + jobControl { source.cancel() }
+        return exit.status
+    }
     for source in sources + jobControl { source.cancel() }
-    if let status = caught.withLock({ $0 }) { return status }
     return try outcome.get()
 }
 
-/// How long the terminal is given to take the last frame and the goodbye after an ending signal: a terminal that
-/// stopped reading (Ctrl-S, a stalled connection) holds writes for ever, and a signal must still end the process.
+/// How long a run is given to unwind after an ending signal (stop, give the terminal back, print its last frame):
+/// a terminal that stopped reading (Ctrl-S, a stalled connection) holds writes for ever, work may not notice
+/// its cancellation, and a signal must still end the process.
 let handBackLimit = DispatchTimeInterval.seconds(5)
 
-/// How long a hand-back is still given once a second ending signal came: a moment for a person who wants out,
+/// How long the unwinding is still given once a second ending signal came: a moment for a person who wants out,
 /// and ample for one that is only writing (a frame takes microseconds), so a burst of Ctrl-C still gets the
 /// terminal and the last frame back.
 let secondSignalLimit = DispatchTimeInterval.milliseconds(750)
+
+/// The last resort after ``handBackLimit``: the terminal restored and the goodbye written if the writes go through
+/// (a run that did not unwind), and the process ended with the signal's status either way, ``secondSignalLimit``
+/// later at the latest (a terminal that holds the writes).
+private func leaveNow(_ terminal: Terminal, _ exit: SignalExit) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + secondSignalLimit) { endNow(exit.status) }
+    terminal.handBack(farewell: exit.word)
+    endNow(exit.status)
+}
 
 /// Ends the process at once with `status`, the terminal's settings put back (line editing, echo) without a write,
 /// which could wait behind the one that is stuck.

@@ -99,7 +99,8 @@ public final class StandardStreams: Sendable {
         }
     }
 
-    /// Runs `body` with exclusive use of the streams, then refuses every later write (used by signal handlers).
+    /// Runs `body` with exclusive use of the streams, then refuses every later write (a signal's goodbye,
+    /// ``Terminal/handBack(farewell:)``).
     public func close(_ body: (_ out: (String) -> Void, _ err: (String) -> Void) -> Void) {
         state.withLock { state in
             guard !state.closed else { return }
@@ -122,8 +123,10 @@ public final class StandardStreams: Sendable {
 
     /// The status `tool` should exit with: `status`, unless stdout could not be written; then 1, quietly for a
     /// reader that went away (`| head -1`), with the system's words on stderr otherwise (a full disk); 129, as a
-    /// SIGHUP, for a terminal that hung up.
+    /// SIGHUP, for a terminal that hung up. Streams handed back (a signal said its goodbye) keep `status`, the
+    /// signal's: the run ended because of it, whatever its writes met on the way.
     public func exitStatus(_ status: Int32, tool: String) -> Int32 {
+        if state.withLock({ $0.closed }) { return status }
         switch failure {
         case nil: return status
         case .closedPipe: return 1

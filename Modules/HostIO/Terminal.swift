@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import SafeText
 import TerminalUI
 
 #if canImport(Darwin)
@@ -34,11 +33,6 @@ public final class Terminal: Sendable {
     private let background = Locked(false)
     /// Whether a thread is already looking for the job to be the foreground job again.
     private let looking = Locked(false)
-    /// What ``handBack(farewell:)`` prints on the main screen: the live screen's last frame (stdout) and its
-    /// diagnostics (stderr lines), made when the signal comes; nil when there is none or the run printed it itself
-    /// (``printingLastFrame(_:)``).
-    private let lastFrame = Locked<(@Sendable () -> (out: String, err: [String])?)?>(nil)
-
     /// Looks at stdout and the environment once; every later decision reads these answers.
     public init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
         isTTY = streams.isTerminal
@@ -193,30 +187,11 @@ public final class Terminal: Sendable {
         resumeHandler.withLock { $0 }?()
     }
 
-    /// Registers what a signal leaves on the main screen (``handBack(farewell:)``) if it ends the run before the run
-    /// printed its last frame itself: the text for stdout and the lines for stderr (hidden cards), both before the
-    /// goodbye. The live screen draws on the alternate screen, which a signal's exit leaves, so without it a person
-    /// would find only the goodbye where `q` leaves the last frame (during a payment, the only trace of it).
-    /// `frame` is made when the signal comes, so it shows the screen as it is then.
-    /// `frame` may answer nil when there is nothing to leave then (the goodbye alone, as if nothing was registered).
-    public func onHandBack(print frame: @escaping @Sendable () -> (out: String, err: [String])?) {
-        lastFrame.withLock { $0 = frame }
-    }
-
-    /// Runs `finish`, in which the run prints its own last frame, so that the frame is printed once: a signal that
-    /// came first printed the registered frame (and `finish`'s writes are refused), one that comes during `finish`
-    /// waits for it and prints no second frame, one that comes after finds nothing registered.
-    public func printingLastFrame(_ finish: () -> Void) {
-        lastFrame.withLock { frame in
-            frame = nil
-            finish()
-        }
-    }
-
-    /// Restores the terminal (cursor shown, a final newline after a live frame), prints the last frame registered
-    /// with ``onHandBack(print:)`` on the main screen, writes `farewell` to stderr and refuses every later write, so
-    /// a paint still in flight cannot land after the process said goodbye. A terminal that is gone (a hang-up:
-    /// each write fails with EIO) gets what can be written; nothing here waits for it.
+    /// The goodbye after an ending signal, once the run has unwound (its last frame printed by its own ending
+    /// path): the terminal restored if the run left it taken (the alternate screen left, raw keys and bracketed
+    /// paste off, the cursor shown), `farewell` on stderr, and every later write refused, so a paint still in
+    /// flight cannot land after the process said goodbye. A terminal that is gone (a hang-up: each write fails
+    /// with EIO) gets what can be written; nothing here waits for it.
     public func handBack(farewell: String) {
         let hidden = cursorHidden.withLock { hidden in
             defer { hidden = false }; return hidden
@@ -224,22 +199,12 @@ public final class Terminal: Sendable {
         let wasInteractive = interactive.withLock { active in
             defer { active = false }; return active
         }
-        // Made before the streams are taken: making it reads the screen's state, never the streams.
-        let frame = lastFrame.withLock { frame in
-            defer { frame = nil }
-            return frame?() ?? nil
-        }
         streams.close { out, err in
             if wasInteractive {
                 out(Self.leaveSequence)
                 RawMode.restore()
-            } else {
-                if hidden { out("\u{1B}[?25h") }
-                if isTTY && frame == nil { out("\n") }
-            }
-            if let frame {
-                out(frame.out)
-                for line in frame.err { err(SafeText.visible(line) + "\n") }
+            } else if hidden {
+                out("\u{1B}[?25h")
             }
             err(farewell + "\n")
         }

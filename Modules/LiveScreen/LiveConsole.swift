@@ -47,8 +47,9 @@ public final class LiveConsole: Sendable {
     /// keeps only the newest request, so a burst of keys (10,000 pasted `r`) costs one or two draws, not one
     /// each, and a resize redraws the newest frame.
     private let drawer = Locked((frame: ScreenFrame?.none, wake: AsyncStream<Void>.Continuation?.none))
-    /// Slow requests under way (a tab's content), so keys are never held behind them.
-    private let errands = Locked([Task<Void, Never>]())
+    /// While ``run(keys:)`` runs: slow requests (a tab's content) handed to a child task that runs each beside
+    /// the keys, so keys are never held behind them.
+    private let errands = Locked(AsyncStream<@Sendable () async -> Void>.Continuation?.none)
 
     /// A live screen titled `title` over `runtime` (whose settings carry the host's prompts): a code sent from a
     /// prompt is kept in the screen's state and routed to the cards that declared they take it. The cards in
@@ -61,8 +62,9 @@ public final class LiveConsole: Sendable {
         (self.tabs, self.skipping) = (tabs, skipping)
     }
 
-    /// Runs until `q`/Esc, the order finishing or the task being cancelled, reading `keys`; returns the last
-    /// frame with the terminal given back.
+    /// Runs until `q`/Esc, the order finishing or the task being cancelled (a signal, a vanished reader), reading
+    /// `keys`; returns the last frame with the terminal given back. The run is one task tree: the runtime's loop
+    /// in this task, and beside it children that draw, forward keys and run errands, all ended before this returns.
     public func run(keys: AsyncStream<[Key]>) async -> ScreenFrame {
         terminal.enterInteractive()
         terminal.onResume { [weak self] in self?.redraw() }
@@ -72,23 +74,37 @@ public final class LiveConsole: Sendable {
         resized.resume()
         let (requests, requested) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         drawer.withLock { $0.wake = requested }
-        let drawing = Task.placed { [self] in
-            for await _ in requests {
-                if let frame = drawer.withLock({ $0.frame }) { draw(frame) }
+        let (jobs, queued) = AsyncStream<@Sendable () async -> Void>.makeStream()
+        errands.withLock { $0 = queued }
+        let ended = CancelTrigger()
+        let final = await withDiscardingTaskGroup { group in
+            group.addTask { [self] in
+                for await _ in requests {
+                    if let frame = drawer.withLock({ $0.frame }) { draw(frame) }
+                }
             }
-        }
-        let reading = Task.placed { [self] in
-            for await batch in keys {
-                runtime.send(.keys(batch, tabs: tabs.items()))
+            // Keys and errands stop when the screen has: their stream would only end with the key reader.
+            group.addTask { [runtime, tabs] in
+                await cancelling(when: ended) {
+                    await withDiscardingTaskGroup { errands in
+                        errands.addTask {
+                            for await batch in keys { runtime.send(.keys(batch, tabs: tabs.items())) }
+                        }
+                        for await job in jobs { errands.addTask { await job() } }
+                    }
+                }
             }
+            let final = await runtime.run(
+                { [self] frame, _ in redraw(frame) }, requests: { [self] in carryOut($0) })
+            ended.fire()
+            resized.cancel()
+            errands.withLock { $0 = nil }
+            queued.finish()
+            // The drawer draws what was last asked, then ends.
+            drawer.withLock { $0.wake = nil }
+            requested.finish()
+            return final
         }
-        let final = await runtime.run({ [self] frame, _ in redraw(frame) }, requests: { [self] in carryOut($0) })
-        reading.cancel()
-        resized.cancel()
-        for errand in errands.withLock({ $0 }) { errand.cancel() }
-        drawer.withLock { $0 = (nil, nil) }
-        requested.finish()
-        await drawing.value
         terminal.leaveInteractive()
         return final
     }
@@ -99,20 +115,18 @@ public final class LiveConsole: Sendable {
         switch request {
         case .open(let id):
             let (tabs, runtime) = (tabs, runtime)
-            let errand = Task.placed {
+            errands.withLock { $0 }?.yield {
                 let lines = id == tabs.items().first?.id ? nil : await tabs.open(id)
                 runtime.send(.answered(.opened(tab: id, lines: lines, tabs: tabs.items())))
             }
-            errands.withLock { $0.append(errand) }
         case .perform(let id):
             let (tabs, runtime) = (tabs, runtime)
-            let errand = Task.placed {
+            errands.withLock { $0 }?.yield {
                 let before = tabs.items()
                 let said = await tabs.open(id)
                 runtime.send(
                     .answered(.performed(said: said.joined(separator: " "), before: before, after: tabs.items())))
             }
-            errands.withLock { $0.append(errand) }
         }
     }
 

@@ -29,23 +29,21 @@ public struct ScreenPresenter: Sendable {
                 subject: subject, json: json, plain: plain || interactive, watch: watch && !interactive,
                 terminal: terminal)
         }
+        // Whatever ends the run (a key, the order finishing, a signal or a vanished reader cancelling this task),
+        // it unwinds to here and the last frame is printed on the main screen by this one path.
         let (final, shown): (ScreenFrame, ScreenOutput)
         if interactive {
             let console = LiveConsole(
                 title: subject.title, runtime: runtime, terminal: terminal, tabs: tabs,
                 skipping: skipping)
-            // A signal ends the run on the alternate screen: it leaves the last frame as `q` does, made then.
-            terminal.onHandBack { output().closing(runtime.currentFrame(includingInfo: false)) }
             final = await KeyReader.reading { await console.run(keys: $0) }
             // The last frame stays on the main screen, as a plain frame at the terminal's width now.
             shown = output()
         } else {
             shown = output()
-            // A signal while a payment is in flight leaves what is known of it, in text and in JSON alike.
-            terminal.onHandBack { [json] in shown.interrupted(runtime.currentFrame(includingInfo: json)) }
             final = await runtime.run { frame, moment in shown.show(frame, moment) }
         }
-        terminal.printingLastFrame { shown.finish(final) }
+        shown.finish(final)
         return final
     }
 }

@@ -106,9 +106,10 @@ public final class ScreenOutput: Sendable {
     /// `frame` as a plain text frame: the title and the cards on screen.
     private func text(of frame: ScreenFrame) -> String { shown.withLock { $0.painter.frame(frame.slots) } }
 
-    /// The run is over: the last frame or report (unless `watch` already showed exactly this), then what an
-    /// action came to (text), the terminal restored, one stderr line if a critical card failed the screen and one
-    /// per other hidden card saying why.
+    /// The run is over, whatever ended it (a signal too: the run unwinds to here): the last frame or report
+    /// (unless `watch` already showed exactly this), then what an action came to (text; a payment sent and not
+    /// answered "may have gone through"), the terminal restored, one stderr line if a critical card failed the
+    /// screen and one per other hidden card saying why.
     public func finish(_ frame: ScreenFrame) {
         switch mode {
         case .live:
@@ -124,23 +125,6 @@ public final class ScreenOutput: Sendable {
         if !closing.out.isEmpty { terminal.out(closing.out) }
         terminal.restore()
         for line in closing.err { terminal.err(line) }
-    }
-
-    /// What ``finish(_:)`` writes after the frames for `frame`, written nowhere: on stdout, for a plain output the
-    /// last frame, and (in text) what an action came to; on stderr, one line if a critical card failed the screen
-    /// and one per other hidden card saying why. A signal that ends the live screen prints these after leaving the
-    /// alternate screen, as `q` leaves them (LiveScreen's `ScreenPresenter`).
-    public func closing(_ frame: ScreenFrame) -> (out: String, err: [String]) { closing(shown: frame) }
-
-    /// What a signal leaves when it ends this output's run while an action is under way (sent, no answer yet):
-    /// what ``finish(_:)`` would write after the frames (in text the frame and "may have gone through", in JSON
-    /// the report, its outcome unknown), so a script's payment killed mid-flight is never only "terminated". Nil
-    /// when no action is under way: the goodbye alone, as before.
-    public func interrupted(_ frame: ScreenFrame) -> (out: String, err: [String])? {
-        guard case .sending? = frame.action else { return nil }
-        var closing = closing(shown: frame)
-        if mode == .json && !watching { closing.out = JSONReport(subject: subject, frame: frame).text + "\n" }
-        return closing
     }
 
     private func closing(shown frame: ScreenFrame) -> (out: String, err: [String]) {

@@ -7,7 +7,8 @@ final class HeldAnswer {
     let server: TestServer
     private let folder: TemporaryDirectory
     private var gate: URL { folder.url.appendingPathComponent("release") }
-    private var asked: URL { folder.url.appendingPathComponent("asked") }
+    /// The file the server creates when the held path is asked for.
+    var asked: URL { folder.url.appendingPathComponent("asked") }
 
     /// `python3 -m http.server`'s handler serving `root`, except that a GET of `path` waits until ``release()``
     /// (and says it was asked, ``wasAsked``).

@@ -37,7 +37,10 @@ struct ScreenRun: Sendable {
             guard let (final, interactive) = await show(definition, options) else {
                 return afterwards(done, definition.name)
             }
-            guard interactive, let next = final.next else { return exitCode(final, interactive: interactive) }
+            // A run cancelled by a signal or a vanished reader ends with the screen it was on.
+            guard interactive, let next = final.next, !Task.isCancelled else {
+                return exitCode(final, interactive: interactive)
+            }
             done = final
             options = ScreenOptions(name: next.screen, inputs: next.inputs.sorted { $0.key < $1.key }.map { ($0, $1) })
             options.watch = true

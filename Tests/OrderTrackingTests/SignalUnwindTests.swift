@@ -1,0 +1,76 @@
+import CoreTesting
+import Foundation
+import HostIO
+import Testing
+
+/// A signal cancels the run, which unwinds and ends by its own ending path before the goodbye: what only that path
+/// writes (a one-shot JSON report, the reasons a watch gives for its hidden cards) is there after SIGTERM, then the
+/// one word and the signal's status. A handler that printed the goodbye and left at once wrote neither.
+@Suite struct SignalUnwindTests {
+    /// Starts `arguments`, waits until `ready` says so, sends SIGTERM and returns what the run wrote and its status.
+    /// The limit only ends a hang.
+    func terminated(_ arguments: [String], when ready: @escaping @Sendable (_ out: String) -> Bool) async throws -> (
+        out: String, err: String, status: Int32
+    ) {
+        let (output, errors) = (Pipe(), Pipe())
+        let process = try ChildProcess.startForTest(
+            [CLI.binary] + arguments, environment: CLI.environment, output: output.fileHandleForWriting,
+            error: errors.fileHandleForWriting)
+        try output.fileHandleForWriting.close()
+        try errors.fileHandleForWriting.close()
+        let reading = output.fileHandleForReading
+        let limit = Task {
+            try await Task.sleep(for: .seconds(120))
+            process.send(SIGKILL)
+        }
+        defer { limit.cancel() }
+        let out = await OwnThread.run {
+            var text = ""
+            while !ready(text) {
+                let chunk = reading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            process.send(SIGTERM)
+            return text + String(decoding: reading.readDataToEndOfFile(), as: UTF8.self)
+        }
+        let (status, err) = await process.finish(reading: errors.fileHandleForReading)
+        return (out, err, status)
+    }
+
+    /// A one-shot JSON run whose card is still loading when SIGTERM comes prints its report, the held card
+    /// loading, as a run that ends prints it: one JSON object a script can read.
+    @Test func aOneShotJSONRunEndedBySIGTERMPrintsItsReport() async throws {
+        let held = try HeldAnswer(root: CLI.fixtures, path: "orders/1234/eta.json")
+        defer { held.release() }
+        // The signal goes once the server holds the answer: the run is then surely waiting for it.
+        let asked = held.asked.path
+        let run = try await terminated(
+            ["1234", "--format", "json", "--timeout", "600", "--api", held.server.baseURL.absoluteString]
+        ) { _ in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !FileManager.default.fileExists(atPath: asked), ContinuousClock.now < deadline { usleep(20_000) }
+            return true
+        }
+        #expect(run.status == 143)
+        #expect(run.err.hasSuffix("terminated\n"), "\(run.err)")
+        let report = try CLI.json(run.out)
+        let states = (report["components"] as? [[String: Any]] ?? []).map {
+            ($0["id"] as? String ?? "", $0["state"] as? String ?? "")
+        }
+        #expect(states.contains { $0 == ("eta", "loading") }, "\(run.out)")
+        #expect(states.contains { $0 == ("order", "info") }, "\(run.out)")
+    }
+
+    /// A plain watch ended by SIGTERM says why its hidden card is hidden (order 5678's payment), as its own end
+    /// says it, before the goodbye.
+    @Test func aWatchEndedBySIGTERMSaysWhyItsHiddenCardIsHidden() async throws {
+        let run = try await terminated(["5678", "--watch", "--plain", "--every", "3600"]) {
+            $0.contains("── 08:00")
+        }
+        #expect(run.status == 143)
+        let lines = run.err.split(separator: "\n").map(String.init)
+        #expect(lines.last == "terminated", "\(run.err)")
+        #expect(lines.dropLast().contains { $0.hasPrefix("payment hidden: ") }, "\(run.err)")
+    }
+}

@@ -145,23 +145,42 @@ public final class ScreenRuntime: Sendable {
         return currentFrame(includingInfo: settings.includeInfo)
     }
 
-    /// Shows every skeleton (the `.first` frame), loads the cards at `loading` and waits until the screen has
-    /// settled: the first step of a host that acts on the screen itself (``deliver(_:)``, ``reload(card:)``)
-    /// before ``stop()``.
+    /// Shows every skeleton (the `.first` frame), loads the cards at `loading`, waits until the screen has settled,
+    /// runs `body` (which acts on the screen: ``deliver(_:)``, ``reload(card:)``, ``currentVerdicts(on:)``) and
+    /// stops it, returning what `body` returned and the last frame. The loop is a child of the caller's task, so
+    /// nothing outlives the call and cancelling the caller stops the screen: `preview --event`, ``verdicts(on:)``.
+    public func opened<Value>(
+        _ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void = { _, _ in }, loading: [Int],
+        _ body: () async -> Value
+    ) async -> (value: Value, last: ScreenFrame) {
+        world.withLock { $0.frames = frames }
+        let value = await withDiscardingTaskGroup { group in
+            group.addTask { [self] in await drive() }
+            sink.yield(.action(.start(loading: loading)))
+            await settled()
+            let value = await body()
+            sink.yield(.action(.stop))
+            return value
+        }
+        return (value, currentFrame(includingInfo: settings.includeInfo))
+    }
+
+    /// ``opened(_:loading:_:)`` for a host that acts on the screen across calls it does not scope (CoreTesting's
+    /// `ComponentHarness`, one test step at a time): the screen stays open past this call's return, until
+    /// ``stop()``.
     public func open(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void = { _, _ in }, loading: [Int])
         async
     {
         world.withLock { $0.frames = frames }
-        // The one unstructured task of the runtime: a host that acts on the screen between calls (a test's
-        // harness, `preview --event`) keeps it open past this call's return, until ``stop()``. Under it, the
-        // loads and sends are the loop's children as in ``run(_:requests:)``.
+        // The one unstructured task of the runtime, for that harness alone. Under it, the loads and sends are
+        // the loop's children as in ``run(_:requests:)``.
         let task = Task.placed { [self] in await drive() }
         loop.withLock { $0 = task }
         sink.yield(.action(.start(loading: loading)))
         await settled()
     }
 
-    /// Ends the run: the loads under way are cancelled and the last frame is returned.
+    /// Ends what ``open(_:loading:)`` opened: the loads under way are cancelled and the last frame is returned.
     public func stop() async -> ScreenFrame {
         sink.yield(.action(.stop))
         await loop.withLock { $0 }?.value
@@ -170,7 +189,7 @@ public final class ScreenRuntime: Sendable {
 
     /// Delivers `event` to the cards that consume it, as if a squad had published it (routed on, cycles
     /// refused), reloads the cards that ask for a look because of it, and says how each card reacted.
-    /// Between ``open(_:loading:)`` and ``stop()``: `preview --event`.
+    /// Inside ``opened(_:loading:_:)`` (`preview --event`), or between ``open(_:loading:)`` and ``stop()``.
     public func deliver(_ event: DomainEvent) async -> [ComponentID: EventReaction] {
         let before = world.withLock { $0.state.cards }
         sink.yield(.action(.input(event)))
@@ -187,10 +206,7 @@ public final class ScreenRuntime: Sendable {
     /// Loads the cards that validate and asks each about `action`, in layout order (verdict nil: it could not
     /// load, so it could not check). Analytics and diagnostics are reported as on a screen; nothing is drawn.
     public func verdicts(on action: UserAction) async -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
-        await open(loading: kernels.indices.filter { kernels[$0].validates })
-        let verdicts = await ask(action)
-        _ = await stop()
-        return verdicts
+        await opened(loading: kernels.indices.filter { kernels[$0].validates }) { await ask(action) }.value
     }
 
     /// The verdicts on `action` of the validating cards as they are, without loading anything: the screen's
@@ -207,8 +223,8 @@ public final class ScreenRuntime: Sendable {
     public func reloadNow() { send(.reload(card: nil)) }
 
     /// Loads card `card` again (refreshing the info it shows, or retrying after a failure; a load under way is
-    /// dropped for a new one) and returns once the screen has settled. Between ``open(_:loading:)`` and
-    /// ``stop()``: a one-card screen under test (CoreTesting's `ComponentHarness`).
+    /// dropped for a new one) and returns once the screen has settled. Inside ``opened(_:loading:_:)``, or between
+    /// ``open(_:loading:)`` and ``stop()``: a one-card screen under test (CoreTesting's `ComponentHarness`).
     public func reload(card: Int) async {
         sink.yield(.action(.reload(card: card)))
         await settled()

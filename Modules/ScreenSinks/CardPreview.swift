@@ -50,16 +50,18 @@ public struct CardPreview: Sendable {
             entries: [ScreenEntry(id: id, payload: fault == nil ? payload : nil)], registry: registry,
             backend: fault.map { FaultInjectingBackend(fault: $0, clock: clock) } ?? backend,
             clock: clock, settings: settings, report: RuntimeReport(terminal: terminal, trace: false, analytics: nil))
-        await runtime.open(loading: settings.load ? [0] : [])
-        var reactions: [String] = []
-        for event in events {
-            switch await runtime.deliver(event)[id] {
-            case .reloaded?: reactions.append("\(event): reloaded")
-            case .updated?: reactions.append("\(event): updated")
-            default: reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")
+        let (reactions, last) = await runtime.opened(loading: settings.load ? [0] : []) {
+            var reactions: [String] = []
+            for event in events {
+                switch await runtime.deliver(event)[id] {
+                case .reloaded?: reactions.append("\(event): reloaded")
+                case .updated?: reactions.append("\(event): updated")
+                default: reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")
+                }
             }
+            return reactions
         }
-        let card = await runtime.stop().cards[0]
+        let card = last.cards[0]
         if let forced = state, forced != .loading, forced != card.phase {
             terminal.err("asked for state '\(forced.rawValue)' but the component reached '\(card.phase.rawValue)'")
         }

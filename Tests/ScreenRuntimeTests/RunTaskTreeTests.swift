@@ -148,6 +148,27 @@ import Testing
         #expect(clock.sleeperCount == 0)
     }
 
+    /// A screen opened for the length of a call (`preview --event`, `cancel`'s verdicts) is part of its caller's
+    /// task tree: cancelling the caller while a fetch never answers stops the screen, ends the fetch and returns
+    /// the last frame, with nothing of it left waiting.
+    @Test func cancellingTheCallerOfAnOpenedScreenEndsItsFetchAndReturns() async throws {
+        let clock = VirtualClock()
+        let backend = Hanging()
+        let runtime = try Self.runtime(backend, clock: clock, watch: false, pay: false)
+        let last = Locked(ScreenFrame?.none)
+        let caller = clock.start {
+            let (_, frame) = await runtime.opened(loading: [0]) {}
+            last.withLock { $0 = frame }
+        }
+        await clock.settle()
+        #expect(backend.fetchesStarted.withLock { $0 } == 1)
+        caller.cancel()
+        await clock.settle()
+        #expect(last.withLock { $0 }?.cards.map(\.phase) == [.loading], "the call returned")
+        #expect(backend.fetchesCancelled.withLock { $0 } == 1, "the fetch saw the cancellation")
+        #expect(clock.sleeperCount == 0)
+    }
+
     /// A load that ignores its cancellation: a reload supersedes it, the new load's answer is shown, and the old
     /// load's answer, when it comes at last, changes nothing.
     @Test func aSupersededLoadThatIgnoresItsCancellationIsDroppedAndItsLateAnswerChangesNothing() async throws {

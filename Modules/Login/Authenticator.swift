@@ -9,7 +9,7 @@ public struct Authenticator: Sendable {
     public struct Outcome: Sendable, Equatable {
         /// The session, when the login succeeded.
         public let session: LoginSession?
-        /// The error, when it failed.
+        /// The error, when it failed. Both nil: the run was cancelled (a signal) before the account answered.
         public let error: LoginError?
         /// Hooks that threw or missed their deadline, with why.
         public let hookProblems: [String]
@@ -39,21 +39,27 @@ public struct Authenticator: Sendable {
         self.warn = warn
     }
 
-    /// Logs `userID` in (with `password` when the account has one) and runs the hooks.
+    /// Logs `userID` in (with `password` when the account has one) and runs the hooks. A cancelled task (a
+    /// signal) stops it where it is: no hook runs after it, and nothing more is said, since every step left would
+    /// fail for the cancellation alone (a failure hook would clear the stored user of a login nobody refused).
     public func logIn(userID: String, password: String?) async -> Outcome {
         say("Logging in...")
-        switch await authenticate(userID: userID, password: password) {
+        let answer = await authenticate(userID: userID, password: password)
+        if Task.isCancelled { return Outcome(session: nil, error: nil, hookProblems: []) }
+        switch answer {
         case .success(let session):
             say("Logged in successfully...")
             var findings: [String] = []
             var problems: [String] = []
             for hook in container.successHooks() {
+                if Task.isCancelled { return Outcome(session: session, error: nil, hookProblems: problems) }
                 say(hook.plugin.announcement(for: session))
                 switch await runHook(hook.id, { try await hook.plugin.didLogIn(session) }) {
                 case .success(let line): findings.append(line)
                 case .failure(let problem): problems.append(problem.message)
                 }
             }
+            if Task.isCancelled { return Outcome(session: session, error: nil, hookProblems: problems) }
             findings.forEach(note)
             problems.forEach(warn)
             return Outcome(session: session, error: nil, hookProblems: problems)

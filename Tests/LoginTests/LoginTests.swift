@@ -117,6 +117,30 @@ func authenticator(
         #expect(journal.all == ["Storage cleaned"])
     }
 
+    /// A login whose task is cancelled (Ctrl-C) while the account is asked for neither succeeded nor failed: no
+    /// hook runs (Storage's failure hook would clear the stored user) and nothing is said after "Logging in...".
+    @Test func aLoginCancelledWhileAskingRunsNoHookAndSaysNothingMore() async throws {
+        let container = LoginContainer()
+        let journal = Journal()
+        try container.register(
+            failure: RecordingHook(name: "Storage", behaviour: .succeed, journal: journal), id: "Storage")
+        try container.register(
+            success: RecordingHook(name: "Profile", behaviour: .succeed, journal: journal), id: "Profile")
+        let clock = VirtualClock()
+        let channels = Channels()
+        let auth = Authenticator(
+            backend: CannedBackend(["users/8/account.json": .hang], clock: clock), container: container,
+            clock: clock, say: { channels.said.add($0) }, warn: { channels.warned.add($0) })
+        let login = clock.start { await auth.logIn(userID: "8", password: nil) }
+        await clock.settle()
+        login.cancel()
+        let outcome = await login.value
+        #expect(outcome.session == nil && outcome.error == nil)
+        #expect(journal.all.isEmpty, "no hook ran")
+        #expect(channels.said.all == ["Logging in..."])
+        #expect(channels.warned.all.isEmpty)
+    }
+
     @Test func theRightPasswordLogsIn() async throws {
         let (auth, _) = authenticator(LoginContainer())
         #expect(await auth.logIn(userID: "5555", password: "courier").session?.name == "Locked")

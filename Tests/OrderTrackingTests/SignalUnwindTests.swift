@@ -59,7 +59,36 @@ import Testing
             ($0["id"] as? String ?? "", $0["state"] as? String ?? "")
         }
         #expect(states.contains { $0 == ("eta", "loading") }, "\(run.out)")
-        #expect(states.contains { $0 == ("order", "info") }, "\(run.out)")
+        #expect(states.map(\.0).contains("order") && report["status"] != nil, "the whole report:\n\(run.out)")
+    }
+
+    /// Work a signal cut short says nothing of its own about it: no "cannot load screen …: cancelled", no verdict
+    /// report in which a card the signal kept from loading counts as a veto, no login failure or failed hooks
+    /// (nor a failure hook that clears the stored user). What was already said stays, then the goodbye.
+    @Test(arguments: [
+        ("screens/tracking.json", ["1234"], ""), ("orders/1234/screen.json", ["1234"], ""),
+        ("orders/1234/payment.json", ["cancel", "1234"], ""),
+        ("users/1234/account.json", ["login", "1234", "--data-dir"], "Logging in...\n"),
+        ("users/1234/profile.json", ["login", "1234", "--data-dir"], "Logging in...\nLogged in successfully...\n"),
+    ])
+    func workCutShortBySIGTERMSaysNothingOfItsOwn(held path: String, arguments: [String], out: String) async throws {
+        let held = try HeldAnswer(root: CLI.fixtures, path: path)
+        defer { held.release() }
+        let data = try TemporaryDirectory()
+        let asked = held.asked.path
+        // A login gets a folder of its own (`--data-dir` last): it must not sign in the suite's shared one.
+        let folder = arguments.last == "--data-dir" ? [data.url.path] : []
+        let run = try await terminated(
+            arguments + folder + ["--timeout", "600", "--api", held.server.baseURL.absoluteString]
+        ) { _ in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !FileManager.default.fileExists(atPath: asked), ContinuousClock.now < deadline { usleep(20_000) }
+            return true
+        }
+        #expect(run.status == 143)
+        #expect(run.err == "terminated\n", "\(run.err)")
+        #expect(run.out.hasPrefix(out), "\(run.out)")
+        #expect(!run.out.contains("Storing") && !run.out.contains("veto"), "\(run.out)")
     }
 
     /// A plain watch ended by SIGTERM says why its hidden card is hidden (order 5678's payment), as its own end

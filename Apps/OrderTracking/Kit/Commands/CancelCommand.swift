@@ -19,7 +19,10 @@ struct CancelCommand {
         guard let runtime = await host.runtime(definition, settings: settings, analytics: analytics) else {
             return .fatal
         }
-        let report = VerdictReport(order: order, entries: await runtime.verdicts(on: UserAction.cancelOrder))
+        let entries = await runtime.verdicts(on: UserAction.cancelOrder)
+        // Cut short by a signal: a card the signal kept from loading is no veto, so there is no answer to print.
+        if Task.isCancelled { return .fatal }
+        let report = VerdictReport(order: order, entries: entries)
         host.terminal.out(json ? report.json.text + "\n" : report.lines.map { $0 + "\n" }.joined())
         return report.outcome == .allowed ? .ok : report.outcome == .vetoed ? .vetoed : .cannotTell
     }

@@ -86,11 +86,11 @@ public final class LiveConsole: Sendable {
             // Keys and errands stop when the screen has: their stream would only end with the key reader.
             group.addTask { [runtime, tabs] in
                 await cancelling(when: ended) {
-                    await withDiscardingTaskGroup { errands in
-                        errands.addTask {
+                    await withDiscardingTaskGroup { beside in
+                        beside.addTask {
                             for await batch in keys { runtime.send(.keys(batch, tabs: tabs.items())) }
                         }
-                        for await job in jobs { errands.addTask { await job() } }
+                        for await job in jobs { beside.addTask { await job() } }
                     }
                 }
             }

@@ -146,7 +146,7 @@ public final class ScreenRuntime: Sendable {
     }
 
     /// Shows every skeleton (the `.first` frame), loads the cards at `loading`, waits until the screen has settled,
-    /// runs `body` (which acts on the screen: ``deliver(_:)``, ``reload(card:)``, ``currentVerdicts(on:)``) and
+    /// runs `body` (which acts on the screen: ``deliver(_:)``, ``reload(card:)``, ``ask(_:)``) and
     /// stops it, returning what `body` returned and the last frame. The loop is a child of the caller's task, so
     /// nothing outlives the call and cancelling the caller stops the screen: `preview --event`, ``verdicts(on:)``.
     public func opened<Value>(

@@ -8,16 +8,27 @@ import PackageDescription
 /// Squad modules under Modules/<Name>, each with the modules it may import.
 let modules: [(name: String, dependencies: [String])] = [
     ("Core", []),
-    ("Payments", ["Core", "Currency", "Faces"]),
-    ("Order", ["Core", "Currency", "Faces"]),
-    ("Location", ["Core", "Faces"]),
+    ("Payments", ["Core", "Currency", "PaymentsInterface", "OrderInterface", "PromoInterface"]),
+    ("Order", ["Core", "Currency", "OrderInterface", "LocationInterface"]),
+    ("Location", ["Core", "LocationInterface", "OrderInterface"]),
     ("Login", ["Core"]),
     ("Tabs", ["Core", "TerminalUI", "SafeText"]),
     ("Profile", ["Core", "Login", "Tabs"]),
     ("Feed", ["Core", "Login", "Tabs"]),
     ("Storage", ["Core", "Login", "Tabs"]),
-    ("Promo", ["Core", "Currency", "Faces", "SafeText"]),
+    ("Promo", ["Core", "Currency", "PromoInterface", "SafeText"]),
     // squad:new-module (squad new inserts above this line)
+]
+
+/// Squads with an interface target, `<Name>Interface` under Modules/<Name>/Interface (the interface-module pattern
+/// of Tuist's µFeatures): the events the squad publishes and their payload types, owned with the squad's folder.
+/// Other squads and apps import the interface, never the squad's module; an interface depends on Core only.
+let interfaces: [String] = [
+    "Payments",
+    "Order",
+    "Location",
+    "Promo",
+    // squad:new-interface (squad new inserts above this line)
 ]
 
 /// Shared libraries under Modules/<Name>: what several targets need that is not the kernel. Each depends on the
@@ -30,7 +41,6 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("CodeOwnership", []),
     ("TerminalUI", ["Core", "SafeText"]),
     ("FixtureBackend", ["Core", "JSON"]),
-    ("Faces", ["Core"]),
     ("ScreenRuntime", ["Core", "JSON"]),
     ("HostIO", ["Core", "SafeText", "TerminalUI", "ArgumentParsing"]),
     (
@@ -60,7 +70,7 @@ let testSupport: [(name: String, dependencies: [String])] = [
 let apps: [(name: String, executable: String, dependencies: [String])] = [
     (
         "OrderTracking", "order-tracking",
-        modules.map(\.name) + [
+        modules.map(\.name) + interfaces.map { "\($0)Interface" } + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
             "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
         ]
@@ -84,9 +94,14 @@ for library in modules + sharedLibraries + adapters + testSupport {
             name: library.name,
             dependencies: library.dependencies.map { .target(name: $0) },
             path: "Modules/\(library.name)",
-            exclude: ["README.md"]
+            exclude: ["README.md"] + (interfaces.contains(library.name) ? ["Interface"] : [])
         ))
     products.append(.library(name: library.name, targets: [library.name]))
+}
+
+for squad in interfaces {
+    targets.append(.target(name: "\(squad)Interface", dependencies: ["Core"], path: "Modules/\(squad)/Interface"))
+    products.append(.library(name: "\(squad)Interface", targets: ["\(squad)Interface"]))
 }
 
 // libcurl's C interface, loaded with dlopen on first use (Linux only; see Modules/CurlBinding/README.md).
@@ -104,7 +119,8 @@ for library in modules + sharedLibraries + adapters + testSupport {
     targets.append(
         .testTarget(
             name: "\(library.name)Tests",
-            dependencies: [.target(name: library.name)] + (library.name == "CoreTesting" ? [] : ["CoreTesting"]),
+            dependencies: [.target(name: library.name)] + (library.name == "CoreTesting" ? [] : ["CoreTesting"])
+                + (interfaces.contains(library.name) ? [.target(name: "\(library.name)Interface")] : []),
             path: "Tests/\(library.name)Tests"
         ))
 }

@@ -1,6 +1,7 @@
 import Core
-import Faces
 import Foundation
+import LocationInterface
+import OrderInterface
 
 /// What the rider card shows.
 public struct DeliveryInfo: Sendable, Equatable, Encodable {
@@ -27,7 +28,7 @@ public struct DeliveryComponent: Component, EventConsuming, EventPublishing, Sel
     public static let id: ComponentID = "delivery"
     /// Listens to Order's status without importing Order.
     public static let consumedEvents: Set<AnyEventName> = [.orderStatus]
-    /// What the rider card publishes (declared in Faces: `EventName.deliveryHandedOver`).
+    /// What the rider card publishes (declared in LocationInterface: `EventName.deliveryHandedOver`).
     public static let publishedEvents: Set<AnyEventName> = [.deliveryHandedOver]
 
     /// Creates the component.

@@ -1,6 +1,6 @@
 import Core
-import Faces
 import Foundation
+import OrderInterface
 
 /// What the arrival card shows.
 public struct ETAInfo: Sendable, Equatable, Encodable {

@@ -1,13 +1,14 @@
 import Core
-import Faces
 import Foundation
+import LocationInterface
+import OrderInterface
 
 /// The Order squad's card: restaurant, basket and where the order is; it announces status changes to others,
 /// asks to be looked at again until the order is delivered, and says when it is (so hosts stop watching).
 public struct OrderComponent: Component, Validatable, EventPublishing, EventConsuming, SelfRefreshing, Finishing {
     /// The id layouts use.
     public static let id: ComponentID = "order"
-    /// What Order publishes (declared in Faces: `EventName.orderStatus`).
+    /// What Order publishes (declared in OrderInterface: `EventName.orderStatus`).
     public static let publishedEvents: Set<AnyEventName> = [.orderStatus]
 
     /// Creates the component.

@@ -1,9 +1,9 @@
 import Core
 import Currency
-import Faces
+import OrderInterface
 
 extension OrderStatus {
-    /// The step as a person reads it (the status itself is declared in Faces, with `order.status`).
+    /// The step as a person reads it (the status itself is declared in OrderInterface, with `order.status`).
     public var label: String {
         switch self {
         case .placed: "Placed"

@@ -1,6 +1,7 @@
 import Core
-import Faces
 import Foundation
+import OrderInterface
+import PromoInterface
 
 /// The Payments squad's card: how the order was paid, for how much, and whether it can be refunded.
 /// When the order's status changes it reloads itself: cash is collected at the door, so a delivered order's
@@ -9,10 +10,10 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents, Even
     /// The id layouts use.
     public static let id: ComponentID = "payment"
 
-    /// Order's status (declared in Faces), so a delivered cash order reads "paid"; a promo code, so the card
+    /// Order's status (declared in OrderInterface), so a delivered cash order reads "paid"; a promo code, so the card
     /// shows it against a fresh payment.
     public static let refreshingEvents: Set<AnyEventName> = [.orderStatus, .promoApplied]
-    /// Promo's discount rule (declared in Faces): Payments works out the discount on its own total.
+    /// Promo's discount rule (declared in OrderInterface): Payments works out the discount on its own total.
     public static let consumedEvents: Set<AnyEventName> = [.promoApplied]
 
     /// Creates the component; it needs nothing but the context it is loaded with.

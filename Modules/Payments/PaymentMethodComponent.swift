@@ -1,6 +1,7 @@
 import Core
-import Faces
 import Foundation
+import PaymentsInterface
+import PromoInterface
 
 /// The wire shape of `carts/<id>/methods.json`: the saved methods, and the one picked unless a person picks another.
 struct SavedMethodsPayload: Decodable {

@@ -1,6 +1,6 @@
 import Core
 import Currency
-import Faces
+import PromoInterface
 
 /// A promo code applied to the payment (from Promo's `promo.applied`, without importing Promo): the code, what
 /// it took off and what is due now; or why it does not apply (a cap in another currency).

@@ -1,7 +1,7 @@
 import Core
 import Currency
-import Faces
 import Foundation
+import PromoInterface
 
 /// The wire shape of `carts/<id>/price.json`.
 struct PricePayload: Decodable {

@@ -1,7 +1,7 @@
 import Core
 import Currency
-import Faces
 import Foundation
+import PromoInterface
 import SafeText
 
 /// The wire shape of `promos/<CODE>.json`; only Promo decodes it.
@@ -19,7 +19,7 @@ struct PromoPayload: Decodable {
 public struct PromoComponent: Component, EventPublishing, RefreshingOnEvents {
     /// The id layouts use.
     public static let id: ComponentID = "promo"
-    /// What Promo publishes (declared in Faces: `EventName.promoApplied`).
+    /// What Promo publishes (declared in PromoInterface: `EventName.promoApplied`).
     public static let publishedEvents: Set<AnyEventName> = [.promoApplied]
     /// A typed code: look it up.
     public static let refreshingEvents: Set<AnyEventName> = [.promoEntered]

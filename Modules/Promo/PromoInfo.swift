@@ -1,4 +1,4 @@
-import Faces
+import PromoInterface
 
 /// What the Promo card knows: no code yet, a code applied (with its rule) or a code the backend does not know.
 public struct PromoInfo: Sendable, Equatable, Encodable {

@@ -1,6 +1,6 @@
 import Core
 import CoreTesting
-import Faces
+import LocationInterface
 import Order
 import Testing
 

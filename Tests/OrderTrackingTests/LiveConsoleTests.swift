@@ -1,8 +1,8 @@
 import Core
 import CoreTesting
-import Faces
 import Foundation
 import HostIO
+import PromoInterface
 import ScreenRuntime
 import ScreenSinks
 import Testing

@@ -1,7 +1,7 @@
 import Core
 import CoreTesting
-import Faces
 import Payments
+import PromoInterface
 import Testing
 
 let methodsPath = "carts/C100/methods.json"

@@ -1,7 +1,7 @@
 import Core
 import CoreTesting
-import Faces
 import Payments
+import PromoInterface
 import Testing
 
 let paymentPath = "orders/1234/payment.json"
@@ -190,7 +190,7 @@ func payment(replacing old: String, with new: String) -> CannedAnswer {
     }
 }
 
-/// A promo code applied on Promo's card reaches Payments as `promo.applied` (a rule, declared in Faces):
+/// A promo code applied on Promo's card reaches Payments as `promo.applied` (a rule, declared in PromoInterface):
 /// Payments reloads, works out the discount on its own total and shows the code, the discount and what is due.
 @Suite struct PaymentPromoTests {
     let save10 = AnyEventName.promoApplied(

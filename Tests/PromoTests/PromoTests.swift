@@ -1,7 +1,7 @@
 import Core
 import CoreTesting
-import Faces
 import Promo
+import PromoInterface
 import Testing
 
 /// The Promo squad's card alone: the code it is given (a `promo.entered` the screen keeps and hands to each load

@@ -128,6 +128,7 @@ import Testing
         #expect(kinds.adapters == ["CoreHTTP": ["Core", "CurlBinding"], "CurlBinding": []])
         #expect(kinds.sharedLibraries.contains("ScreenRuntime") && !kinds.sharedLibraries.contains("CoreHTTP"))
         #expect(kinds.modules.contains("Payments") && kinds.testSupport == ["CoreTesting"])
+        #expect(kinds.interfaces == ["PaymentsInterface", "OrderInterface", "LocationInterface", "PromoInterface"])
         #expect(throws: ManifestKinds.Unreadable.self) {
             try ManifestKinds.read("let modules: [(String)] = [(\"A\", [])]")
         }
@@ -142,15 +143,43 @@ import Testing
             kernel: "Core", modules: ["Core"], pluginPoints: [], sharedLibraries: [], adapters: [:], testSupport: [])
         #expect(
             DependencyRule(graph: graph, kinds: kinds).manifestViolations() == [
-                "Package.swift: Stray is in 0 of the tables modules, sharedLibraries, adapters (or systemBindings) "
-                    + "and testSupport; put it in exactly one, so its kind is known"
+                "Package.swift: Stray is in 0 of the tables modules, interfaces, sharedLibraries, adapters "
+                    + "(or systemBindings) and testSupport; put it in exactly one, so its kind is known"
             ])
+    }
+
+    /// A squad's events live in its interface target: other squads depend on the interface, never the module, and
+    /// an interface depends on Core and shared libraries only (so it never drags a squad's module in).
+    @Test func squadsDependOnEachOthersInterfacesOnly() {
+        let graph = PackageGraph(targets: [
+            .init(name: "Core", kind: "regular", path: "Modules/Core", dependencies: []),
+            .init(
+                name: "Payments", kind: "regular", path: "Modules/Payments", dependencies: ["Core", "OrderInterface"]),
+            .init(name: "Order", kind: "regular", path: "Modules/Order", dependencies: ["Core", "OrderInterface"]),
+            .init(name: "OrderInterface", kind: "regular", path: "Modules/Order/Interface", dependencies: ["Core"]),
+            .init(name: "Currency", kind: "regular", path: "Modules/Currency", dependencies: []),
+        ])
+        let kinds = ManifestKinds(
+            kernel: "Core", modules: ["Core", "Payments", "Order"], pluginPoints: [], sharedLibraries: ["Currency"],
+            adapters: [:], testSupport: [], interfaces: ["OrderInterface"])
+        let rule = DependencyRule(graph: graph, kinds: kinds)
+        #expect(rule.manifestViolations().isEmpty)
+        #expect(rule.violation("Payments", dependsOn: "OrderInterface") == nil)
+        #expect(rule.violation("OrderInterface", dependsOn: "Currency") == nil)
+        #expect(
+            rule.violation("Payments", dependsOn: "Order")
+                == "Payments must not depend on Order: modules depend on Core, shared libraries, plugin points () "
+                + "and squads' interfaces (OrderInterface) only")
+        #expect(
+            rule.violation("OrderInterface", dependsOn: "Order")
+                == "OrderInterface may depend on Core and shared libraries only (an interface declares events), not Order"
+        )
     }
 
     @Test func manifestEdgesAreChecked() {
         #expect(
             rule.manifestViolations() == [
-                "Package.swift: Payments must not depend on Order: modules depend on Core, shared libraries and plugin points (Login, Tabs) only"
+                "Package.swift: Payments must not depend on Order: modules depend on Core, shared libraries, plugin points (Login, Tabs) and squads' interfaces (OrderInterface) only"
             ])
     }
 

@@ -8,7 +8,7 @@ import Testing
         let repo = try await GitRepository()
         try repo.write("CODEOWNERS", "* @courier/platform\n")
         try repo.write(
-            "Modules/Faces/Events/OrderEvents.swift",
+            "Modules/Order/Interface/OrderEvents.swift",
             "extension AnyEventName {\n    public static let orderStatus = EventName<OrderStatus>(\"order.status\")\n}\n"
         )
         try repo.write(
@@ -59,14 +59,13 @@ import Testing
             "extension AnyEventName {\n    public static let promoEntered = EventName<String>(\"promo.entered\")\n}\n"
         let refreshes = "    public static let refreshingEvents: Set<AnyEventName> = [.promoEntered]\n"
         let takes = "    public static let inputEvents: Set<AnyEventName> = [.promoEntered]\n"
-        try repo.write(
-            "Modules/Promo/PromoComponent.swift", declaration + "struct PromoComponent {\n" + refreshes + "}\n")
+        try repo.write("Modules/Promo/Interface/PromoEvents.swift", declaration)
+        try repo.write("Modules/Promo/PromoComponent.swift", "struct PromoComponent {\n" + refreshes + "}\n")
         try await repo.commit("undeclared input")
         let undeclared = await repo.squad(["lint"])
         #expect(undeclared.status == 1)
         #expect(undeclared.output.contains("refreshes on event 'promo.entered', which no module publishes"))
-        try repo.write(
-            "Modules/Promo/PromoComponent.swift", declaration + "struct PromoComponent {\n" + refreshes + takes + "}\n")
+        try repo.write("Modules/Promo/PromoComponent.swift", "struct PromoComponent {\n" + refreshes + takes + "}\n")
         try await repo.commit("declared input")
         let declared = await repo.squad(["lint"])
         #expect(declared.status == 0, "\(declared.output)")
@@ -77,9 +76,11 @@ import Testing
     @Test func aPublishedEventNobodyConsumesIsAWarningNamingTheFileAndTheEvent() async throws {
         let repo = try await repository(etaConsumes: ".orderStatus", paymentRefreshesOn: ".orderStatus")
         try repo.write(
+            "Modules/Tips/Interface/TipsEvents.swift",
+            "extension AnyEventName {\n    public static let tipChosen = EventName<Int>(\"tip.chosen\")\n}\n")
+        try repo.write(
             "Modules/Tips/TipComponent.swift",
-            "extension AnyEventName {\n    public static let tipChosen = EventName<Int>(\"tip.chosen\")\n}\n"
-                + "struct TipComponent {\n    public static let publishedEvents: Set<AnyEventName> = [.tipChosen]\n}\n")
+            "struct TipComponent {\n    public static let publishedEvents: Set<AnyEventName> = [.tipChosen]\n}\n")
         try await repo.commit("a tip nobody hears")
         let unheard = await repo.squad(["lint"])
         #expect(unheard.status == 0, "a warning, not a finding: \(unheard.output)")
@@ -95,5 +96,22 @@ import Testing
         let heard = await repo.squad(["lint"])
         #expect(heard.status == 0, "\(heard.output)")
         #expect(!heard.output.contains("tip.chosen"), "\(heard.output)")
+    }
+
+    /// A squad's event is declared in its own interface folder, which the squad owns; declared in a platform
+    /// module (the retired Faces) or beside a card, it is a finding naming the file and where it goes.
+    @Test func anEventDeclaredOutsideASquadsInterfaceIsAFinding() async throws {
+        let repo = try await repository(etaConsumes: ".orderStatus", paymentRefreshesOn: ".orderStatus")
+        try repo.write(
+            "Modules/Faces/Events/TippingEvents.swift",
+            "extension AnyEventName {\n    public static let tipChosen = EventName<Int>(\"tip.chosen\")\n}\n")
+        try await repo.commit("an event in a platform module")
+        let run = await repo.squad(["lint"])
+        #expect(run.status == 1)
+        #expect(
+            run.output.split(separator: "\n").contains(
+                "Modules/Faces/Events/TippingEvents.swift: declares event 'tip.chosen' outside a squad's interface; "
+                    + "move it to Modules/<Squad>/Interface/ (the <Squad>Interface target its consumers import)"),
+            "\(run.output)")
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParsing
 import Core
-import Faces
 import FixtureBackend
 import Foundation
 import HostIO
+import PromoInterface
 import SafeText
 import ScreenRuntime
 import ScreenSinks

@@ -1,7 +1,7 @@
 import ArgumentParsing
 import Core
-import Faces
 import HostIO
+import PaymentsInterface
 import SafeText
 import ScreenRuntime
 

@@ -50,7 +50,13 @@ extension SquadApp {
                             "\(target.path)/README.md: \(todos) line(s) still say TODO; describe the module")
                     }
                 }
-                for file in files where PathBytes.hasPrefix(file, target.path + "/") && file.hasSuffix(".swift") {
+                // A squad's interface target sits in its module's folder (Modules/Payments/Interface); its files
+                // are its own, not the module's.
+                let nested = rule.moduleTargets.filter { $0.path.hasPrefix(target.path + "/") }.map { $0.path + "/" }
+                for file in files
+                where PathBytes.hasPrefix(file, target.path + "/") && file.hasSuffix(".swift")
+                    && !nested.contains(where: { PathBytes.hasPrefix(file, $0) })
+                {
                     let source = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
                     findings += rule.importViolations(module: target.name, file: file, source: source)
                 }

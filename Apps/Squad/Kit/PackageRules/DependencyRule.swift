@@ -1,10 +1,12 @@
 import Foundation
 
 /// ARCHITECTURE.md §2 as code: the kernel depends on nothing; shared libraries on the kernel and each other; a
-/// plugin point and every squad module on the kernel, shared libraries and plugin points; test support on the
-/// kernel and shared libraries; adapters (CoreHTTP, CurlBinding) only on what they list, and only apps on them; no
-/// module on an app; no cycles. Which module is which kind is read from Package.swift's tables (``ManifestKinds``).
-/// `squad lint` checks the manifest's edges and every `import` line against it.
+/// squad's interface target (`PaymentsInterface`) on the kernel and shared libraries; a plugin point and every
+/// squad module on the kernel, shared libraries, plugin points and squads' interface targets, never on another
+/// squad's module; test support on the kernel and shared libraries; adapters (CoreHTTP, CurlBinding) only on what
+/// they list, and only apps on them; no module on an app; no cycles. Which module is which kind is read from
+/// Package.swift's tables (``ManifestKinds``). `squad lint` checks the manifest's edges and every `import` line
+/// against it.
 public struct DependencyRule: Sendable {
     let graph: PackageGraph
     /// Each module's kind, from the manifest.
@@ -44,17 +46,19 @@ public struct DependencyRule: Sendable {
         if kinds.testSupport.contains(dependency) {
             return "\(module) must not depend on test support \(dependency)"
         }
-        if kinds.testSupport.contains(module) {
+        if kinds.testSupport.contains(module) || kinds.interfaces.contains(module) {
             if dependency == kinds.kernel || kinds.sharedLibraries.contains(dependency) { return nil }
-            return "\(module) may depend on Core and shared libraries only, not \(dependency)"
+            let what = kinds.interfaces.contains(module) ? "an interface declares events" : "test support"
+            return "\(module) may depend on Core and shared libraries only (\(what)), not \(dependency)"
         }
         if dependency == kinds.kernel || kinds.sharedLibraries.contains(dependency) { return nil }
+        if kinds.interfaces.contains(dependency) { return nil }
         if kinds.pluginPoints.contains(dependency) && !kinds.pluginPoints.contains(module) {
             return nil
         }
         let points = kinds.pluginPoints.sorted().joined(separator: ", ")
         return
-            "\(module) must not depend on \(dependency): modules depend on \(kinds.kernel), shared libraries and plugin points (\(points)) only"
+            "\(module) must not depend on \(dependency): modules depend on \(kinds.kernel), shared libraries, plugin points (\(points)) and squads' interfaces (\(dependency)Interface) only"
     }
 
     /// Every violation in the manifest's edges, plus any cycle.
@@ -64,13 +68,14 @@ public struct DependencyRule: Sendable {
         }
         for target in moduleTargets {
             let tables = [
-                kinds.modules.contains(target.name), kinds.sharedLibraries.contains(target.name),
+                kinds.modules.contains(target.name), kinds.interfaces.contains(target.name),
+                kinds.sharedLibraries.contains(target.name),
                 kinds.adapters[target.name] != nil, kinds.testSupport.contains(target.name),
             ].filter { $0 }.count
             if tables != 1 {
                 problems.append(
-                    "Package.swift: \(target.name) is in \(tables) of the tables modules, sharedLibraries, adapters "
-                        + "(or systemBindings) and testSupport; put it in exactly one, so its kind is known")
+                    "Package.swift: \(target.name) is in \(tables) of the tables modules, interfaces, sharedLibraries, "
+                        + "adapters (or systemBindings) and testSupport; put it in exactly one, so its kind is known")
             }
         }
         if let cycle = graph.cycle() {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What kind each module is, read from the tables `Package.swift` generates its targets from (`modules`,
-/// `pluginPoints`, `sharedLibraries`, `adapters`, `systemBindings`, `testSupport`), so the dependency rule and
-/// the manifest can never disagree about a module (they once did about CoreHTTP).
+/// `pluginPoints`, `interfaces`, `sharedLibraries`, `adapters`, `systemBindings`, `testSupport`), so the dependency
+/// rule and the manifest can never disagree about a module (they once did about CoreHTTP).
 public struct ManifestKinds: Sendable, Equatable {
     /// The kernel: the one squad-table module with no dependencies (Core).
     public var kernel: String
@@ -10,6 +10,9 @@ public struct ManifestKinds: Sendable, Equatable {
     public var modules: Set<String>
     /// Squad modules others may plug into.
     public var pluginPoints: Set<String>
+    /// Squads' interface targets (`PaymentsInterface`): the events a squad publishes and their payloads, which
+    /// other squads import instead of the squad's module.
+    public var interfaces: Set<String>
     /// Libraries several targets need; each may use the kernel and the others.
     public var sharedLibraries: Set<String>
     /// Platform adapters and system bindings, each with exactly what it may use; only apps import them.
@@ -20,9 +23,9 @@ public struct ManifestKinds: Sendable, Equatable {
     /// Kinds given directly (tests).
     public init(
         kernel: String, modules: Set<String>, pluginPoints: Set<String>, sharedLibraries: Set<String>,
-        adapters: [String: Set<String>], testSupport: Set<String>
+        adapters: [String: Set<String>], testSupport: Set<String>, interfaces: Set<String> = []
     ) {
-        (self.kernel, self.modules, self.pluginPoints) = (kernel, modules, pluginPoints)
+        (self.kernel, self.modules, self.pluginPoints, self.interfaces) = (kernel, modules, pluginPoints, interfaces)
         (self.sharedLibraries, self.adapters, self.testSupport) = (sharedLibraries, adapters, testSupport)
     }
 
@@ -48,7 +51,9 @@ public struct ManifestKinds: Sendable, Equatable {
             kernel: kernels[0], modules: Set(modules.map(\.name)),
             pluginPoints: Set(try names("pluginPoints", in: manifest)),
             sharedLibraries: Set(try pairs("sharedLibraries", in: manifest).map(\.name)), adapters: adapters,
-            testSupport: Set(try pairs("testSupport", in: manifest).map(\.name)))
+            testSupport: Set(try pairs("testSupport", in: manifest).map(\.name)),
+            interfaces: manifest.contains("\nlet interfaces:")
+                ? Set(try names("interfaces", in: manifest).map { $0 + "Interface" }) : [])
     }
 
     private static let pair = try! NSRegularExpression(pattern: #"\(\s*"(\w+)"\s*,\s*\[([^\]]*)\]\s*\)"#)

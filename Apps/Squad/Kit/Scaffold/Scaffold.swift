@@ -52,7 +52,7 @@ public struct Scaffold: Sendable {
         }
         let appTargets = ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Apps").path)) ?? [])
             .flatMap { [$0, $0 + "Kit", $0 + "Tests"] }
-        for mine in [name, name + "Tests"] {
+        for mine in [name, name + "Tests", name + "Interface"] {
             for taken in Set(targets + appTargets).sorted() where mine.lowercased() == taken.lowercased() {
                 return
                     "a target or folder named '\(taken)' exists (module \(name) adds targets \(name) and \(name)Tests)"
@@ -122,7 +122,7 @@ public struct Scaffold: Sendable {
                 "Package.swift",
                 package.replacingOccurrences(
                     of: "    // squad:new-module",
-                    with: "    (\"\(name)\", [\"Core\", \"Faces\"]),\n    // squad:new-module")
+                    with: "    (\"\(name)\", [\"Core\"]),\n    // squad:new-module")
             ),
             (
                 "Apps/OrderTracking/Kit/Composition/Registry.swift",
@@ -233,8 +233,9 @@ public struct Scaffold: Sendable {
         """
         # \(name)
 
-        Owner: `\(owner)`. Depends on Core, and on Faces for the events other squads publish (each an
-        `EventName<Payload>`, declared with the type it carries).
+        Owner: `\(owner)`. Depends on Core; to hear another squad's event, add its interface target
+        (`OrderInterface`: each event an `EventName<Payload>`, declared with the type it carries) to this module's
+        line in `Package.swift`.
 
         <!-- squad new wrote this page; replace every line marked TODO as the module grows. -->
 
@@ -247,7 +248,9 @@ public struct Scaffold: Sendable {
         [.orderStatus]`) and read each typed in `consume` (`event.payload(of: .orderStatus)`, nil for any other).
 
         **Output interface**: `hide` on failure. TODO events it publishes, refresh requests, analytics. Declare
-        an event in `Modules/Faces/Events/` with what it carries (`extension AnyEventName { public static let
+        an event in `Modules/\(name)/Interface/\(name)Events.swift` (the `\(name)Interface` target: add
+        `"\(name)"` to `Package.swift`'s `interfaces` table and `"\(name)Interface"` to this module's line) with
+        what it carries (`extension AnyEventName { public static let
         \(name.prefix(1).lowercased() + name.dropFirst())Changed = EventName<Change>("\(id).changed") }`, `Change` an
         `EventPayload`), list it in `publishedEvents` and announce it typed (`DomainEvent(.…Changed, change)`);
         `squad lint` warns until a module consumes it.

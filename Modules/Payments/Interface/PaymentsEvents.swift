@@ -1,8 +1,8 @@
 import Core
 import Foundation
 
-/// The events the Payments squad takes from people (its `PaymentMethodComponent.inputEvents`), declared beside
-/// the faces so a screen's prompt can name them. Owned by @courier/payments (CODEOWNERS).
+/// The events the Payments squad takes from people (its `PaymentMethodComponent.inputEvents`), declared in its
+/// interface target so a screen's prompt and a host name them by importing PaymentsInterface, never Payments.
 extension AnyEventName {
     /// A person chose how to pay (the checkout's `m` prompt, `--method ID`).
     public static let paymentMethodChosen = EventName<PaymentMethodChoice>("payment.method.chosen")

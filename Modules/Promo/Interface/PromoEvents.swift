@@ -1,7 +1,7 @@
 import Core
 
-/// The events the Promo squad publishes (its `PromoComponent.publishedEvents`), declared beside the faces so
-/// Payments applies a code without importing Promo. Owned by @courier/promo (CODEOWNERS).
+/// The events the Promo squad publishes (its `PromoComponent.publishedEvents`), declared in its interface target
+/// so Payments applies a code by importing PromoInterface, never Promo.
 extension AnyEventName {
     /// A promo code was applied; it carries the ``PromoDiscount``.
     public static let promoApplied = EventName<PromoDiscount>("promo.applied")

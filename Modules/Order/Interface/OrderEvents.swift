@@ -1,7 +1,7 @@
 import Core
 
-/// The events the Order squad publishes (its `OrderComponent.publishedEvents`), declared here beside the faces
-/// so other squads name them without importing Order. Owned by @courier/order (CODEOWNERS).
+/// The events the Order squad publishes (its `OrderComponent.publishedEvents`), declared in its interface target
+/// so other squads name them by importing OrderInterface, never Order.
 extension AnyEventName {
     /// The order's status whenever it is known (on the wire its raw value: `"on_the_way"`).
     public static let orderStatus = EventName<OrderStatus>("order.status")

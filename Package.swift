@@ -31,6 +31,21 @@ let interfaces: [String] = [
     // squad:new-interface (squad new inserts above this line)
 ]
 
+/// Squad modules whose demo answers live in Modules/<Name>/Fixtures, laid out like the API
+/// (`carts/C100/price.json`): SwiftPM ships each tree as the module's resources, and the embedded backend and
+/// Scripts/serve-fixtures lay every one over the host's (which keeps the screens and layouts), refusing a path two
+/// trees give.
+let fixtures: [String] = [
+    "Payments",
+    "Order",
+    "Location",
+    "Promo",
+    "Login",
+    "Profile",
+    "Feed",
+    // squad:new-fixtures (squad new inserts above this line)
+]
+
 /// Shared libraries under Modules/<Name>: what several targets need that is not the kernel. Each depends on the
 /// toolchain, Core's vocabulary at most, and other shared libraries.
 let sharedLibraries: [(name: String, dependencies: [String])] = [
@@ -94,7 +109,8 @@ for library in modules + sharedLibraries + adapters + testSupport {
             name: library.name,
             dependencies: library.dependencies.map { .target(name: $0) },
             path: "Modules/\(library.name)",
-            exclude: ["README.md"] + (interfaces.contains(library.name) ? ["Interface"] : [])
+            exclude: ["README.md"] + (interfaces.contains(library.name) ? ["Interface"] : []),
+            resources: fixtures.contains(library.name) ? [.copy("Fixtures")] : []
         ))
     products.append(.library(name: library.name, targets: [library.name]))
 }

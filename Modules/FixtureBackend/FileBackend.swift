@@ -10,6 +10,11 @@ import Foundation
 /// - `_timeline.json` maps a file name to steps `[[0, "_details.preparing.json"], [15, {"status": 503}], …]`:
 ///   from that many seconds after the folder's first request, the file answers with that other file's bytes
 ///   or that fault. A live demo order is a folder with a timeline.
+///
+/// It serves several trees laid over each other as one (the host's screens, layouts and declarations, and each
+/// squad's own answers, `Modules/<Name>/Fixtures`): a path is answered by the one tree that has it, a folder's
+/// files may come from different trees, and a path two trees both give is refused (one line naming both), never
+/// silently shadowed by the other.
 public final class FileBackend: Backend {
     /// One declared fault; every field is optional.
     struct Fault: Decodable {
@@ -19,20 +24,20 @@ public final class FileBackend: Backend {
         var body: String?
     }
 
-    private let root: String
+    private let roots: [String]
     private let clock: any CourierClock
     /// When each folder with a timeline was first asked for something.
     private let timelineStarts = Locked<[String: Date]>([:])
 
-    /// Serves files below `root`; delays run on `clock`.
+    /// Serves files below `root` alone; delays run on `clock`.
     public convenience init(root: URL, clock: any CourierClock = SystemClock()) {
-        self.init(rootPath: root.standardizedFileURL.path, clock: clock)
+        self.init(rootPaths: [root.standardizedFileURL.path], clock: clock)
     }
 
-    /// Serves files below the folder at `rootPath`; delays run on `clock`. Hosts on a start-up budget use this
-    /// one: the first `URL` operation in a process costs more than serving a file.
-    public init(rootPath: String, clock: any CourierClock = SystemClock()) {
-        root = FileBackend.realPath(rootPath) ?? rootPath
+    /// Serves the folders at `rootPaths` laid over each other; delays run on `clock`. Hosts on a start-up budget
+    /// use this one: the first `URL` operation in a process costs more than serving a file.
+    public init(rootPaths: [String], clock: any CourierClock = SystemClock()) {
+        roots = rootPaths.map { FileBackend.realPath($0) ?? $0 }
         self.clock = clock
     }
 
@@ -42,13 +47,12 @@ public final class FileBackend: Backend {
         let path = endpoint.path
         guard !endpoint.segments.contains(where: { $0.hasPrefix("_") }) else { throw .notFound(path: path) }
         let name = endpoint.segments.last ?? ""
-        var folder = root
-        for segment in endpoint.segments.dropLast() { folder += "/" + segment }
-        var resolved = try locate(endpoint)
+        let folder = Array(endpoint.segments.dropLast())
+        var resolved = try locate(endpoint.segments, path: path)
         var fault = try faults(in: folder, for: path)[name]
         switch try timelineStep(in: folder, for: name, path: path) {
         case .file(let source)?:
-            resolved = FileBackend.realPath(folder + "/" + source)
+            resolved = try locate(folder + [source], path: path)
             fault = nil
         case .fault(let scheduled)?: fault = scheduled
         case nil: break
@@ -73,9 +77,8 @@ public final class FileBackend: Backend {
     /// is cancelled while it waits, counts as sent: ``BackendError/unanswered(_:path:)``, as over HTTP.
     public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
         let name = endpoint.segments.last ?? ""
-        var segments = endpoint.segments.dropLast().map { $0 }
-        let folder = ([root] + segments).joined(separator: "/")
-        segments.append("_" + name + ".post.json")
+        let folder = Array(endpoint.segments.dropLast())
+        let segments = folder + ["_" + name + ".post.json"]
         let fault = try faults(in: folder, for: endpoint.path)[name]
         if let delay = fault?.delay_ms { try await sleep(.milliseconds(delay), path: endpoint.path, sent: true) }
         if fault?.hang == true {
@@ -88,17 +91,35 @@ public final class FileBackend: Backend {
         if let body = fault?.body { return Data(body.utf8) }
         let answer: Endpoint
         do { answer = try Endpoint(segments: segments) } catch { throw .notFound(path: endpoint.path) }
-        guard let file = try locate(answer), let data = FileManager.default.contents(atPath: file) else {
+        guard let file = try locate(answer.segments, path: endpoint.path),
+            let data = FileManager.default.contents(atPath: file)
+        else {
             throw .notFound(path: endpoint.path)
         }
         return data
     }
 
-    /// Where the endpoint's file really is, or nil when it does not exist. Each segment below the root is looked
-    /// at once (`lstat`), and only a symlink is resolved, so no link on the way can lead out of the tree.
-    private func locate(_ endpoint: Endpoint) throws(BackendError) -> String? {
+    /// Where the file at `segments` really is, in the one tree that gives it, or nil when none does; a path two
+    /// trees give is refused, naming both (a squad's answer never silently replaces another's or the host's).
+    private func locate(_ segments: [String], path: String) throws(BackendError) -> String? {
+        var found: (root: String, file: String)?
+        for root in roots {
+            guard let file = try locate(segments, in: root, path: path) else { continue }
+            if let first = found {
+                throw .invalidRequest(
+                    "fixture \(segments.joined(separator: "/")) is in two trees, \(first.root) and \(root); "
+                        + "keep it in the one whose squad owns it")
+            }
+            found = (root, file)
+        }
+        return found?.file
+    }
+
+    /// Where `segments` really is below `root`, or nil when it does not exist. Each segment below the root is
+    /// looked at once (`lstat`), and only a symlink is resolved, so no link on the way can lead out of the tree.
+    private func locate(_ segments: [String], in root: String, path: String) throws(BackendError) -> String? {
         var current = root
-        for segment in endpoint.segments {
+        for segment in segments {
             let next = current + "/" + segment
             var info = stat()
             guard lstat(next, &info) == 0 else { return nil }
@@ -108,7 +129,7 @@ public final class FileBackend: Backend {
             }
             guard let target = FileBackend.realPath(next) else { return nil }
             guard target.hasPrefix(root + "/") else {
-                throw .invalidRequest("\(endpoint.path) resolves outside the served directory")
+                throw .invalidRequest("\(path) resolves outside the served directory")
             }
             current = target
         }
@@ -122,8 +143,10 @@ public final class FileBackend: Backend {
         }
     }
 
-    private func faults(in folder: String, for path: String) throws(BackendError) -> [String: Fault] {
-        guard let data = FileManager.default.contents(atPath: folder + "/_faults.json") else { return [:] }
+    private func faults(in folder: [String], for path: String) throws(BackendError) -> [String: Fault] {
+        guard let file = try locate(folder + ["_faults.json"], path: path),
+            let data = FileManager.default.contents(atPath: file)
+        else { return [:] }
         do { return try JSONDecoder().decode([String: Fault].self, from: data) } catch {
             throw .transport(
                 "fixture tree is broken: _faults.json beside it is not valid: \(Failure(describing: error).reason)",
@@ -163,8 +186,11 @@ public final class FileBackend: Backend {
     }
 
     /// The step in force for `name` now, or nil when the folder has no timeline for it.
-    private func timelineStep(in folder: String, for name: String, path: String) throws(BackendError) -> Step? {
-        guard let data = FileManager.default.contents(atPath: folder + "/_timeline.json") else { return nil }
+    private func timelineStep(in segments: [String], for name: String, path: String) throws(BackendError) -> Step? {
+        guard let file = try locate(segments + ["_timeline.json"], path: path),
+            let data = FileManager.default.contents(atPath: file)
+        else { return nil }
+        let folder = segments.joined(separator: "/")
         let timeline: [String: [TimedStep]]
         do { timeline = try JSONDecoder().decode([String: [TimedStep]].self, from: data) } catch {
             throw .transport(

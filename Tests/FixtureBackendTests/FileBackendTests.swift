@@ -115,8 +115,16 @@ import Testing
     }
 
     @Test func theShippedLiveOrderGoesFromPreparingToDeliveredWithAPaymentOutage() async throws {
-        let fixtures = TestServer.repositoryRoot.appendingPathComponent("Apps/OrderTracking/Kit/Fixtures/api")
-        let backend = FileBackend(root: fixtures, clock: clock)
+        // The host's tree holds the timeline; Order's, Location's and Payments' trees the files it names.
+        let repository = TestServer.repositoryRoot
+        let squads = try FileManager.default.contentsOfDirectory(
+            atPath: repository.appendingPathComponent("Modules").path
+        )
+        .sorted().map { repository.appendingPathComponent("Modules/\($0)/Fixtures").path }
+        .filter { FileManager.default.fileExists(atPath: $0) }
+        #expect(squads.count >= 3)
+        let host = repository.appendingPathComponent("Apps/OrderTracking/Kit/Fixtures/api").path
+        let backend = FileBackend(rootPaths: [host] + squads, clock: clock)
         func status() async throws -> String {
             let data = try await backend.fetch(try Endpoint("orders", "4242", "details.json"))
             return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["status"] as? String ?? "?"
@@ -156,5 +164,61 @@ import Testing
             // Date keeps about a microsecond at this distance from 1970.
             #expect(read >= least - 1e-5 && read <= most + 1e-5, "\(least) ≤ \(read) ≤ \(most)")
         }
+    }
+}
+
+/// The host's tree and each squad's own, laid over each other: a path comes from the one tree that gives it, a
+/// folder's declarations (the host's) apply to a squad's files, and a path two trees give is refused by name.
+@Suite struct OverlaidTreesTests {
+    let tree: TemporaryDirectory
+    let clock = VirtualClock()
+
+    init() throws {
+        tree = try TemporaryDirectory()
+        try tree.write(#"{"eta.json": {"status": 503}}"#, to: "host/orders/1/_faults.json")
+        try tree.write(#"{"details.json": [[10, "_details.done.json"]]}"#, to: "host/orders/1/_timeline.json")
+        try tree.write(#"{"layout": 1}"#, to: "host/orders/1/screen.json")
+        try tree.write(#"{"status": "preparing"}"#, to: "order/orders/1/details.json")
+        try tree.write(#"{"status": "delivered"}"#, to: "order/orders/1/_details.done.json")
+        try tree.write(#"{"minutes": 5}"#, to: "location/orders/1/eta.json")
+        try tree.write(#"{"paid": true}"#, to: "payments/carts/C1/_pay.post.json")
+    }
+
+    var backend: FileBackend {
+        FileBackend(
+            rootPaths: ["host", "order", "location", "payments"].map { tree.url.path + "/" + $0 }, clock: clock)
+    }
+
+    func text(_ backend: FileBackend, _ segments: String...) async throws -> String {
+        String(decoding: try await backend.fetch(try Endpoint(segments: segments)), as: UTF8.self)
+    }
+
+    @Test func eachPathComesFromTheTreeThatGivesItUnderTheHostsDeclarations() async throws {
+        let backend = backend
+        #expect(try await text(backend, "orders", "1", "screen.json") == #"{"layout": 1}"#)
+        #expect(try await text(backend, "orders", "1", "details.json") == #"{"status": "preparing"}"#)
+        await #expect(throws: BackendError.httpStatus(503, path: "orders/1/eta.json"), "the host's _faults.json") {
+            try await backend.fetch(try Endpoint("orders", "1", "eta.json"))
+        }
+        clock.advance(by: .seconds(10))
+        #expect(try await text(backend, "orders", "1", "details.json") == #"{"status": "delivered"}"#)
+        let paid = try await backend.send(try Endpoint("carts", "C1", "pay"), body: Data(), headers: [:])
+        #expect(String(decoding: paid, as: UTF8.self) == #"{"paid": true}"#)
+    }
+
+    @Test func aPathTwoTreesGiveIsRefusedNamingBoth() async throws {
+        try tree.write(#"{"status": "shadow"}"#, to: "payments/orders/1/details.json")
+        let backend = backend
+        let error = await #expect(throws: BackendError.self) {
+            try await backend.fetch(try Endpoint("orders", "1", "details.json"))
+        }
+        let real = tree.url.resolvingSymlinksInPath().path
+        let (order, payments) = (real + "/order", real + "/payments")
+        #expect(
+            error
+                == .invalidRequest(
+                    "fixture orders/1/details.json is in two trees, \(order) and \(payments); keep it in the one "
+                        + "whose squad owns it"))
+        #expect(try await text(backend, "orders", "1", "screen.json") == #"{"layout": 1}"#, "other paths still answer")
     }
 }

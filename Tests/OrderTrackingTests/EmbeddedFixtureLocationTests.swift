@@ -4,12 +4,14 @@ import Testing
 
 /// The embedded demo backend is read from beside the executable where it really is: run through `PATH` (whose
 /// `argv[0]` is a bare name) or through a link, from a working folder that holds a look-alike fixture tree, the
-/// program still shows the demo's own fixtures and falls back to the demo's own screen definition.
+/// program still shows the demo's own fixtures (the host's tree and each squad's, beside the executable) and falls
+/// back to the demo's own screen definition.
 @Suite struct EmbeddedFixtureLocationTests {
     static let bundle = "Courier_OrderTrackingKit.resources/Fixtures/api"
 
-    /// A working folder holding a hostile copy of the fixtures where `argv[0]`'s folder would find them: its
-    /// restaurant is "HOSTILE-FIXTURE" and its tracking screen is titled "HOSTILE {order}". Also under `link/`,
+    /// A working folder holding a hostile copy of the fixtures where `argv[0]`'s folder would find them (the
+    /// host's bundle and Order's): its restaurant is "HOSTILE-FIXTURE" and its tracking screen is titled
+    /// "HOSTILE {order}". Also under `link/`,
     /// beside a relative link to the real binary.
     static func hostileFolder() throws -> TemporaryDirectory {
         let folder = try TemporaryDirectory()
@@ -27,6 +29,11 @@ import Testing
                 #expect(text.contains(from), "the fixture \(file) still holds \(from)")
                 try Data(text.replacingOccurrences(of: from, with: to).utf8).write(to: url)
             }
+            // A look-alike of Order's own tree (squads' answers ship as their modules' resources).
+            let order = base.appendingPathComponent("Courier_Order.resources/Fixtures/orders/1234/details.json")
+            try FileManager.default.createDirectory(
+                at: order.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: tree.appendingPathComponent("orders/1234/details.json"), to: order)
         }
         // link/order-tracking → the real binary, by a relative path.
         let link = folder.url.appendingPathComponent("link/order-tracking")

@@ -30,12 +30,41 @@ enum CLI {
         try await ProcessRunner.run(binary, arguments, environment: environment.merging(extra) { $1 }, limit: limit)
     }
 
-    /// The fixture tree in the source checkout, for serving over real HTTP.
-    static var fixtures: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// The demo's fixture trees in the source checkout as one folder, for serving over real HTTP and copying: the
+    /// host's (screens, layouts, declared faults and timelines) with every squad's `Modules/<Name>/Fixtures` laid
+    /// over it, as the embedded backend and Scripts/serve-fixtures serve them. Merged once per test process
+    /// beside the built products (the tests' temporary folder must stay empty); a path two trees give stops the
+    /// run, naming both.
+    static let fixtures: URL = {
+        let files = FileManager.default
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-            .appendingPathComponent("Apps/OrderTracking/Kit/Fixtures/api")
-    }
+        let merged = ProcessRunner.productsDirectory.appendingPathComponent("merged-fixtures")
+        let api = merged.appendingPathComponent("api")
+        do {
+            try? files.removeItem(at: merged)
+            try files.createDirectory(at: merged, withIntermediateDirectories: true)
+            try files.copyItem(at: repository.appendingPathComponent("Apps/OrderTracking/Kit/Fixtures/api"), to: api)
+            let modules = try files.contentsOfDirectory(atPath: repository.appendingPathComponent("Modules").path)
+            for module in modules.sorted() {
+                let tree = repository.appendingPathComponent("Modules/\(module)/Fixtures")
+                guard let walker = files.enumerator(atPath: tree.path) else { continue }
+                while let relative = walker.nextObject() as? String {
+                    var isFolder: ObjCBool = false
+                    let source = tree.appendingPathComponent(relative)
+                    guard files.fileExists(atPath: source.path, isDirectory: &isFolder), !isFolder.boolValue else {
+                        continue
+                    }
+                    let target = api.appendingPathComponent(relative)
+                    precondition(!files.fileExists(atPath: target.path), "fixture \(relative) is in two trees")
+                    try files.createDirectory(
+                        at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try files.copyItem(at: source, to: target)
+                }
+            }
+        } catch { preconditionFailure("cannot merge the demo's fixture trees into \(merged.path): \(error)") }
+        return api
+    }()
 
     static func json(_ text: String) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]

@@ -75,7 +75,7 @@ struct HostEnvironment: Sendable {
     {
         guard let api else {
             if caFile != nil { throw UsageError(message: "--cacert only applies to an https --api") }
-            return FileBackend(rootPath: embeddedFixtures, clock: clock)
+            return FileBackend(rootPaths: embeddedFixtureTrees, clock: clock)
         }
         let url: URL
         do { url = try HTTPBackend.baseURL(api) } catch { throw UsageError(message: "--api '\(api)' \(error.reason)") }
@@ -135,17 +135,5 @@ struct HostEnvironment: Sendable {
                 message: "nowhere to keep the signed-in user: HOME and XDG_DATA_HOME are empty; pass --data-dir DIR")
         }
         return store
-    }
-
-    /// The fixture tree shipped inside the app. SwiftPM copies it beside the executable; looking there first
-    /// skips `Bundle.module` (CFBundle setup, a tenth of a text screen's start-up), which stays the fallback.
-    /// Beside the executable where it really is (HostIO's `ExecutableLocation`), never beside `argv[0]`: found
-    /// through `PATH` that is a bare name, and the working folder's files would replace the demo's.
-    static var embeddedFixtures: String {
-        if let folder = ExecutableLocation.folder() {
-            let beside = folder + "/Courier_OrderTrackingKit.resources/Fixtures/api"
-            if access(beside, F_OK) == 0 { return beside }
-        }
-        return Bundle.module.resourceURL!.appendingPathComponent("Fixtures/api").path
     }
 }

@@ -58,12 +58,16 @@ public struct Scaffold: Sendable {
                     "a target or folder named '\(taken)' exists (module \(name) adds targets \(name) and \(name)Tests)"
             }
         }
-        // The ids, endpoints and fixtures already in use: every demo order's files and every declared card id.
-        let orders = root.appendingPathComponent(fixtureFolder)
-        for order in ((try? files.contentsOfDirectory(atPath: orders.path)) ?? []).sorted() {
-            for file in (try? files.contentsOfDirectory(atPath: orders.appendingPathComponent(order).path)) ?? []
-            where file.lowercased() == "\(id).json" {
-                return "the fixture \(fixtureFolder)/\(order)/\(file) (an endpoint of another card) exists"
+        // The ids, endpoints and fixtures already in use: every demo order's files (in the squads' own trees)
+        // and every declared card id.
+        let modules = ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Modules").path)) ?? [])
+        for tree in modules.sorted().map({ "Modules/\($0)/Fixtures/orders" }) + [fixtureFolder] {
+            let orders = root.appendingPathComponent(tree)
+            for order in ((try? files.contentsOfDirectory(atPath: orders.path)) ?? []).sorted() {
+                for file in (try? files.contentsOfDirectory(atPath: orders.appendingPathComponent(order).path)) ?? []
+                where file.lowercased() == "\(id).json" {
+                    return "the fixture \(tree)/\(order)/\(file) (an endpoint of another card) exists"
+                }
             }
         }
         let sources = swiftSources(under: root.appendingPathComponent("Modules"))
@@ -106,7 +110,9 @@ public struct Scaffold: Sendable {
         let package = try read("Package.swift")
         let registry = try read("Apps/OrderTracking/Kit/Composition/Registry.swift")
         let codeowners = try read("CODEOWNERS")
-        guard package.contains("    // squad:new-module"), registry.contains("        // squad:new-registration") else {
+        guard package.contains("    // squad:new-module"), package.contains("    // squad:new-fixtures"),
+            registry.contains("        // squad:new-registration")
+        else {
             throw ShellError(message: "Package.swift or Registry.swift lost its 'squad:new-…' marker line; restore it")
         }
         var imports = registry.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -117,12 +123,14 @@ public struct Scaffold: Sendable {
             ("Modules/\(name)/\(name)Component.swift", component),
             ("Modules/\(name)/README.md", readme),
             ("Tests/\(name)Tests/\(name)Tests.swift", tests),
-            ("\(Scaffold.fixtureFolder)/1234/\(id).json", "{\"title\": \"Hello from \(name)\"}\n"),
+            ("Modules/\(name)/Fixtures/orders/1234/\(id).json", "{\"title\": \"Hello from \(name)\"}\n"),
             (
                 "Package.swift",
                 package.replacingOccurrences(
                     of: "    // squad:new-module",
-                    with: "    (\"\(name)\", [\"Core\"]),\n    // squad:new-module")
+                    with: "    (\"\(name)\", [\"Core\"]),\n    // squad:new-module"
+                ).replacingOccurrences(
+                    of: "    // squad:new-fixtures", with: "    \"\(name)\",\n    // squad:new-fixtures")
             ),
             (
                 "Apps/OrderTracking/Kit/Composition/Registry.swift",
@@ -133,7 +141,7 @@ public struct Scaffold: Sendable {
             (
                 "CODEOWNERS",
                 codeowners + (codeowners.hasSuffix("\n") ? "" : "\n")
-                    + "\n/Modules/\(name)/ \(owner)\n/Tests/\(name)Tests/ \(owner)\n/\(Scaffold.fixtureFolder)/*/\(id).json \(owner)\n"
+                    + "\n/Modules/\(name)/ \(owner)\n/Tests/\(name)Tests/ \(owner)\n"
             ),
         ]
         // A new team or email owner is listed in .github/teams.json (read by the gate), to be filled with people.
@@ -241,7 +249,8 @@ public struct Scaffold: Sendable {
 
         **Shows** (component id `\(id)`): TODO what the card tells a person (today: the endpoint's `title`).
 
-        **Endpoint**: `orders/<id>/\(id).json` — TODO its fields (today: `{"title": "Hello from \(name)"}`).
+        **Endpoint**: `orders/<id>/\(id).json` — TODO its fields (today: `{"title": "Hello from \(name)"}`). Its
+        demo answers are this squad's own, in `Fixtures/` laid out like the API (`Fixtures/orders/1234/\(id).json`).
 
         **Input interface**: `\(name)Module.registration` (one registry line). TODO events it consumes, if any:
         list them through their publisher's declaration (`static let consumedEvents: Set<AnyEventName> =

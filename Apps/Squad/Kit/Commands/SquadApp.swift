@@ -35,6 +35,8 @@ public enum SquadApp {
     static let checkBase = Option.text("--base", "REF", help: "the branch you will merge into (default main)")
     static let newOwner = Option.text(
         "--owner", "OWNER", required: true, help: "the owning team, e.g. @courier/rewards")
+    static let newScreen = Option.text(
+        "--screen", "SCREEN", help: "the screen the card joins: tracking (default), checkout, …")
 
     /// `squad --help`: one line a command, generated from the declarations (the README's synopsis is this text).
     static var synopsis: String {

@@ -3,16 +3,19 @@ import CodeOwnership
 import Foundation
 import SafeText
 
-/// `squad new NAME --owner OWNER`: a module that builds, tests, previews and is owned, in one command.
+/// `squad new NAME --owner OWNER [--screen SCREEN]`: a module that builds, tests, previews and is owned, in one
+/// command, whose card reads the screen's subject (an order, a cart) and joins the screen's definition.
 public struct Scaffold: Sendable {
     let root: URL
     let name: String
     let owner: String
+    let screen: ScaffoldScreen
 
     /// Checks the name and owner before anything is written: a name that is malformed, reserved by the
     /// toolchain, or collides with an existing target, type, card id, endpoint, fixture or CODEOWNERS path is a
-    /// usage error (exit 64) naming the clash, so nothing of another squad's is overwritten or taken over.
-    public init(root: URL, name: String, owner: String) throws {
+    /// usage error (exit 64) naming the clash, so nothing of another squad's is overwritten or taken over; so is
+    /// a screen the host does not define (``ScaffoldScreen/read(_:root:)``).
+    public init(root: URL, name: String, owner: String, screen: String = "tracking") throws {
         guard let first = name.first, first.isUppercase, first.isASCII, (2...30).contains(name.count),
             name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         else {
@@ -27,6 +30,7 @@ public struct Scaffold: Sendable {
         if let clash = Scaffold.clash(name: name, root: root) {
             throw UsageError(message: "cannot create module '\(name)': \(clash); pick another name")
         }
+        self.screen = try ScaffoldScreen.read(screen, root: root)
         self.root = root
         self.name = name
         self.owner = owner
@@ -105,13 +109,15 @@ public struct Scaffold: Sendable {
     var id: String { name.lowercased() }
     static let fixtureFolder = "Apps/OrderTracking/Kit/Fixtures/api/orders"
 
-    /// Writes every file and edits the three shared lists (package table, host registry, CODEOWNERS).
+    /// Writes every file (the module, its tests, a fixture for every demo subject of the screen in its own tree)
+    /// and edits the declared touch points: the package tables, the host registry, CODEOWNERS, the team list
+    /// and the screen's definition.
     public func run() throws(ShellError) -> [String] {
         let package = try read("Package.swift")
         let registry = try read("Apps/OrderTracking/Kit/Composition/Registry.swift")
         let codeowners = try read("CODEOWNERS")
-        guard package.contains("    // squad:new-module"), package.contains("    // squad:new-fixtures"),
-            registry.contains("        // squad:new-registration")
+        guard package.contains("    // squad:new-module"), package.contains("    // squad:new-interface"),
+            package.contains("    // squad:new-fixtures"), registry.contains("        // squad:new-registration")
         else {
             throw ShellError(message: "Package.swift or Registry.swift lost its 'squad:new-…' marker line; restore it")
         }
@@ -122,13 +128,15 @@ public struct Scaffold: Sendable {
         var files: [(String, String)] = [
             ("Modules/\(name)/\(name)Component.swift", component),
             ("Modules/\(name)/README.md", readme),
+            ("Modules/\(name)/Interface/\(name)Events.swift", interface),
             ("Tests/\(name)Tests/\(name)Tests.swift", tests),
-            ("Modules/\(name)/Fixtures/orders/1234/\(id).json", "{\"title\": \"Hello from \(name)\"}\n"),
             (
                 "Package.swift",
                 package.replacingOccurrences(
                     of: "    // squad:new-module",
-                    with: "    (\"\(name)\", [\"Core\"]),\n    // squad:new-module"
+                    with: "    (\"\(name)\", [\"Core\", \"\(name)Interface\"]),\n    // squad:new-module"
+                ).replacingOccurrences(
+                    of: "    // squad:new-interface", with: "    \"\(name)\",\n    // squad:new-interface"
                 ).replacingOccurrences(
                     of: "    // squad:new-fixtures", with: "    \"\(name)\",\n    // squad:new-fixtures")
             ),
@@ -144,6 +152,16 @@ public struct Scaffold: Sendable {
                     + "\n/Modules/\(name)/ \(owner)\n/Tests/\(name)Tests/ \(owner)\n"
             ),
         ]
+        for subject in screen.subjects {
+            let fixture = "Modules/\(name)/Fixtures/\(screen.collection)/\(subject)/\(id).json"
+            files.append((fixture, "{\"title\": \"Hello from \(name)\"}\n"))
+        }
+        if let definition = screen.definition {
+            guard let listed = ScaffoldScreen.listing(id, in: try read(definition)) else {
+                throw ShellError(message: "\(definition) has no 'components' list to add \(id) to; restore it")
+            }
+            files.append((definition, listed))
+        }
         // A new team or email owner is listed in .github/teams.json (read by the gate), to be filled with people.
         if let teams = try? read(Teams.path), !(owner.hasPrefix("@") && !owner.contains("/")),
             let data = teams.data(using: .utf8), let parsed = try? Teams.parse(data),
@@ -165,13 +183,18 @@ public struct Scaffold: Sendable {
     }
 
     /// What to do after `squad new`, in ARCHITECTURE.md §8's order, so the first day needs no other page.
-    static func nextSteps(name: String, owner: String, teams: Bool) -> String {
-        let id = name.lowercased()
+    func nextSteps(teams: Bool) -> String {
+        let (first, definition) = (screen.subjects.first ?? "1", screen.definition ?? "the screen's definition")
+        let onScreen =
+            screen.name == "tracking"
+            ? "an order's layout lists its cards: add \"\(id)\" to \(Scaffold.fixtureFolder)/\(first)/screen.json, then "
+            : "\(definition) lists it already; "
         return """
             next steps (ARCHITECTURE.md §8):
-              2. swift build && swift test --filter \(name)Tests && swift run order-tracking preview \(id)
-              3. add "\(id)" to the "components" list of \(fixtureFolder)/1234/screen.json, then \
-            Scripts/update-goldens \(name) (pins your card in Tests/\(name)Tests/.goldens/)
+              2. swift build && swift test --filter \(name)Tests && swift run order-tracking preview \(id) \
+            --input \(screen.subject)=\(first)
+              3. on the \(screen.name) screen: \(onScreen)Scripts/update-goldens \(name) (pins your card in \
+            Tests/\(name)Tests/.goldens/)
               4. write the card's logic: load and card(for:) in Modules/\(name)/\(name)Component.swift
               5. swift run squad check (what CI will say; squad lint already counts the new files)
               6. git add -A && git commit, open a pull request; swift run squad gate --base main says who approves
@@ -208,9 +231,10 @@ public struct Scaffold: Sendable {
             /// Creates the component.
             public init() {}
 
-            /// Fetches `orders/<id>/\(id).json` (or decodes the inline slice).
+            /// Fetches `\(screen.collection)/<\(screen.subject)>/\(id).json` (or decodes the inline slice).
             public func load(_ context: ComponentContext) async throws -> \(name)Info {
-                let data = try await context.payloadOrFetch(try Endpoint("orders", try context.id("order"), "\(id).json"))
+                let data = try await context.payloadOrFetch(
+                    try Endpoint("\(screen.collection)", try context.id("\(screen.subject)"), "\(id).json"))
                 let info = try JSONDecoder().decode(\(name)Info.self, from: data)
                 guard !info.title.isEmpty else { throw Failure("\(id).json: title is empty") }
                 return info
@@ -230,7 +254,7 @@ public struct Scaffold: Sendable {
         public enum \(name)Module {
             /// The line a host adds to its registry.
             public static let registration = ComponentRegistration(
-                module: "\(name)", endpoint: "orders/{order}/\(id).json"
+                module: "\(name)", endpoint: "\(screen.collection)/{\(screen.subject)}/\(id).json"
             ) { \(name)Component() }
         }
 
@@ -241,24 +265,26 @@ public struct Scaffold: Sendable {
         """
         # \(name)
 
-        Owner: `\(owner)`. Depends on Core; to hear another squad's event, add its interface target
-        (`OrderInterface`: each event an `EventName<Payload>`, declared with the type it carries) to this module's
-        line in `Package.swift`.
+        Owner: `\(owner)`. Depends on Core and its own interface, `\(name)Interface` (`Interface/`: the events it
+        publishes, which other squads import instead of this module); to hear another squad's event, add that
+        squad's interface target (`OrderInterface`: each event an `EventName<Payload>`, declared with the type it
+        carries) to this module's line in `Package.swift`.
 
         <!-- squad new wrote this page; replace every line marked TODO as the module grows. -->
 
         **Shows** (component id `\(id)`): TODO what the card tells a person (today: the endpoint's `title`).
 
-        **Endpoint**: `orders/<id>/\(id).json` — TODO its fields (today: `{"title": "Hello from \(name)"}`). Its
-        demo answers are this squad's own, in `Fixtures/` laid out like the API (`Fixtures/orders/1234/\(id).json`).
+        **Endpoint**: `\(screen.collection)/<\(screen.subject)>/\(id).json` — TODO its fields (today: `{"title": "Hello
+        from \(name)"}`). Its demo answers are this squad's own, in `Fixtures/` laid out like the API, one for every
+        demo \(screen.subject) of the \(screen.name) screen (\(screen.subjects.joined(separator: ", "))): a card on a
+        shared screen answers for each, or the screen shows it hidden there.
 
         **Input interface**: `\(name)Module.registration` (one registry line). TODO events it consumes, if any:
         list them through their publisher's declaration (`static let consumedEvents: Set<AnyEventName> =
         [.orderStatus]`) and read each typed in `consume` (`event.payload(of: .orderStatus)`, nil for any other).
 
         **Output interface**: `hide` on failure. TODO events it publishes, refresh requests, analytics. Declare
-        an event in `Modules/\(name)/Interface/\(name)Events.swift` (the `\(name)Interface` target: add
-        `"\(name)"` to `Package.swift`'s `interfaces` table and `"\(name)Interface"` to this module's line) with
+        an event in `Interface/\(name)Events.swift` (the `\(name)Interface` target, yours: no platform review) with
         what it carries (`extension AnyEventName { public static let
         \(name.prefix(1).lowercased() + name.dropFirst())Changed = EventName<Change>("\(id).changed") }`, `Change` an
         `EventPayload`), list it in `publishedEvents` and announce it typed (`DomainEvent(.…Changed, change)`);
@@ -274,6 +300,17 @@ public struct Scaffold: Sendable {
         """
     }
 
+    private var interface: String {
+        """
+        import Core
+
+        /// The events the \(name) squad publishes (its component's `publishedEvents`), each an `EventName<Payload>`
+        /// declared here with the type it carries: other squads import \(name)Interface to hear them, never \(name).
+        extension AnyEventName {}
+
+        """
+    }
+
     private var tests: String {
         """
         \(["Core", "CoreTesting", "Testing", name].sorted().map { "import \($0)" }.joined(separator: "\n"))
@@ -281,8 +318,8 @@ public struct Scaffold: Sendable {
         @Suite struct \(name)Tests {
             @Test func loadingThenTheCard() async throws {
                 let harness = ComponentHarness(
-                    \(name)Component(), ids: ["order": "1"],
-                    answers: ["orders/1/\(id).json": .json(#"{"title": "Hi"}"#)])
+                    \(name)Component(), ids: ["\(screen.subject)": "1"],
+                    answers: ["\(screen.collection)/1/\(id).json": .json(#"{"title": "Hi"}"#)])
                 await harness.load()
                 harness.expectPhases([.loading, .info])
                 #expect(harness.blocks.first??.isSkeleton == true, "the skeleton is drawn first")
@@ -291,8 +328,8 @@ public struct Scaffold: Sendable {
 
             @Test func aSlowAnswerShowsTheSkeletonThenTheCard() async throws {
                 let harness = ComponentHarness(
-                    \(name)Component(), ids: ["order": "1"],
-                    answers: ["orders/1/\(id).json": .delayed(.seconds(2), #"{"title": "Late"}"#)],
+                    \(name)Component(), ids: ["\(screen.subject)": "1"],
+                    answers: ["\(screen.collection)/1/\(id).json": .delayed(.seconds(2), #"{"title": "Late"}"#)],
                     timeout: .seconds(5))
                 await harness.load()
                 harness.expectPhases([.loading, .info])
@@ -302,17 +339,17 @@ public struct Scaffold: Sendable {
 
             @Test func aMalformedPayloadHides() async throws {
                 let harness = ComponentHarness(
-                    \(name)Component(), ids: ["order": "1"],
-                    answers: ["orders/1/\(id).json": .json(#"{"titel": "typo"}"#)])
+                    \(name)Component(), ids: ["\(screen.subject)": "1"],
+                    answers: ["\(screen.collection)/1/\(id).json": .json(#"{"titel": "typo"}"#)])
                 await harness.load()
                 harness.expectHidden(because: "missing key 'title'")
                 #expect(harness.card() == "(nothing)")
             }
 
             @Test func aMissingEndpointHides() async throws {
-                let harness = ComponentHarness(\(name)Component(), ids: ["order": "1"])
+                let harness = ComponentHarness(\(name)Component(), ids: ["\(screen.subject)": "1"])
                 await harness.load()
-                harness.expectHidden(because: "orders/1/\(id).json: not found (404)")
+                harness.expectHidden(because: "\(screen.collection)/1/\(id).json: not found (404)")
             }
         }
 

@@ -115,3 +115,32 @@ import Testing
             "\(run.output)")
     }
 }
+
+/// A squad's demo answer laid over the host's tree (or another squad's) at a path that tree gives already is a
+/// lint finding naming both trees: the demo backend would refuse it and hide the card asking for it.
+@Suite struct FixtureLintTests {
+    @Test func aPathTwoFixtureTreesGiveIsAFindingNamingBoth() async throws {
+        let repo = try await GitRepository()
+        try repo.write("CODEOWNERS", "* @courier/platform\n")
+        try repo.write("Apps/OrderTracking/Kit/Fixtures/api/orders/1/screen.json", "{}\n")
+        try repo.write("Modules/Order/Fixtures/orders/1/details.json", "{}\n")
+        try repo.write("Modules/Tips/Fixtures/orders/1/tips.json", "{}\n")
+        try await repo.commit("trees")
+        let clean = await repo.squad(["lint"])
+        #expect(clean.status == 0, "\(clean.output)")
+        try repo.write("Modules/Tips/Fixtures/orders/1/details.json", "{}\n")
+        try repo.write("Modules/Tips/Fixtures/orders/1/screen.json", "{}\n")
+        try await repo.commit("a shadow")
+        let run = await repo.squad(["lint"])
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains(
+                "orders/1/details.json: given by 2 fixture trees (Modules/Order/Fixtures/, Modules/Tips/Fixtures/); "
+                    + "the demo backend refuses it: keep it in the tree of the squad that owns it"), "\(run.output)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("orders/1/screen.json: given by 2 fixture trees (Apps/OrderTracking/Kit/Fixtures/api/, ")
+            }, "\(run.output)")
+    }
+}

@@ -1,6 +1,6 @@
 import Core
 import CoreTesting
-import Faces
+import PromoInterface
 import Foundation
 import Promo
 import ScreenRuntime

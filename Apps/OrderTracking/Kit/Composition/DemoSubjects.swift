@@ -16,12 +16,12 @@ struct DemoSubject: Sendable, Equatable {
     }
 
     /// For each input of the first embedded demo screen (by name) that shows `card`, its first demo subject: the
-    /// first folder, by name, under the path the screen addresses that input by (its layout, its actions' sends,
+    /// first folder, by name, in any demo tree under the path the screen addresses that input by (its layout, its actions' sends,
     /// its cards' endpoints: `carts/{cart}/…` gives `carts/`, whose first folder is `C100`). A card no demo screen
     /// shows yet (just made by `squad new`) takes the inputs its own endpoint names (`orders/{order}/…`).
     static func first(for card: ComponentID, registry: ComponentRegistry) -> [DemoSubject] {
-        let root = HostEnvironment.embeddedFixtures
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/screens")) ?? []
+        let screens = HostEnvironment.embeddedFixtures + "/screens"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: screens)) ?? []
         let screen = names.filter { $0.hasSuffix(".json") }.sorted().lazy.compactMap { file in
             HostEnvironment.embeddedDefinition(String(file.dropLast(5)))
         }.first { $0.entries.contains { $0.id == card } }
@@ -40,20 +40,24 @@ struct DemoSubject: Sendable, Equatable {
             for template in templates {
                 let segments = template.split(separator: "/").map(String.init)
                 guard let at = segments.firstIndex(of: "{\(input)}"), at > 0 else { continue }
-                let folder = root + "/" + segments[..<at].joined(separator: "/")
+                let folder = segments[..<at].joined(separator: "/")
                 if let id = firstFolder(in: folder, kind: input) { return DemoSubject(input: input, id: id) }
             }
             return nil
         }
     }
 
-    /// The first folder in `path`, by name, whose name is an id.
+    /// The first folder at `path` of the demo's trees laid over each other (the host's and every squad's
+    /// `Fixtures`), by name, whose name is an id.
     private static func firstFolder(in path: String, kind: String) -> String? {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-        return names.first { name in
-            var folder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &folder) && folder.boolValue
-                && (try? validateID(name, kind: kind)) != nil
+        let names = HostEnvironment.embeddedFixtureTrees.flatMap { tree in
+            let folder = tree + "/" + path
+            return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { name in
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
+                    && isFolder.boolValue
+            }
         }
+        return names.sorted().first { (try? validateID($0, kind: kind)) != nil }
     }
 }

@@ -36,9 +36,14 @@ public final class TestServer: @unchecked Sendable {
         let tls = certificate.map { ["--cert", $0.cert, "--key", $0.key] } ?? []
         return try TestServer(
             arguments: [repositoryRoot.appendingPathComponent("Scripts/fault-server").path, "--root", root.path]
-                + ["--rules", rules, "--lifetime", "120"] + tls + (log.map { ["--log", $0.path] } ?? []),
+                + ["--rules", rules, "--lifetime", "\(lifetime)"] + tls + (log.map { ["--log", $0.path] } ?? []),
             portPattern: "port ")
     }
+
+    /// How long a server lives at most, in seconds, when the test that started it never stops it (it crashed):
+    /// long, because a test on a busy machine may start its server and wait minutes for its turn on the pool (at
+    /// 120 s, a loaded suite's servers were gone before their tests asked them anything).
+    public static let lifetime = 900
 
     /// The repository this harness was built from (Scripts/ and the fixtures live there).
     public static var repositoryRoot: URL {
@@ -62,7 +67,7 @@ public final class TestServer: @unchecked Sendable {
     }
 
     /// Runs `python3 arguments`, reads its port from the first output line containing `portPattern`.
-    public init(arguments: [String], portPattern: String, lifetime: Int = 120) throws {
+    public init(arguments: [String], portPattern: String, lifetime: Int = TestServer.lifetime) throws {
         // Test runners may block SIGTERM, and children inherit that; the guard unblocks it and ends the server
         // after `lifetime` seconds even if the test crashed before stopping it.
         let guardCode = """

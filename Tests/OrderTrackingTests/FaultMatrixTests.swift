@@ -23,7 +23,8 @@ import Testing
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scripts/fault-server").path
         return try TestServer(
-            arguments: [script, "--root", CLI.fixtures.path, "--rules", rules, "--lifetime", "60"], portPattern: "port "
+            arguments: [script, "--root", CLI.fixtures.path, "--rules", rules, "--lifetime", "\(TestServer.lifetime)"],
+            portPattern: "port "
         )
     }
 

@@ -80,16 +80,20 @@ public enum SquadApp {
             let arguments = try SquadApp.arguments(argumentBytes)
             let terminal = Terminal(environment: [:], noColorFlag: true, streams: streams)
             return try await CommandLineTool.running(terminal, streams: streams, signals: true) {
-                let print = SquadOutput(
-                    out: { streams.out($0) },
-                    err: { text in
-                        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-                            streams.err(String(line))
-                        }
-                    }, stopped: { streams.failure != nil })
-                return run(
-                    arguments, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                    stdin: stdin, print: print)
+                // The commands block on git, files and stdin: on a thread of their own, so a signal ends squad
+                // at once (the run unwinds without waiting for them).
+                await blockingWork(ifCancelled: 1) {
+                    let print = SquadOutput(
+                        out: { streams.out($0) },
+                        err: { text in
+                            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                                streams.err(String(line))
+                            }
+                        }, stopped: { streams.failure != nil })
+                    return run(
+                        arguments, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                        stdin: stdin, print: print)
+                }
             }
         }
     }

@@ -11,31 +11,31 @@ import TerminalUI
     import Glibc
 #endif
 
-/// The host's tab bar as the live screen needs it; the host builds it from its tab plugins (the Tabs module),
-/// which this library does not import.
+/// What the live screen asks of the host's tab bar, which the host builds from its tab plugins (the Tabs module,
+/// which this library does not import). The bar itself is the screen's state (``ScreenConsole/tabs``).
 public struct ConsoleTabs: Sendable {
-    /// The bar's tabs now, in order (Tracking first).
-    public var items: @Sendable () -> [ConsoleTab]
-    /// The bar as one line with `selected` marked.
-    public var bar: @Sendable (_ selected: String) -> String
     /// Opening a tab: its screen's lines, or what its action did.
     public var open: @Sendable (_ id: String) async -> [String]
+    /// A look at who is signed in (``ConsoleRequest/lookAtSession``): `tell` hears the bar when it changed, and
+    /// again whenever one of the tabs now on it changes its badge.
+    public var look: @Sendable (_ tell: @escaping @Sendable (ConsoleAnswer) -> Void) -> Void
 
-    /// A bar from the host's three answers.
+    /// A bar from the host's two answers.
     public init(
-        items: @escaping @Sendable () -> [ConsoleTab], bar: @escaping @Sendable (String) -> String,
-        open: @escaping @Sendable (String) async -> [String]
-    ) { (self.items, self.bar, self.open) = (items, bar, open) }
+        open: @escaping @Sendable (String) async -> [String],
+        look: @escaping @Sendable (@escaping @Sendable (ConsoleAnswer) -> Void) -> Void
+    ) { (self.open, self.look) = (open, look) }
 
     /// No bar at all (a host without tabs).
-    public static let none = ConsoleTabs(items: { [] }, bar: { _ in "" }, open: { _ in [] })
+    public static let none = ConsoleTabs(open: { _ in [] }, look: { _ in })
 }
 
 /// The live screen a person drives: `order-tracking ID --watch` on a terminal. It runs the screen runtime,
-/// hands it every key (``ScreenAction/keys(_:tabs:)``: what is open and what a key means are the runtime's state),
-/// does what only the host can (``ConsoleRequest``: a prompt's code for the host's inputs, the verdicts in
-/// words, a tab's content) and draws every frame it is handed whole on the alternate screen (the cards, what is
-/// open, the "updated" time: all in the frame), at the terminal's width now, so a resize redraws cleanly. The terminal is given back whatever ends the run: `q`, the order finishing, or a
+/// hands it every key (``ScreenAction/keys(_:)``: what is open, the tab bar and what a key means are the runtime's
+/// state), does what only the host can (``ConsoleRequest``: a prompt's code for the host's inputs, a tab's content,
+/// a look at who is signed in) and draws every frame it is handed whole on the alternate screen (the cards, the
+/// bar, what is open, the "updated" time: all in the frame), at the terminal's width now, so a resize redraws
+/// cleanly. The terminal is given back whatever ends the run: `q`, the order finishing, or a
 /// signal (HostIO restores it).
 public final class LiveConsole: Sendable {
     private let title: String
@@ -84,11 +84,11 @@ public final class LiveConsole: Sendable {
                 }
             }
             // Keys and errands stop when the screen has: their stream would only end with the key reader.
-            group.addTask { [runtime, tabs] in
+            group.addTask { [runtime] in
                 await cancelling(when: ended) {
                     await withDiscardingTaskGroup { beside in
                         beside.addTask {
-                            for await batch in keys { runtime.send(.keys(batch, tabs: tabs.items())) }
+                            for await batch in keys { runtime.send(.keys(batch)) }
                         }
                         for await job in jobs { beside.addTask { await job() } }
                     }
@@ -115,18 +115,18 @@ public final class LiveConsole: Sendable {
         switch request {
         case .open(let id):
             let (tabs, runtime) = (tabs, runtime)
-            errands.withLock { $0 }?.yield {
-                let lines = id == tabs.items().first?.id ? nil : await tabs.open(id)
-                runtime.send(.answered(.opened(tab: id, lines: lines, tabs: tabs.items())))
-            }
+            errands.withLock { $0 }?.yield { runtime.send(.answered(.opened(tab: id, lines: await tabs.open(id)))) }
         case .perform(let id):
             let (tabs, runtime) = (tabs, runtime)
             errands.withLock { $0 }?.yield {
-                let before = tabs.items()
                 let said = await tabs.open(id)
-                runtime.send(
-                    .answered(.performed(said: said.joined(separator: " "), before: before, after: tabs.items())))
+                runtime.send(.answered(.performed(said: said.joined(separator: " "))))
+                // What it did changes the bar (a sign-out): looked at now, not at the next look.
+                tabs.look { runtime.send(.answered($0)) }
             }
+        case .lookAtSession:
+            let runtime = runtime
+            tabs.look { runtime.send(.answered($0)) }
         }
     }
 
@@ -144,8 +144,6 @@ public final class LiveConsole: Sendable {
     private func draw(_ frame: ScreenFrame) {
         let width = terminal.currentWidth()
         var console = frame.console
-        let items = tabs.items()
-        let selected = items.indices.contains(console.selected) ? items[console.selected].id : nil
         let rows = terminal.currentHeight() ?? 10_000
         // Below the narrowest card or with no room for a card and the keys line: say so, on one line, rather
         // than garble the screen or leave it blank. No newline: at one row it would scroll the line away.
@@ -157,7 +155,10 @@ public final class LiveConsole: Sendable {
         }
         // A critical card failed: the screen says so instead of showing the survivors, until `r` brings it back.
         if let failure = frame.failure { console.message = "Can't show this screen (r retries): \(failure)" }
-        let bar = selected.map { DisplayWidth.truncate(tabs.bar($0), to: width) }
+        let bar = console.selectedTab.map { selected in
+            DisplayWidth.truncate(
+                TabStrip.line(console.tabs.map { ($0.id, $0.title, $0.badge) }, selected: selected.id), to: width)
+        }
         // What is open (a dialog and its question), the message and the keys line stay at the bottom; the body
         // (the cards, or another tab's lines) scrolls between the bar and them, as in `less`.
         let head = 1 + (bar == nil ? 0 : 1)
@@ -166,7 +167,7 @@ public final class LiveConsole: Sendable {
                 title: title, bar: bar, body: [], updated: nil, width: width, styler: terminal.styler,
                 position: (1, 1, 2))[head...])
         let page = max(rows - 1 - head - tail.count, 0)
-        let tabLines = selected == items.first?.id ? nil : console.body
+        let tabLines = console.selected == 0 ? nil : console.body
         let cardLines = tabLines == nil && frame.failure == nil ? cards(frame, width) : []
         let count = tabLines?.count ?? cardLines.count
         let top = min(console.scroll, max(count - page, 0))

@@ -1,14 +1,21 @@
 import Core
 
-/// One tab of the live screen's bar, as the host's tab bar describes it.
+/// One tab of the live screen's bar, as the host's tab bar describes it: part of the screen's state, so the bar is
+/// drawn from the frame and a key moves between the tabs the state holds.
 public struct ConsoleTab: Sendable, Equatable {
     /// The tab's id ("tracking", "profile", "signout").
     public let id: String
+    /// Its label on the bar ("Feed").
+    public let title: String
+    /// What the bar shows beside the label ("3"), if anything.
+    public let badge: String?
     /// The question it asks before it acts (Sign out), or nil for a tab that shows a screen.
     public let confirmation: String?
 
-    /// A tab of the bar.
-    public init(id: String, confirmation: String? = nil) { (self.id, self.confirmation) = (id, confirmation) }
+    /// A tab of the bar, labelled `title` (its id when none is given).
+    public init(id: String, title: String? = nil, badge: String? = nil, confirmation: String? = nil) {
+        (self.id, self.title, self.badge, self.confirmation) = (id, title ?? id, badge, confirmation)
+    }
 }
 
 /// A line a person can type a code into on the live screen, declared by the host: the key that opens it, what
@@ -40,7 +47,7 @@ public struct ConsolePrompt: Sendable, Equatable {
 
 /// What is open over a live screen (the help, a dialog, a prompt's input line, a tab's content) and what a key
 /// means now, as a value: part of ``ScreenState``, changed by the reducer when a person's key arrives
-/// (``ScreenAction/keys(_:tabs:)``). No terminal, clock or runtime here, so every key's effect is a test of a
+/// (``ScreenAction/keys(_:)``) or the host says the bar changed (``ConsoleAnswer/tabs(_:user:)``). No terminal, clock or runtime here, so every key's effect is a test of a
 /// few microseconds; LiveScreen draws it and carries out what the host must do.
 public struct ScreenConsole: Sendable, Equatable {
     /// What is open over the screen.
@@ -99,6 +106,10 @@ public struct ScreenConsole: Sendable, Equatable {
     /// The revision the host last drew. A `y` typed ahead, or pasted with the key that asks, lands before the
     /// question is on the screen and is ignored: a person answers only a question they could read.
     public private(set) var drawnRevision: Int?
+    /// The bar's tabs now, in order (Tracking first), with their labels and badges.
+    public private(set) var tabs: [ConsoleTab]
+    /// Who is signed in (nil: nobody): the tabs that apply are theirs.
+    public private(set) var user: String?
     /// The selected tab's position in the bar (0: Tracking, the cards).
     public private(set) var selected = 0
     /// The first line of the body shown, when the body is taller than the window (↑ ↓ PgUp PgDn Home End move
@@ -122,13 +133,16 @@ public struct ScreenConsole: Sendable, Equatable {
             + [("?", "these keys"), ("q Esc", "quit")]
     }
 
-    /// A console with nothing open, on the first tab, with the host's `prompts` and the screen's `actions`.
-    public init(prompts: [ConsolePrompt] = [], actions: [ActionSpec] = []) {
-        (self.prompts, self.actions) = (prompts, actions)
+    /// A console with nothing open, on the first of `tabs` (those of `user`), with the host's `prompts` and the
+    /// screen's `actions`.
+    public init(
+        prompts: [ConsolePrompt] = [], actions: [ActionSpec] = [], tabs: [ConsoleTab] = [], user: String? = nil
+    ) {
+        (self.prompts, self.actions, self.tabs, self.user) = (prompts, actions, tabs, user)
     }
 
-    /// What `key` means now, given the bar's `tabs`; nil when it means nothing (it is ignored).
-    public mutating func handle(_ key: Key, tabs: [ConsoleTab]) -> Action? {
+    /// What `key` means now, on the bar the console holds; nil when it means nothing (it is ignored).
+    public mutating func handle(_ key: Key) -> Action? {
         message = nil
         switch overlay {
         case .prompt(let opener, let typed):
@@ -158,7 +172,7 @@ public struct ScreenConsole: Sendable, Equatable {
             return nil
         case .none:
             if scrolled(key) { return nil }
-            return screenKey(key, tabs: tabs)
+            return screenKey(key)
         }
     }
 
@@ -213,12 +227,18 @@ public struct ScreenConsole: Sendable, Equatable {
         overlay = .action(id: id, title: title, lines: lines, question: question)
     }
 
-    /// The bar changed (someone signed in or out): the selection stays on the same tab, or goes back to the
-    /// first when that tab is gone.
-    public mutating func tabsChanged(from old: [ConsoleTab], to new: [ConsoleTab]) {
-        let id = old.indices.contains(selected) ? old[selected].id : nil
-        selected = new.firstIndex { $0.id == id } ?? 0
+    /// The bar changed (someone signed in or out, a badge moved): the selection stays on the same tab, or goes
+    /// back to the first (the cards) when that tab is gone.
+    public mutating func tabsChanged(to new: [ConsoleTab], user: String?) {
+        let id = selectedTab?.id
+        (tabs, self.user) = (new, user)
+        let index = new.firstIndex { $0.id == id } ?? 0
+        if index != selected { (selected, scroll) = (index, 0) }
+        if selected == 0 { body = nil }
     }
+
+    /// The selected tab, nil when the bar is empty.
+    public var selectedTab: ConsoleTab? { tabs.indices.contains(selected) ? tabs[selected] : nil }
 
     private mutating func promptKey(_ key: Key, _ typed: String, _ prompt: ConsolePrompt) -> Action? {
         switch key {
@@ -240,7 +260,7 @@ public struct ScreenConsole: Sendable, Equatable {
         return nil
     }
 
-    private mutating func screenKey(_ key: Key, tabs: [ConsoleTab]) -> Action? {
+    private mutating func screenKey(_ key: Key) -> Action? {
         switch key {
         case .character("q"), .escape: return .quit
         case .character("r"): return .reload
@@ -252,16 +272,16 @@ public struct ScreenConsole: Sendable, Equatable {
         case .character("?"):
             overlay = .help
             return nil
-        case .left, .backTab: return select(selected - 1, tabs, wrapping: true)
-        case .right, .tab: return select(selected + 1, tabs, wrapping: true)
+        case .left, .backTab: return select(selected - 1, wrapping: true)
+        case .right, .tab: return select(selected + 1, wrapping: true)
         case .character(let digit) where ("1"..."9").contains(digit):
             guard let number = digit.wholeNumberValue, number <= tabs.count else { return nil }
-            return select(number - 1, tabs, wrapping: false)
+            return select(number - 1, wrapping: false)
         default: return nil
         }
     }
 
-    private mutating func select(_ index: Int, _ tabs: [ConsoleTab], wrapping: Bool) -> Action? {
+    private mutating func select(_ index: Int, wrapping: Bool) -> Action? {
         guard !tabs.isEmpty else { return nil }
         let index = ((index % tabs.count) + tabs.count) % tabs.count
         let tab = tabs[index]
@@ -270,25 +290,36 @@ public struct ScreenConsole: Sendable, Equatable {
             return nil
         }
         (selected, scroll) = (index, 0)
+        // The first tab shows the cards: nothing to fetch.
+        if index == 0 {
+            body = nil
+            return nil
+        }
         return .open(tab: tab.id)
     }
 }
 
-/// What the host must do for a person's key, which the screen cannot: open or perform a tab. The host answers
-/// with ``ConsoleAnswer``. (A prompt's input is no request: the screen keeps it in its state for the cards.)
+/// What the host must do for a person's key, which the screen cannot: open or perform a tab, look at who is
+/// signed in. The host answers with ``ConsoleAnswer``. (A prompt's input is no request: the screen keeps it in its
+/// state for the cards.)
 public enum ConsoleRequest: Sendable, Equatable {
     /// Tab `id`'s content.
     case open(tab: String)
     /// Perform action tab `id` (the person said yes).
     case perform(tab: String)
+    /// Look at who is signed in (another process may have signed in or out): answered with
+    /// ``ConsoleAnswer/tabs(_:user:)`` when the bar changed.
+    case lookAtSession
 }
 
 /// The host's answer to a ``ConsoleRequest``, as the console shows it.
 public enum ConsoleAnswer: Sendable, Equatable {
-    /// Tab `id`'s content (nil: the cards), shown only if that tab is still the one open in `tabs`.
-    case opened(tab: String, lines: [String]?, tabs: [ConsoleTab])
-    /// An action tab was performed: what it said, and the bar before and after (a sign-out changes it).
-    case performed(said: String, before: [ConsoleTab], after: [ConsoleTab])
+    /// Tab `id`'s content, shown only if that tab is still the one open.
+    case opened(tab: String, lines: [String])
+    /// An action tab was performed: what it said (the bar it changed comes as ``tabs(_:user:)``).
+    case performed(said: String)
+    /// The bar now, for `user` (nil: nobody signed in): someone signed in or out, or a badge changed.
+    case tabs([ConsoleTab], user: String?)
     /// A line for the person.
     case said(String)
 }

@@ -132,6 +132,9 @@ public struct ScreenSettings: Sendable {
     public var load = true
     /// What a person can type on the live screen (none elsewhere).
     public var prompts: [ConsolePrompt] = []
+    /// Under `watch`, how often the host is asked who is signed in (``ConsoleRequest/lookAtSession``, first at the
+    /// start: its answer puts the tab bar in the state, and another process may sign in or out); nil: never.
+    public var sessionLook: Duration?
     /// What a person can do on it (the definition's actions); validating cards answer each one as they load.
     public var actions: [ActionSpec] = []
     /// An action to carry out, already confirmed, once the first loads have settled (`--pay`); not with `watch`.

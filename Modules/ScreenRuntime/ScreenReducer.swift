@@ -22,8 +22,8 @@ public enum ScreenAction: Sendable, Equatable {
     /// The run ends (the person quit, or the scope running the screen was cancelled).
     case stop
     /// A person's keys on the live screen, one read of the terminal (a paste is one burst: its `r`s are one
-    /// reload, and a `q` in it quits at once), with the tab bar as it is now.
-    case keys([Key], tabs: [ConsoleTab])
+    /// reload, and a `q` in it quits at once); what they mean depends on the state alone (the bar included).
+    case keys([Key])
     /// The host's answer to a ``ConsoleRequest``.
     case answered(ConsoleAnswer)
     /// A person asked for action `id` (pay); `confirmed` when they already said yes (`--pay`, `--action`), else
@@ -94,9 +94,11 @@ extension ScreenState {
         switch action {
         case .start(let loading):
             effects = cards.map { .trace("\($0.id): start → loading") } + [.draw(.first)]
+            lookAtSession(now, &effects)
             for event in said { route(event, path: ["input"], now, &effects, starting: loading) }
             for index in loading where cards.indices.contains(index) { begin(index, &effects) }
             settleIfQuiet(now, &effects)
+            wakeForSession(&effects)
         case .loaded(let index, let generation, let answer):
             guard current(index, generation, &effects) else { return effects }
             receive(answer, index, now, path: [cards[index].id], fromLoad: true, &effects)
@@ -123,19 +125,21 @@ extension ScreenState {
             settleIfQuiet(now, &effects)
         case .tick:
             wakeAt = nil
+            lookAtSession(now, &effects)
             if watch && quiet { look(now, &effects) }
+            wakeForSession(&effects)
         case .reload(nil):
             reloadEverything(now, &effects)
-        case .keys(let keys, let tabs):
+        case .keys(let keys):
             var (reloaded, submitted) = (false, false)
             for key in keys where !stopped {
-                press(key, tabs: tabs, now, &effects, reloaded: &reloaded, submitted: &submitted)
+                press(key, now, &effects, reloaded: &reloaded, submitted: &submitted)
             }
             guard !stopped else { return effects }
             effects.append(.draw(.changed))
             if submitted { settleIfQuiet(now, &effects) }
         case .answered(let answer):
-            show(answer)
+            guard show(answer, &effects) else { return effects }
             effects.append(.draw(.changed))
         case .reload(let index?):
             guard cards.indices.contains(index) else { return effects }
@@ -319,8 +323,7 @@ extension ScreenState {
     /// What a person's key does: the console decides; the screen acts (reload, route a prompt's code, quit) or
     /// asks the host for what only it can do.
     private mutating func press(
-        _ key: Key, tabs: [ConsoleTab], _ now: Date, _ effects: inout [ScreenEffect], reloaded: inout Bool,
-        submitted: inout Bool
+        _ key: Key, _ now: Date, _ effects: inout [ScreenEffect], reloaded: inout Bool, submitted: inout Bool
     ) {
         let said = console.message
         defer {
@@ -329,7 +332,7 @@ extension ScreenState {
             // pressing P again.
             if console.message == nil, action?.keepsItsLine == true { console.message = said }
         }
-        switch console.handle(key, tabs: tabs) {
+        switch console.handle(key) {
         case nil: break
         case .quit?: stop(&effects)
         case .reload?:
@@ -353,18 +356,25 @@ extension ScreenState {
         if watch && quiet { look(now, &effects) }
     }
 
-    private mutating func show(_ answer: ConsoleAnswer) {
+    /// Shows the host's answer; false when it changes nothing (the same bar again), so nothing is drawn.
+    private mutating func show(_ answer: ConsoleAnswer, _ effects: inout [ScreenEffect]) -> Bool {
         switch answer {
-        case .opened(let id, let lines, let tabs):
+        case .opened(let id, let lines):
             // Only if that tab is still the one open (a person may have moved on while it loaded).
-            guard tabs.indices.contains(console.selected), tabs[console.selected].id == id else { return }
+            guard console.selected > 0, console.selectedTab?.id == id else { return true }
             console.body = lines
-        case .performed(let said, let before, let after):
-            console.message = said
-            console.tabsChanged(from: before, to: after)
-            if console.selected == 0 { console.body = nil }
+        case .performed(let said): console.message = said
+        case .tabs(let tabs, let user):
+            guard tabs != console.tabs || user != console.user else { return false }
+            let before = console.user
+            console.tabsChanged(to: tabs, user: user)
+            // Another user signed in while a tab of theirs is open: its content is fetched again, for them.
+            if user != before, console.selected > 0, let tab = console.selectedTab {
+                effects.append(.request(.open(tab: tab.id)))
+            }
         case .said(let line): console.message = line
         }
+        return true
     }
 
     /// Once no load or delivery is under way: the screen has settled. Under watch it looks at what is due next
@@ -430,11 +440,26 @@ extension ScreenState {
             return
         }
         if finishing { return stop(&effects) }
-        var times = cards.compactMap(\.due) + (nextRound.map { [$0] } ?? [])
+        var times = cards.compactMap(\.due) + [nextRound, nextSessionLook].compactMap { $0 }
         times += cards.compactMap { card in
             card.staleSince == nil ? nil : card.failingSince?.addingTimeInterval(staleLimit.seconds + 0.001)
         }
         guard let next = times.min(), next != wakeAt else { return }
+        wakeAt = next
+        effects.append(.wake(at: next))
+    }
+
+    /// With session looks, when one is due: the host is asked who is signed in, and the next look is set.
+    private mutating func lookAtSession(_ now: Date, _ effects: inout [ScreenEffect]) {
+        guard let sessionLook, nextSessionLook.map({ $0 <= now }) ?? true else { return }
+        effects.append(.request(.lookAtSession))
+        nextSessionLook = now.addingTimeInterval(sessionLook.seconds)
+    }
+
+    /// The wake-up for the next session look, unless an earlier one is asked for (``look(_:_:)`` asks for the
+    /// earliest of everything once nothing is under way; while loads are, only this one is needed).
+    private mutating func wakeForSession(_ effects: inout [ScreenEffect]) {
+        guard !stopped, let next = nextSessionLook, wakeAt.map({ next < $0 }) ?? true else { return }
         wakeAt = next
         effects.append(.wake(at: next))
     }

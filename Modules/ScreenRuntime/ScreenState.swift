@@ -133,6 +133,10 @@ public struct ScreenState: Sendable, Equatable {
     public var settledAt: Date?
     /// The validating cards' verdicts on the action a host last asked about (``ScreenAction/ask(_:)``).
     public var asked: ActionCheck?
+    /// Under watch, how often the host is asked who is signed in (nil: never).
+    public let sessionLook: Duration?
+    /// When the host is next asked who is signed in, on the runtime's clock.
+    public var nextSessionLook: Date?
 
     /// A screen of `cards` that starts at `started`.
     public init(cards: [CardState], started: Date, settings: ScreenSettings) {
@@ -143,6 +147,7 @@ public struct ScreenState: Sendable, Equatable {
         console = ScreenConsole(prompts: settings.prompts, actions: settings.actions)
         (actions, inputs, perform) = (settings.actions, settings.ids, settings.watch ? nil : settings.perform)
         said = settings.said
+        sessionLook = settings.watch ? settings.sessionLook : nil
     }
 
     /// Whether no load, delivery or send is under way.

@@ -123,10 +123,6 @@ public final class TabBar: Sendable {
     public static func render(_ items: [TabItem], selected: String, styler: TextStyler = TextStyler(colors: false))
         -> String
     {
-        items.map { item in
-            // Titles and badges are plugins' data (a badge counts a backend's answer): shown visibly, never raw.
-            let label = SafeText.visible(item.title + (item.badge.map { " (\($0))" } ?? ""))
-            return item.id == selected ? styler.apply(.bold, "▸ " + label) : label
-        }.joined(separator: "   ")
+        TabStrip.line(items.map { ($0.id, $0.title, $0.badge) }, selected: selected, styler: styler)
     }
 }

@@ -74,7 +74,7 @@ import Testing
         let definition = try #require(HostEnvironment.embeddedDefinition(name))
         var watched = ScreenSettings(ids: [definition.inputs[0]: order])
         (watched.watch, watched.prompts) = (true, definition.prompts.map(\.prompt))
-        watched.actions = definition.actions
+        (watched.actions, watched.sessionLook) = (definition.actions, SessionTabs.every)
         let settings = watched
         let runtime = try #require(
             await clock.drive {
@@ -82,8 +82,8 @@ import Testing
                     definition, settings: settings, analytics: nil, adding: definition.prompts.compactMap(\.card))
             } ?? nil)
         let console = LiveConsole(
-            title: "\(name) \(order)", runtime: runtime, terminal: terminal, tabs: host.consoleTabs(),
-            skipping: [HostEnvironment.barCard])
+            title: "\(name) \(order)", runtime: runtime, terminal: terminal,
+            tabs: SessionTabs(container: host.tabs, store: host.store).console, skipping: [HostEnvironment.barCard])
         let (keys, feed) = AsyncStream<[Key]>.makeStream()
         let running = clock.start { await console.run(keys: keys) }
         await clock.settle()
@@ -290,6 +290,26 @@ import Testing
         await live.press(.character("y"))
         #expect(live.screen.last.contains("Signed out user 1234"))
         #expect(!live.screen.last.contains("Profile"), "signed out: the bar is Tracking alone")
+        await live.close()
+    }
+
+    /// Someone signs in from another process (`order-tracking login` on the same data folder): the bar, the
+    /// screen's state, shows their tabs at the next look on the runtime's clock, never before, the Feed's badge
+    /// once it has loaded; a sign-out elsewhere takes them away at the look after.
+    @Test func aSignInElsewhereIsNoticedAtTheNextLookAndItsBadgeFollows() async throws {
+        let folder = try TemporaryDirectory()
+        let live = try await live("1234", dataDir: folder.url.path, record: folder)
+        #expect(live.screen.last.contains("▸ Tracking") && !live.screen.last.contains("Profile"), "\(live.screen.last)")
+        _ = await InProcess.run(["login", "1234", "--data-dir", folder.url.path])
+        await live.clock.settle()
+        #expect(!live.screen.last.contains("Profile"), "not before the next look")
+        live.clock.advance(by: SessionTabs.every)
+        await live.clock.settle()
+        #expect(live.screen.last.contains("▸ Tracking   Profile   Feed (3)   Sign out"), "\(live.screen.last)")
+        _ = await InProcess.run(["logout", "--data-dir", folder.url.path])
+        live.clock.advance(by: SessionTabs.every)
+        await live.clock.settle()
+        #expect(live.screen.last.contains("▸ Tracking") && !live.screen.last.contains("Profile"), "\(live.screen.last)")
         await live.close()
     }
 }

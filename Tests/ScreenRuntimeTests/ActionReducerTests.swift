@@ -8,7 +8,6 @@ import Testing
 /// A screen's actions and critical cards on the test store: every effect asserted, time moved only by the test.
 @Suite struct ActionReducerTests {
     typealias Rules = ScreenReducerTests
-    static let tabs = [ConsoleTab(id: "tracking")]
     static let pay: ActionSpec = {
         var pay = ActionSpec(id: "pay", key: "P", label: "Pay")
         (pay.send, pay.question, pay.then) = ("carts/{cart}/pay", "Pay {amount} with {method}?", "tracking")
@@ -161,8 +160,8 @@ import Testing
     @Test func aPaymentsLineStaysThroughTheKeysThatFollow() throws {
         let (store, request) = try Self.sending()
         let keys: [Key] = [.down, .character("?"), .character("x")]
-        store.send(.keys(keys, tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
-            for key in keys { _ = screen.console.handle(key, tabs: Self.tabs) }
+        store.send(.keys(keys), effects: [.draw(.changed)]) { screen in
+            for key in keys { _ = screen.console.handle(key) }
             screen.console.message = "Pay: sending…"
         }
         let reason = "carts/C100/pay: server answered HTTP 503"
@@ -177,8 +176,8 @@ import Testing
                 action: "pay", reason: reason, line: line, facts: request.facts, verdicts: Self.allowed.verdicts)
             screen.console.message = "\(line) (\(reason))"
         }
-        store.send(.keys([.up, .pageDown, .end], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
-            for key in [Key.up, .pageDown, .end] { _ = screen.console.handle(key, tabs: Self.tabs) }
+        store.send(.keys([.up, .pageDown, .end]), effects: [.draw(.changed)]) { screen in
+            for key in [Key.up, .pageDown, .end] { _ = screen.console.handle(key) }
             screen.console.message = "\(line) (\(reason))"
         }
         #expect(store.state.console.message == "\(line) (\(reason))")
@@ -250,10 +249,10 @@ import Testing
         }
         let verdicts: [ScreenEffect] = [.track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay"))]
         store.send(
-            .keys([.character("P")], tabs: Self.tabs),
+            .keys([.character("P")]),
             effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .draw(.changed)]
         ) { screen in
-            _ = screen.console.handle(.character("P"), tabs: Self.tabs)
+            _ = screen.console.handle(.character("P"))
             screen.action = .checked(Self.allowed, summary: "Pay: nobody objects.")
             screen.console.showAction(
                 id: "pay", title: "Pay",
@@ -263,15 +262,15 @@ import Testing
         let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
         Self.drawn(store)
         store.send(
-            .keys([.character("y")], tabs: Self.tabs),
+            .keys([.character("y")]),
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
-            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+            _ = screen.console.handle(.character("y"))
             (screen.action, screen.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
             screen.console.message = "Pay: sending…"
         }
-        store.send(.keys([.character("P")], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
-            _ = screen.console.handle(.character("P"), tabs: Self.tabs)
+        store.send(.keys([.character("P")]), effects: [.draw(.changed)]) { screen in
+            _ = screen.console.handle(.character("P"))
             screen.console.message = "Pay: sending…"
         }
         let refused = "carts/C100/pay: server answered HTTP 402: refused, nothing was done"
@@ -310,13 +309,13 @@ import Testing
             screen.cards[1].verdicts = ["pay": total]
         }
         store.send(
-            .keys([.character("P")], tabs: Self.tabs),
+            .keys([.character("P")]),
             effects: [
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
                 .trace("action pay: allowed (0 vetoes)"), .draw(.changed),
             ]
         ) { screen in
-            _ = screen.console.handle(.character("P"), tabs: Self.tabs)
+            _ = screen.console.handle(.character("P"))
             screen.action = .checked(Self.check(total), summary: "Pay: nobody objects.")
             screen.console.showAction(
                 id: "pay", title: "Pay",
@@ -350,19 +349,19 @@ import Testing
         // "Py2024" typed ahead (or pasted without bracketed paste): P opens the question, nothing answers it.
         let keys: [Key] = ["P", "y", "2", "0", "2", "4"].map { .character($0) }
         store.send(
-            .keys(keys, tabs: Self.tabs),
+            .keys(keys),
             effects: [
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
                 .trace("action pay: allowed (0 vetoes)"), .draw(.changed),
             ]
         ) { screen in
-            _ = screen.console.handle(keys[0], tabs: Self.tabs)
+            _ = screen.console.handle(keys[0])
             screen.action = .checked(Self.check(Self.amount), summary: "Pay: nobody objects.")
             screen.console.showAction(
                 id: "pay", title: "Pay",
                 lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
                 question: "Pay SAR 45.45 with Visa?")
-            for key in keys.dropFirst() { _ = screen.console.handle(key, tabs: Self.tabs) }
+            for key in keys.dropFirst() { _ = screen.console.handle(key) }
         }
         #expect(!store.state.sending)
         #expect(store.state.console.asks && !store.state.console.questionIsOnScreen)
@@ -374,18 +373,18 @@ import Testing
     @Test func aYesThatCameWithAPasteAnswersNothing() throws {
         let store = Self.asking("SAR 45.45")
         Self.drawn(store)
-        store.send(.keys([.paste("x"), .character("y")], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
-            _ = screen.console.handle(.paste("x"), tabs: Self.tabs)
-            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+        store.send(.keys([.paste("x"), .character("y")]), effects: [.draw(.changed)]) { screen in
+            _ = screen.console.handle(.paste("x"))
+            _ = screen.console.handle(.character("y"))
         }
         #expect(store.state.console.asks, "the question is still open")
         Self.drawn(store)
         let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
         store.send(
-            .keys([.character("y")], tabs: Self.tabs),
+            .keys([.character("y")]),
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
-            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+            _ = screen.console.handle(.character("y"))
             (screen.action, screen.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
             screen.console.message = "Pay: sending…"
         }
@@ -423,17 +422,17 @@ import Testing
                 question: "Pay SAR 10,009.00 with Visa?")
         }
         #expect(!store.state.console.questionIsOnScreen, "the new question has not been drawn")
-        store.send(.keys([.character("y")], tabs: Self.tabs), effects: [.draw(.changed)]) { screen in
-            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+        store.send(.keys([.character("y")]), effects: [.draw(.changed)]) { screen in
+            _ = screen.console.handle(.character("y"))
         }
         #expect(!store.state.sending, "a yes to the old amount sends nothing")
         Self.drawn(store)
         let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 10,009.00"])
         store.send(
-            .keys([.character("y")], tabs: Self.tabs),
+            .keys([.character("y")]),
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
-            _ = screen.console.handle(.character("y"), tabs: Self.tabs)
+            _ = screen.console.handle(.character("y"))
             (screen.action, screen.sending) = (.sending(request, verdicts: Self.check(dearer).verdicts), true)
             screen.console.message = "Pay: sending…"
         }
@@ -447,7 +446,7 @@ import Testing
         var state = store.state
         let dearer = Verdict.confirm("SAR 60.00", facts: ["amount": "SAR 60.00"])
         state.cards[1].verdicts = ["pay": dearer]
-        let effects = state.reduce(.keys([.character("y")], tabs: Self.tabs), at: Rules.start)
+        let effects = state.reduce(.keys([.character("y")]), at: Rules.start)
         #expect(!effects.contains { if case .send = $0 { true } else { false } })
         #expect(effects.contains(.trace("action pay: the cards changed before the answer; asking again")))
         #expect(
@@ -471,7 +470,7 @@ import Testing
         ) { screen in (screen.cards[0].generation, screen.cards[0].loading) = (1, true) }
         var state = store.state
         var effects = state.reduce(.loaded(card: 0, generation: 1, Self.answer("method", Self.method)), at: Rules.start)
-        if !perform { effects += state.reduce(.keys([.character("P")], tabs: Self.tabs), at: Rules.start) }
+        if !perform { effects += state.reduce(.keys([.character("P")]), at: Rules.start) }
         #expect(!effects.contains { if case .send = $0 { true } else { false } })
         #expect(
             state.action

@@ -46,17 +46,17 @@ import Testing
 
     @Test func aPromptsCodeIsKeptInTheCardsStateAndItsNextLoadFollows() {
         let store = Self.loaded()
-        store.send(.keys([.character("p")], tabs: Self.tabs), effects: [.draw(.changed)]) {
+        store.send(.keys([.character("p")]), effects: [.draw(.changed)]) {
             $0.console = ScreenConsole(prompts: [Self.prompt])
-            _ = $0.console.handle(.character("p"), tabs: Self.tabs)
+            _ = $0.console.handle(.character("p"))
         }
-        store.send(.keys([.character("s")], tabs: Self.tabs), effects: [.draw(.changed)]) {
-            _ = $0.console.handle(.character("s"), tabs: Self.tabs)
+        store.send(.keys([.character("s")]), effects: [.draw(.changed)]) {
+            _ = $0.console.handle(.character("s"))
         }
         #expect(store.state.console.overlay == .prompt(key: "p", typed: "s"))
         let code = DomainEvent("promo.entered", text: "s")
         store.send(
-            .keys([.enter], tabs: Self.tabs),
+            .keys([.enter]),
             effects: [
                 .trace("event \(code): input → promo"),
                 .trace("promo: asks for a refresh in 0.0s"), .draw(.changed), .draw(.settled),
@@ -64,7 +64,7 @@ import Testing
             ]
         ) { screen in
             screen.settledAt = store.now
-            _ = screen.console.handle(.enter, tabs: Self.tabs)
+            _ = screen.console.handle(.enter)
             screen.console.message = nil  // settled at once: "Looking up S…" goes
             screen.cards[1].received = [code]  // the input's one home: the card's state, read by its next load
             (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
@@ -74,14 +74,18 @@ import Testing
 
     @Test func aTabIsOpenedByTheHostAndShownOnlyIfStillSelected() {
         let store = Self.loaded()
-        store.send(.keys([.right], tabs: Self.tabs), effects: [.request(.open(tab: "profile")), .draw(.changed)]) {
-            _ = $0.console.handle(.right, tabs: Self.tabs)
+        store.send(.answered(.tabs(Self.tabs, user: "1234")), effects: [.draw(.changed)]) {
+            $0.console.tabsChanged(to: Self.tabs, user: "1234")
         }
-        store.send(.keys([.left], tabs: Self.tabs), effects: [.request(.open(tab: "tracking")), .draw(.changed)]) {
-            _ = $0.console.handle(.left, tabs: Self.tabs)
+        store.send(.keys([.right]), effects: [.request(.open(tab: "profile")), .draw(.changed)]) {
+            _ = $0.console.handle(.right)
+        }
+        // Back to the first tab: the cards, nothing to fetch.
+        store.send(.keys([.left]), effects: [.draw(.changed)]) {
+            _ = $0.console.handle(.left)
         }
         // Profile's content arrives after the person went back: not shown.
-        store.send(.answered(.opened(tab: "profile", lines: ["Ada"], tabs: Self.tabs)), effects: [.draw(.changed)])
+        store.send(.answered(.opened(tab: "profile", lines: ["Ada"])), effects: [.draw(.changed)])
     }
 
     @Test func qEndsTheRunCancellingTheLoadsUnderWay() {
@@ -100,9 +104,9 @@ import Testing
             }
             (screen.reloading, screen.nextRound) = (true, Rules.at(10))
         }
-        store.send(.keys([.character("r")], tabs: Self.tabs), effects: [.draw(.changed)])  // the same reload
+        store.send(.keys([.character("r")]), effects: [.draw(.changed)])  // the same reload
         store.send(
-            .keys([.character("q")], tabs: Self.tabs),
+            .keys([.character("q")]),
             effects: [
                 .cancel(card: 0, generation: 2), .cancel(card: 1, generation: 2), .finish,
             ]
@@ -116,7 +120,7 @@ import Testing
         let store = Self.loaded()
         let burst = [Key.character("r"), .character("r"), .character("r"), .character("q"), .character("r")]
         store.send(
-            .keys(burst, tabs: Self.tabs),
+            .keys(burst),
             effects: [
                 .moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5)),
                 .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),

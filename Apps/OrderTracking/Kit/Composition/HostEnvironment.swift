@@ -109,20 +109,6 @@ struct HostEnvironment: Sendable {
     /// The card the live screen draws as its tab bar, above the others rather than among them.
     static let barCard: ComponentID = TabsComponent.id
 
-    /// The tab bar for the live screen: the plugins that apply to whoever is signed in now.
-    func consoleTabs() -> ConsoleTabs {
-        let (bar, store) = (TabBar(container: tabs), store)
-        let session = { @Sendable in store.tabSession }
-        return ConsoleTabs(
-            items: {
-                bar.items(for: session()).map {
-                    ConsoleTab(id: $0.id, confirmation: bar.confirmation(for: $0.id, session: session()))
-                }
-            },
-            bar: { TabBar.render(bar.items(for: session()), selected: $0) },
-            open: { await bar.openedLines($0, session: session()) ?? [] })
-    }
-
     /// `--analytics FILE` for `order` (ScreenSinks' analytics log), or nil without the option.
     func analytics(_ path: String?, subject: [String: String]) throws(UsageError) -> AnalyticsLog? {
         try AnalyticsLog.open(path, subject: subject, registry: registry, clock: clock, terminal: terminal)

@@ -108,6 +108,7 @@ struct ScreenRun: Sendable {
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
         (settings.actions, settings.perform, settings.said) = (definition.actions, options.perform, given.map(\.1))
         settings.prompts = interactive ? definition.prompts.map(\.prompt) : []
+        settings.sessionLook = interactive ? SessionTabs.every : nil
         // The cards a prompt feeds join the screen when a person may type into it, or was given its value.
         let adding = (interactive ? definition.prompts : given.map(\.0)).compactMap(\.card)
         guard
@@ -115,8 +116,10 @@ struct ScreenRun: Sendable {
                 definition, settings: settings, trace: options.trace, analytics: analytics, adding: adding)
         else { return nil }
         let bar = runtime.registrations.contains { $0.id == HostEnvironment.barCard }
+        let tabs = SessionTabs(container: host.tabs, store: host.store)
         let final = await presenter.show(
-            runtime, tabs: bar ? host.consoleTabs() : .none, skipping: [HostEnvironment.barCard])
+            runtime, tabs: bar ? tabs.console : .none, skipping: [HostEnvironment.barCard])
+        tabs.stop()
         return (final, interactive)
     }
 

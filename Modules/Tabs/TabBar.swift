@@ -62,28 +62,6 @@ public final class TabBar: Sendable {
         render(snapshot())
     }
 
-    /// Follows the bar until the task is cancelled: looks at `session()` every `poll` on `clock` and, when the
-    /// signed-in user changed, observes the new session's tabs and loads them; `render` hears every change.
-    public func follow(
-        session: @Sendable () -> TabSession, every poll: Duration, clock: any CourierClock,
-        render: @escaping @Sendable ([TabItem]) -> Void
-    ) async {
-        var current: TabSession?
-        var loading: Task<Void, Never>?
-        while !Task.isCancelled {
-            let now = session()
-            if now != current {
-                current = now
-                loading?.cancel()
-                observe(now, render: render)
-                loading = Task.placed { [self] in await load(now) }
-            }
-            do { try await clock.sleep(for: poll) } catch { break }
-        }
-        loading?.cancel()
-        stopObserving()
-    }
-
     /// Ends every params observation.
     public func stopObserving() {
         for (params, token) in observations.withLock({ state in

@@ -19,9 +19,10 @@ import Testing
     }
 
     /// Outside a terminal each change is one line headed by its time: signed out, then signed in (the Feed badge
-    /// arrives after its content loads), then signed out again; SIGTERM ends it with 143. Each step waits for
-    /// what was written (the limit only ends a hang), and nothing here holds one of the test pool's threads: the
-    /// pipe is read and the process waited for on threads of their own.
+    /// arrives after its content loads), then signed out again, each noticed at the watch's next look on its
+    /// runtime's clock; SIGTERM ends it with 143. Each step waits for what was written, woken by each arrival
+    /// (no polling, no wall time in the assertion: a limit only ends a hang, by ending the watch); nothing here
+    /// holds one of the test pool's threads: the pipe is read and the process waited for on threads of their own.
     @Test func watchFollowsBadgesAndSignInAndOut() async throws {
         let directory = try TemporaryDirectory()
         let output = Pipe()
@@ -30,21 +31,26 @@ import Testing
             output: output.fileHandleForWriting)
         try output.fileHandleForWriting.close()
         let seen = Locked("")
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
         let reader = Thread {
             while true {
                 let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
+                if chunk.isEmpty { return arrived.finish() }
                 seen.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+                arrived.yield()
             }
         }
         reader.start()
-        /// Whether the output came to hold `text` `times` times; looked at once more after the limit, so a test
-        /// task that was not run for a while still sees what arrived meanwhile.
+        let hang = Task {
+            try? await Task.sleep(for: .seconds(120))
+            if !Task.isCancelled { process.send(SIGTERM) }
+        }
+        var next = arrivals.makeAsyncIterator()
+        /// Whether the output came to hold `text` `times` times before the watch's output ended.
         func waitFor(_ text: String, times: Int = 1) async -> Bool {
             let holds = { seen.withLock { $0.components(separatedBy: text).count - 1 } >= times }
-            let deadline = ContinuousClock.now + .seconds(120)
-            while !holds() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-            return holds()
+            while !holds() { if await next.next() == nil { return holds() } }
+            return true
         }
         let alone = "  ▸ Tracking\n"
         #expect(await waitFor(alone), "\(seen.withLock { $0 })")
@@ -52,6 +58,7 @@ import Testing
         #expect(await waitFor("▸ Tracking   Profile   Feed (3)   Sign out\n"), "\(seen.withLock { $0 })")
         _ = try await CLI.run(["logout", "--data-dir", directory.url.path])
         #expect(await waitFor(alone, times: 2), "\(seen.withLock { $0 })")
+        hang.cancel()
         process.send(SIGTERM)
         #expect(await process.finish().status == 143)
         let lines = seen.withLock { $0 }.split(separator: "\n").map { String($0.dropFirst(10)) }

@@ -70,34 +70,6 @@ final class Renders: Sendable {
             ])
     }
 
-    @Test func followingTheBarHearsSignInAndOutAndTheBadgesTheTabsLoad() async throws {
-        let clock = VirtualClock()
-        let bar = TabBar(container: try container(feedLoads: "5"))
-        let user = Locked<String?>(nil)
-        let renders = Renders()
-        let following = clock.start {
-            await bar.follow(session: { TabSession(userID: user.withLock { $0 }) }, every: .seconds(1), clock: clock) {
-                items in renders.lines.withLock { $0.append(TabBar.render(items, selected: "tracking")) }
-            }
-        }
-        func tick() async {
-            await clock.settle()
-            clock.advance(by: .seconds(1))
-            await clock.settle()
-        }
-        await tick()
-        user.withLock { $0 = "1234" }
-        await tick()
-        user.withLock { $0 = nil }
-        await tick()
-        following.cancel()
-        await following.value
-        let lines = renders.lines.withLock { $0 }
-        #expect(lines.first == "▸ Tracking")
-        #expect(lines.contains("▸ Tracking   Profile   Feed (5)"), "signed in: the Feed loaded its badge")
-        #expect(lines.last == "▸ Tracking", "signed out again")
-    }
-
     /// Loading belongs to the content: the bar asks applicable tabs to load, and their params follow.
     @Test func loadingTheApplicableTabsFillsTheirParams() async throws {
         let feed = TabParams()

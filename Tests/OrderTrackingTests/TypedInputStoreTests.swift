@@ -65,14 +65,14 @@ import Testing
         let keys: [Key] = [.character("p")] + "save10".map { .character($0) } + [.enter]
         let code = AnyEventName.promoEntered("save10")
         store.send(
-            .keys(keys, tabs: []),
+            .keys(keys),
             effects: [
                 .trace("event promo.entered=save10: input → promo"), .trace("promo: asks for a refresh in 0.0s"),
                 .draw(.changed), .draw(.settled), .moved(card: 0, from: .info, to: .loading),
                 .load(card: 0, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
-            for key in keys { _ = screen.console.handle(key, tabs: []) }
+            for key in keys { _ = screen.console.handle(key) }
             screen.console.message = nil  // settled at once: "Looking up …" goes
             screen.cards[0].received = [code]  // the code's one home
             (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 2, true)

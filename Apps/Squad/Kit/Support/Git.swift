@@ -130,9 +130,14 @@ struct Git: Sendable {
 
     /// Paths with uncommitted changes (staged, unstaged or new), or nil when git cannot say. Renames are read as
     /// a deletion and an addition: a staged rename's entry is followed by the path it came from in a field of its
-    /// own, which read as an entry lost its first three bytes (`docs/old.md` became `s/old.md`).
+    /// own, which read as an entry lost its first three bytes (`docs/old.md` became `s/old.md`). New files are
+    /// listed one by one (`--untracked-files=all`): by default git folds a new folder into one `Modules/New/`
+    /// entry, and `squad check` then formatted none of a module `squad new` had just written.
     func uncommitted() -> [String]? {
-        guard let status = try? shell.runBytes("git", ["status", "--porcelain", "-z", "--no-renames"]) else {
+        guard
+            let status = try? shell.runBytes(
+                "git", ["status", "--porcelain", "-z", "--no-renames", "--untracked-files=all"])
+        else {
             return nil
         }
         return Git.fields(status).map { String($0.unicodeScalars.dropFirst(3)) }.filter { !$0.isEmpty }

@@ -32,13 +32,28 @@ import Testing
         #expect(Affected(graph: graph).analyse(["Tests/OrderTests/T.swift"]).tests == ["OrderTests"])
     }
 
+    static let uncompared =
+        "Package.swift changed and there are not two manifests to compare, which affects every target"
+
     @Test(arguments: ["Package.swift", ".ci/run", "Scripts/anything"])
     func infrastructureChangesAffectEverything(path: String) {
         #expect(Affected(graph: graph).analyse([path]).tests.count == 4)
     }
 
-    @Test func docsOnlyChangesAffectNothing() {
-        #expect(Affected(graph: graph).analyse(["README.md"]).tests.isEmpty)
+    @Test func docsNoTestReadsAffectNothing() {
+        let readers = Readers(text: "# docs\nREADME.md\t-\n")
+        #expect(Affected(graph: graph, readers: readers).analyse(["README.md"]).tests.isEmpty)
+    }
+
+    /// A file no target holds and `.ci/readers` does not name may be read by any test: every one runs, and the
+    /// answer says why once.
+    @Test func anUnknownFileAffectsEverythingAndSaysWhy() {
+        let result = Affected(graph: graph).explain(["docs/new.txt"])
+        #expect(result.tests.count == 4)
+        #expect(
+            result.everything
+                == "docs/new.txt changed, which no target holds and .ci/readers does not list, so every target is "
+                + "affected (fail closed); name the tests that read it in .ci/readers")
     }
 
     /// A real repository on branch `pr`, whose base commit on `main` holds a manifest of `targets` and `files`.
@@ -71,9 +86,9 @@ import Testing
         let text = await repo.squad(["affected", "--base", "main"])
         #expect(text.output.contains("  BTests: depends on B, which is affected\n"))
         #expect(text.output.hasSuffix("run: swift test --filter '^(BTests)\\.'\n"))
-        // A manifest change affects everything, and says so once.
-        let all = await repo.squad(["affected", "--base", "main", "--files", "-"], stdin: "Package.swift\n")
-        #expect(all.output.contains("why: Package.swift changed, which affects every target\n"), "\(all.output)")
+        // A manifest change with no base manifest to compare with affects everything, and says so once.
+        let all = await repo.squad(["affected", "--files", "-"], stdin: "Package.swift\n")
+        #expect(all.output.contains("why: \(Self.uncompared)\n"), "\(all.output)")
         #expect(all.output.components(separatedBy: "which affects every target").count == 2, "said once")
     }
 
@@ -90,7 +105,7 @@ import Testing
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.errors.isEmpty && !result.output.contains("error:"), "no SwiftPM error: \(result.errors)")
         #expect(result.output.contains("test targets: ATests\n"))
-        #expect(result.output.contains("why: Package.swift changed, which affects every target\n"))
+        #expect(result.output.contains("why: \(Self.uncompared)\n"), "\(result.output)")
         try repo.write("Package.swift", "this is not swift")
         let dirty = await repo.squad(["affected", "--base", "main", "--format", "json"])
         #expect(dirty.status == 0 && dirty.output.contains(#""tests":["ATests"]"#), "the working tree is not asked")

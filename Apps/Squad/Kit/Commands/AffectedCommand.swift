@@ -13,12 +13,11 @@ extension SquadApp {
     ) { parsed, run in
         let (base, head) = (parsed[compareBase], parsed[compareHead])
         let paths = try changedPaths(parsed, base: base, head: head, shell: run.shell, stdin: run.stdin)
-        // From the revisions compared (the head's manifest, else the base's); with --files, the working tree.
-        let revisions = [head ?? "HEAD"] + (base.map { [$0] } ?? [])
-        let graph =
-            parsed[files] == nil
-            ? try PackageGraph.dump(run.shell, revisions: revisions) : try PackageGraph.dump(run.shell)
-        let result = Affected(graph: graph).explain(paths)
+        // From the revisions compared; with --files, the working tree (against --base's manifest, if given).
+        let result = try Affected.reading(
+            run.shell, root: run.root, base: base, head: parsed[files] == nil ? head ?? "HEAD" : nil,
+            manifestChanged: paths.contains { PathBytes.same($0, Affected.manifest) }
+        ).explain(paths)
         var output = ""
         if isJSON(parsed) {
             let object: JSONValue = .object([

@@ -37,7 +37,10 @@ struct CheckCommand {
         changed += git.uncommitted() ?? []
         var seen = Set<[UInt8]>()
         changed = changed.filter { seen.insert(PathBytes.key($0)).inserted }
-        let affected = Affected(graph: try PackageGraph.dump(shell)).explain(changed)
+        let affected = try Affected.reading(
+            shell, root: root, base: base, head: nil,
+            manifestChanged: changed.contains { PathBytes.same($0, Affected.manifest) }
+        ).explain(changed)
         var failed = 0
         for check in try CheckCommand.checks(at: root) {
             guard check.scope == "fast" else {

@@ -3,8 +3,10 @@ import Foundation
 
 /// `squad affected`: which test targets a change needs run, why, and the command that runs them.
 public struct Affected: Sendable {
-    /// Files under these prefixes change everything.
-    public static let everything = ["Package.swift", ".ci/", "Scripts/", ".swift-format"]
+    /// Files under these prefixes change everything (the manifest is compared instead: ``manifest``).
+    public static let everything = [".ci/", "Scripts/", ".swift-format"]
+    /// The manifest, whose change affects the targets whose declarations changed.
+    public static let manifest = "Package.swift"
 
     /// What a change affects.
     public struct Analysis: Sendable, Equatable {
@@ -35,9 +37,14 @@ public struct Affected: Sendable {
     }
 
     let graph: PackageGraph
+    let base: PackageGraph?
+    let readers: Readers
 
-    /// Creates the analysis for a package.
-    public init(graph: PackageGraph) { self.graph = graph }
+    /// Creates the analysis for a package (`graph`, the revision compared), the package at the base (to compare
+    /// manifests; nil: a manifest change affects everything) and the table of tests reading untargeted files.
+    public init(graph: PackageGraph, base: PackageGraph? = nil, readers: Readers = Readers()) {
+        (self.graph, self.base, self.readers) = (graph, base, readers)
+    }
 
     /// The changed targets, every target depending on them, the test targets to run, and why.
     public func analyse(_ paths: [String]) -> (changed: [String], affected: [String], tests: [String]) {
@@ -47,20 +54,24 @@ public struct Affected: Sendable {
 
     /// ``analyse(_:)`` with the reason for every affected target.
     public func explain(_ paths: [String]) -> Analysis {
-        if let global = paths.first(where: { path in
-            Affected.everything.contains {
-                PathBytes.same(path, $0) || ($0.hasSuffix("/") && PathBytes.hasPrefix(path, $0))
-            }
-        }) {
-            let all = graph.targets.map(\.name)
-            return Analysis(
-                changed: all, affected: all, tests: graph.targets.filter { $0.kind == "test" }.map(\.name).sorted(),
-                why: [:], everything: "\(PathBytes.quoted(global)) changed, which affects every target")
-        }
         var why: [String: String] = [:]
+        var readBy: [String: String] = [:]
         for path in paths {
-            guard let target = graph.owningTarget(of: path), why[target] == nil else { continue }
-            why[target] = "\(PathBytes.quoted(path)) changed"
+            let reason: String?
+            if Affected.everything.contains(where: { Affected.path(path, isOrIsBelow: $0) }) {
+                reason = "\(PathBytes.quoted(path)) changed, which affects every target"
+            } else if PathBytes.same(path, Affected.manifest) {
+                reason = manifestChange(into: &why)
+            } else if let line = readers.line(for: path) {
+                read(path, line: line, into: &readBy)
+                reason = nil
+            } else if let target = graph.owningTarget(of: path) {
+                if why[target] == nil { why[target] = "\(PathBytes.quoted(path)) changed" }
+                reason = nil
+            } else {
+                reason = everything(path)
+            }
+            if let reason { return all(reason) }
         }
         let changed = Set(why.keys)
         // Breadth first from the changed targets, so each dependent names the nearest way it is reached.
@@ -74,8 +85,62 @@ public struct Affected: Sendable {
             }
             frontier = next
         }
+        why.merge(readBy) { compiled, _ in compiled }
         let affected = Set(why.keys)
         let tests = graph.targets.filter { $0.kind == "test" && affected.contains($0.name) }.map(\.name)
         return Analysis(changed: changed.sorted(), affected: affected.sorted(), tests: tests.sorted(), why: why)
+    }
+
+    /// Whether `path` is `entry` or, for an entry ending in "/", below it.
+    private static func path(_ path: String, isOrIsBelow entry: String) -> Bool {
+        entry.hasSuffix("/") ? PathBytes.hasPrefix(path, entry) : PathBytes.same(path, entry)
+    }
+
+    /// Why a file no target holds and the readers table does not name reaches every target (fail closed: any
+    /// test may read it).
+    private func everything(_ path: String) -> String {
+        return "\(PathBytes.quoted(path)) changed, which no target holds and \(Readers.path) does not list, so "
+            + "every target is affected (fail closed); name the tests that read it in \(Readers.path)"
+    }
+
+    /// The test targets a line of the readers table names for `path` (the holding target's own tests for
+    /// ``Readers/own``): the file is read at run time, not compiled, so nothing depending on its target is.
+    private func read(_ path: String, line: Readers.Line, into readBy: inout [String: String]) {
+        let holder = graph.owningTarget(of: path)
+        for name in line.tests {
+            let tests =
+                name == Readers.own
+                ? graph.targets.filter { $0.kind == "test" && holder.map($0.dependencies.contains) == true }
+                : graph.targets.filter { $0.kind == "test" && $0.name == name }
+            for test in tests where readBy[test.name] == nil {
+                readBy[test.name] = "reads \(PathBytes.quoted(path)) (\(Readers.path): \(line.pattern))"
+            }
+        }
+    }
+
+    /// The targets a manifest change touches: those new at the head or declared differently from the base;
+    /// every target when the package-wide settings changed or there is no base manifest to compare with.
+    private func manifestChange(into why: inout [String: String]) -> String? {
+        guard let base else {
+            return "\(Affected.manifest) changed and there are not two manifests to compare, which affects every target"
+        }
+        guard base.settings == graph.settings else {
+            return "\(Affected.manifest)'s package-wide settings changed, which affects every target"
+        }
+        let before = Dictionary(base.targets.map { ($0.name, $0.declaration) }) { first, _ in first }
+        for target in graph.targets where why[target.name] == nil && before[target.name] != target.declaration {
+            why[target.name] =
+                before[target.name] == nil
+                ? "new in \(Affected.manifest)" : "its declaration in \(Affected.manifest) changed"
+        }
+        return nil
+    }
+
+    /// Every target, for one reason said once.
+    private func all(_ reason: String) -> Analysis {
+        let names = graph.targets.map(\.name)
+        return Analysis(
+            changed: names, affected: names, tests: graph.targets.filter { $0.kind == "test" }.map(\.name).sorted(),
+            why: [:], everything: reason)
     }
 }

@@ -13,24 +13,33 @@ public struct PackageGraph: Sendable, Equatable {
         public let path: String
         /// Names of the targets it depends on.
         public let dependencies: [String]
+        /// Everything the manifest declares about it (settings, resources, excludes, the products that list it),
+        /// as canonical JSON: `squad affected` compares two revisions' declarations to find the targets a
+        /// manifest change touches, instead of running every test.
+        public let declaration: String
 
         /// Describes a target.
-        public init(name: String, kind: String, path: String, dependencies: [String]) {
+        public init(name: String, kind: String, path: String, dependencies: [String], declaration: String = "") {
             self.name = name
             self.kind = kind
             self.path = path
             self.dependencies = dependencies
+            self.declaration = declaration
         }
     }
 
     /// Every target, in manifest order.
     public let targets: [Target]
+    /// The manifest's package-wide declarations (tools version, platforms, language modes, …) as canonical JSON:
+    /// when they change, every target is affected.
+    public let settings: String
 
     /// Reads the JSON printed by `swift package dump-package`.
     public init(dumpPackageJSON data: Data) throws {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let targets = root["targets"] as? [[String: Any]]
         else { throw ShellError(message: "dump-package output has no 'targets'") }
+        let products = root["products"] as? [[String: Any]] ?? []
         self.targets = targets.map { target in
             let name = target["name"] as? String ?? ""
             let kind = target["type"] as? String ?? "regular"
@@ -38,8 +47,18 @@ public struct PackageGraph: Sendable, Equatable {
             let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
                 dependency.values.compactMap { ($0 as? [Any])?.first as? String }.first
             }
-            return Target(name: name, kind: kind, path: path, dependencies: dependencies)
+            let listing = products.filter { ($0["targets"] as? [String] ?? []).contains(name) }
+            let declaration = PackageGraph.canonical(["target": target, "products": listing])
+            return Target(name: name, kind: kind, path: path, dependencies: dependencies, declaration: declaration)
         }
+        // packageKind holds the folder the manifest was read in, which differs between two reads of one revision.
+        settings = PackageGraph.canonical(root.filter { !["targets", "products", "packageKind"].contains($0.key) })
+    }
+
+    /// JSON with sorted keys, so two reads of one declaration are equal text.
+    private static func canonical(_ value: Any) -> String {
+        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// Asks SwiftPM for the manifest of the package at the shell's directory. A scratch path of its own (under
@@ -56,31 +75,35 @@ public struct PackageGraph: Sendable, Equatable {
         return try PackageGraph(dumpPackageJSON: Data(json.utf8))
     }
 
-    /// The package as the manifest at one of `revisions` declares it (the first that has a `Package.swift`
-    /// SwiftPM can read), so `squad affected` answers from the revisions it compares, never from a working tree
-    /// whose manifest may be renamed or half-edited. SwiftPM's own error never reaches the person.
-    static func dump(_ shell: Shell, revisions: [String]) throws -> PackageGraph {
-        for revision in revisions {
-            guard let manifest = Git(shell: shell).show("Package.swift", at: revision) else { continue }
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
-            } catch { continue }
-            let scratch = folder.appendingPathComponent(".build")
+    /// The package as the manifest at `revision` declares it, or nil when it has no `Package.swift` SwiftPM can
+    /// read, so `squad affected` answers from the revisions it compares, never from a working tree whose manifest
+    /// may be renamed or half-edited. SwiftPM's own error never reaches the person.
+    static func dump(_ shell: Shell, revision: String) -> PackageGraph? {
+        guard let manifest = Git(shell: shell).show("Package.swift", at: revision) else { return nil }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
+        } catch { return nil }
+        let scratch = folder.appendingPathComponent(".build")
+        guard
             let json = try? Shell(directory: folder).run(
                 "swift", ["package", "--scratch-path", scratch.path, "dump-package"],
                 environment: ["TMPDIR": folder.path])
-            if let json, let graph = try? PackageGraph(dumpPackageJSON: Data(json.utf8)) { return graph }
-        }
-        throw ShellError(
+        else { return nil }
+        return try? PackageGraph(dumpPackageJSON: Data(json.utf8))
+    }
+
+    /// The error when neither revision compared has a manifest to answer from.
+    static func unreadable(_ revisions: [String]) -> ShellError {
+        ShellError(
             message: "no readable Package.swift at \(revisions.joined(separator: " or ")); "
                 + "commit a manifest SwiftPM can read (swift package dump-package), then ask again")
     }
 
     /// Builds a graph directly (tests).
-    public init(targets: [Target]) { self.targets = targets }
+    public init(targets: [Target], settings: String = "") { (self.targets, self.settings) = (targets, settings) }
 
     /// The target whose folder holds `path`, if any.
     public func owningTarget(of path: String) -> String? {

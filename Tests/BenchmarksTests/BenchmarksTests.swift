@@ -70,3 +70,55 @@ import Testing
         } throws: { "\($0)".contains("holds no NAME-CODEOWNERS file (write shapes with --dump)") }
     }
 }
+
+/// `courier-bench monorepo`'s pieces, without building anything: the names it scaffolds are ones `squad new`
+/// takes, its card edit changes what the scaffolded card draws, and its last line is the ratio of the medians.
+@Suite struct MonorepoBenchmarkTests {
+    @Test func namesAreNumberedAndScaffoldedCardsAreEdited() async throws {
+        #expect(MonorepoBenchmark.squadName(1) == "Bench001")
+        #expect(MonorepoBenchmark.squadName(60) == "Bench060")
+        #expect(MonorepoBenchmark.squadName(200) == "Bench200")
+        let root = TestServer.repositoryRoot
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("monorepo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in [
+            "Package.swift", "Apps/OrderTracking/Kit/Composition/Registry.swift", "CODEOWNERS", ".swift-format",
+        ] {
+            let target = folder.appendingPathComponent(file)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: root.appendingPathComponent(file), to: target)
+        }
+        let squad = ProcessRunner.productsDirectory.appendingPathComponent("squad")
+        let name = MonorepoBenchmark.squadName(7)
+        let scaffold = try await ProcessRunner.run(
+            squad.path, ["new", name, "--owner", "@courier/bench"], directory: folder, limit: .seconds(120))
+        #expect(scaffold.status == 0, "\(scaffold.stderr)")
+        let card = try String(
+            contentsOf: folder.appendingPathComponent("Modules/\(name)/\(name)Component.swift"), encoding: .utf8)
+        let edited = try #require(MonorepoBenchmark.changedCard(card, title: "\(name) 60-1"))
+        #expect(edited.contains("Block(title: \"\(name) 60-1\""))
+        #expect(MonorepoBenchmark.changedCard("no card here", title: "x") == nil)
+    }
+
+    @Test func theLastLineIsTheRatioOfTheMedianInnerLoops() {
+        let sizes = [
+            MonorepoBenchmark.Size(modules: 10, build: 100, innerLoops: [4, 2, 3], affected: 1, lint: 1, owners: 0.1),
+            MonorepoBenchmark.Size(
+                modules: 60, build: 300, innerLoops: [3.3, 4.5, 9], affected: 1, lint: 1, owners: 0.1),
+        ]
+        #expect(sizes[0].innerLoop == 3)
+        #expect(MonorepoBenchmark.median([4, 1]) == 4 && MonorepoBenchmark.median([]) == 0)
+        let report = MonorepoBenchmark.report(sizes)
+        #expect(report.split(separator: "\n").last == "inner-loop ratio 60/10: 1.50")
+        #expect(report.hasPrefix("  10 squads: build 100.0 s; inner loop 3.00 s (median of 4.00, 2.00, 3.00);"))
+    }
+
+    @Test func aSizeNotAboveTheBaselineIsRefused() {
+        #expect {
+            try MonorepoBenchmark.run(
+                modules: 10, repository: URL(fileURLWithPath: "/nonexistent"), squad: URL(fileURLWithPath: "/x")
+            ) { _ in }
+        } throws: { "\($0)" == "--modules must be more than 10, the size it is compared with" }
+    }
+}

@@ -5,13 +5,15 @@ import HostIO
 var arguments = Array(CommandLine.arguments.dropFirst())
 let ownersOnly = arguments.first == "owners"
 if ownersOnly { arguments.removeFirst() }
+let monorepo = arguments.first == "monorepo"
 let unknown = arguments.enumerated().filter { index, argument in
-    !["--json", "--quick", "--help", "--dump", "--no-peer", "--go-peer", "--shapes"].contains(argument)
+    !monorepo
+        && !["--json", "--quick", "--help", "--dump", "--no-peer", "--go-peer", "--shapes"].contains(argument)
         && !(index > 0 && ["--dump", "--go-peer", "--shapes"].contains(arguments[index - 1]))
 }.map(\.element)
 if arguments.contains("--help") || !unknown.isEmpty {
     let message =
-        "usage: courier-bench [owners [--dump DIR] [--shapes DIR] [--no-peer] [--go-peer DIR]] [--json] [--quick]\n  prints every performance figure as a ratio or a rate; "
+        "usage: courier-bench [owners [--dump DIR] [--shapes DIR] [--no-peer] [--go-peer DIR]] [--json] [--quick]\n       courier-bench monorepo --modules N\n  prints every performance figure as a ratio or a rate; "
         + "owners: only the CODEOWNERS shapes beside the Python peer and, given a hmarr/codeowners checkout and Go, the Go one; --shapes measures DIR's NAME-CODEOWNERS and NAME-paths.txt pairs instead of the generated shapes\n"
     FileHandle.standardError.write(Data(((unknown.isEmpty ? "" : "unknown argument '\(unknown[0])'\n") + message).utf8))
     exit(unknown.isEmpty ? 0 : 64)
@@ -62,6 +64,33 @@ func squadBinary() -> URL? {
     arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? URL(fileURLWithPath: arguments[$0 + 1]) : nil }
 }
 
+if arguments.first == "monorepo" {
+    // courier-bench monorepo --modules N: a squad's inner loop at 10 synthetic squads and at N, in a scratch clone.
+    let rest = Array(arguments.dropFirst())
+    guard rest.count == 2, rest[0] == "--modules", let modules = Int(rest[1]), modules > MonorepoBenchmark.baseline
+    else {
+        FileHandle.standardError.write(
+            Data(
+                ("usage: courier-bench monorepo --modules N (N > \(MonorepoBenchmark.baseline); run from the package "
+                    + "root: it clones the committed repository, adds N squads with squad new, builds and times)\n")
+                    .utf8))
+        exit(64)
+    }
+    guard FileManager.default.fileExists(atPath: "Package.swift"), let squad = squadBinary() else {
+        FileHandle.standardError.write(Data("courier-bench monorepo: run it from the package root\n".utf8))
+        exit(64)
+    }
+    do {
+        let sizes = try MonorepoBenchmark.run(
+            modules: modules, repository: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), squad: squad
+        ) { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+        print(MonorepoBenchmark.report(sizes))
+    } catch {
+        FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 if ownersOnly, let flag = arguments.firstIndex(of: "--dump"), flag + 1 < arguments.count {
     do { try Benchmarks.dumpOwnerShapes(to: URL(fileURLWithPath: arguments[flag + 1])) } catch {
         FileHandle.standardError.write(Data("courier-bench: \(error)\n".utf8))

@@ -80,10 +80,12 @@ public enum MonorepoBenchmark {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("courier-monorepo-\(UUID())")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let clone = scratch.appendingPathComponent("courier")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        // SwiftPM's lock files, named after the clone's path, go to TMPDIR: inside the scratch folder, they go too.
+        let temporary = scratch.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         log("cloning \(repository.path) into \(clone.path)…")
         try run("git", ["clone", "--quiet", repository.path, clone.path], in: scratch)
-        let workspace = Workspace(root: clone, squad: squad, log: log)
+        let workspace = Workspace(root: clone, squad: squad, temporary: temporary, log: log)
         var sizes: [Size] = []
         var made = 0
         for size in [baseline, modules] {
@@ -100,10 +102,14 @@ public enum MonorepoBenchmark {
 
     /// Runs a command in `folder`; a failure is an error carrying its last output.
     @discardableResult
-    static func run(_ command: String, _ arguments: [String], in folder: URL, limit: Duration = .seconds(3600))
-        throws -> ProcessResult
-    {
-        let result = try ProcessRunner.runBlocking(command, arguments, directory: folder, limit: limit)
+    static func run(
+        _ command: String, _ arguments: [String], in folder: URL, temporary: URL? = nil,
+        limit: Duration = .seconds(3600)
+    ) throws -> ProcessResult {
+        var environment = ProcessInfo.processInfo.environment
+        if let temporary { environment["TMPDIR"] = temporary.path }
+        let result = try ProcessRunner.runBlocking(
+            command, arguments, environment: environment, directory: folder, limit: limit)
         guard result.status == 0 else {
             throw BenchmarkError(
                 message: "\(command) \(arguments.joined(separator: " ")) failed (exit \(result.status)): "
@@ -116,10 +122,12 @@ public enum MonorepoBenchmark {
     struct Workspace {
         let root: URL
         let squad: URL
+        let temporary: URL
         let log: (String) -> Void
 
         func scaffold(_ name: String) throws {
-            try MonorepoBenchmark.run(squad.path, ["new", name, "--owner", "@courier/bench"], in: root)
+            try MonorepoBenchmark.run(
+                squad.path, ["new", name, "--owner", "@courier/bench"], in: root, temporary: temporary)
         }
 
         func commit(_ message: String) throws {
@@ -129,8 +137,14 @@ public enum MonorepoBenchmark {
                 in: root)
         }
 
-        func timed(_ command: String, _ arguments: [String]) throws -> Double {
-            try MonorepoBenchmark.run(command, arguments, in: root).elapsed.seconds
+        func timed(_ command: String, _ arguments: [String], expecting: String? = nil) throws -> Double {
+            let result = try MonorepoBenchmark.run(command, arguments, in: root, temporary: temporary)
+            if let expecting, !(result.stdout + result.stderr).contains(expecting) {
+                throw BenchmarkError(
+                    message: "\(command) \(arguments.joined(separator: " ")) did not print '\(expecting)': "
+                        + String((result.stdout + result.stderr).suffix(2000)))
+            }
+            return result.elapsed.seconds
         }
 
         /// The first squad's inner loop, `loops` times after one untimed round, then the tools.
@@ -144,7 +158,7 @@ public enum MonorepoBenchmark {
                     throw BenchmarkError(message: "\(card.path) has no Block(title: \"…\") to change")
                 }
                 try Data(edited.utf8).write(to: card)
-                let seconds = try timed("Scripts/test-module", [name])
+                let seconds = try timed("Scripts/test-module", [name], expecting: "Suite \(name)Tests passed")
                 log(
                     "\(modules) squads, inner loop \(round == 0 ? "(untimed)" : "\(round)"): "
                         + String(format: "%.2f s", seconds))

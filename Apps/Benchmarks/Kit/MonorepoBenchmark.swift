@@ -2,9 +2,9 @@ import CoreTesting
 import Foundation
 
 /// `courier-bench monorepo --modules N`: does a squad's inner loop stay as fast when the monorepo grows? It
-/// clones the repository into a scratch folder, scaffolds synthetic squads there with `squad new` (10, then N),
-/// builds, and times one squad's inner loop at each size: change its card's text, then `Scripts/test-module`
-/// (build and run its own tests). `squad affected`, `lint` and `owners` are timed at each size too.
+/// clones the repository twice into a scratch folder, scaffolds synthetic squads with `squad new` (10 in one, N in
+/// the other), builds both, and times one squad's inner loop in each, alternately: change its card's text, then
+/// `Scripts/test-module` (build and run its own tests). `squad affected`, `lint` and `owners` are timed too.
 public enum MonorepoBenchmark {
     /// The smaller size every figure is compared with.
     public static let baseline = 10
@@ -69,8 +69,10 @@ public enum MonorepoBenchmark {
         return lines.joined(separator: "\n")
     }
 
-    /// Measures at ``baseline`` squads and at `modules`, in a clone of `repository` (removed afterwards), with
-    /// `squad` (the binary scaffolding and timed); `loops` inner loops are timed at each size after one untimed.
+    /// Measures at ``baseline`` squads and at `modules`, in two clones of `repository` side by side (removed
+    /// afterwards), with `squad` (the binary scaffolding and timed): after one untimed round in each, `loops`
+    /// rounds each time the small clone's inner loop then the large one's, so a neighbour's burst on a shared
+    /// machine slows both sizes of a round instead of every round of one.
     public static func run(
         modules: Int, repository: URL, squad: URL, loops: Int = 3, log: @escaping (String) -> Void
     ) throws -> [Size] {
@@ -79,25 +81,35 @@ public enum MonorepoBenchmark {
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("courier-monorepo-\(UUID())")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let clone = scratch.appendingPathComponent("courier")
         // SwiftPM's lock files, named after the clone's path, go to TMPDIR: inside the scratch folder, they go too.
         let temporary = scratch.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        log("cloning \(repository.path) into \(clone.path)…")
-        try run("git", ["clone", "--quiet", repository.path, clone.path], in: scratch)
-        let workspace = Workspace(root: clone, squad: squad, temporary: temporary, log: log)
-        var sizes: [Size] = []
-        var made = 0
+        var workspaces: [Workspace] = []
+        var builds: [Double] = []
         for size in [baseline, modules] {
-            log("scaffolding squads \(made + 1)…\(size)…")
-            for index in (made + 1)...size { try workspace.scaffold(squadName(index)) }
-            made = size
+            let clone = scratch.appendingPathComponent("courier-\(size)")
+            log("cloning \(repository.path) into \(clone.path), scaffolding \(size) squads…")
+            try run("git", ["clone", "--quiet", repository.path, clone.path], in: scratch)
+            let workspace = Workspace(root: clone, squad: squad, temporary: temporary, modules: size, log: log)
+            for index in 1...size { try workspace.scaffold(squadName(index)) }
             try workspace.commit("\(size) synthetic squads")
             log("building \(size) squads…")
-            let build = try workspace.timed("swift", ["build", "--build-tests"])
-            sizes.append(try workspace.measure(modules: size, build: build, loops: loops))
+            builds.append(try workspace.timed("swift", ["build", "--build-tests"]))
+            workspaces.append(workspace)
         }
-        return sizes
+        var times: [[Double]] = [[], []]
+        for round in 0...loops {
+            for (index, workspace) in workspaces.enumerated() {
+                let seconds = try workspace.innerLoop(round: round)
+                if round > 0 { times[index].append(seconds) }
+            }
+        }
+        return try workspaces.indices.map { index in
+            let tools = try workspaces[index].tools()
+            return Size(
+                modules: workspaces[index].modules, build: builds[index], innerLoops: times[index],
+                affected: tools.affected, lint: tools.lint, owners: tools.owners)
+        }
     }
 
     /// Runs a command in `folder`; a failure is an error carrying its last output.
@@ -123,6 +135,7 @@ public enum MonorepoBenchmark {
         let root: URL
         let squad: URL
         let temporary: URL
+        let modules: Int
         let log: (String) -> Void
 
         func scaffold(_ name: String) throws {
@@ -147,29 +160,30 @@ public enum MonorepoBenchmark {
             return result.elapsed.seconds
         }
 
-        /// The first squad's inner loop, `loops` times after one untimed round, then the tools.
-        func measure(modules: Int, build: Double, loops: Int) throws -> Size {
+        /// One inner loop of the first squad: its card's title changed, then its tests built and run (round 0
+        /// is the untimed one).
+        func innerLoop(round: Int) throws -> Double {
             let name = MonorepoBenchmark.squadName(1)
             let card = root.appendingPathComponent("Modules/\(name)/\(name)Component.swift")
-            var times: [Double] = []
-            for round in 0...loops {
-                let text = try String(contentsOf: card, encoding: .utf8)
-                guard let edited = MonorepoBenchmark.changedCard(text, title: "\(name) \(modules)-\(round)") else {
-                    throw BenchmarkError(message: "\(card.path) has no Block(title: \"…\") to change")
-                }
-                try Data(edited.utf8).write(to: card)
-                let seconds = try timed("Scripts/test-module", [name], expecting: "Suite \(name)Tests passed")
-                log(
-                    "\(modules) squads, inner loop \(round == 0 ? "(untimed)" : "\(round)"): "
-                        + String(format: "%.2f s", seconds))
-                if round > 0 { times.append(seconds) }
+            let text = try String(contentsOf: card, encoding: .utf8)
+            guard let edited = MonorepoBenchmark.changedCard(text, title: "\(name) \(modules)-\(round)") else {
+                throw BenchmarkError(message: "\(card.path) has no Block(title: \"…\") to change")
             }
-            try commit("\(name)'s card, changed")
-            let affected = try timed(squad.path, ["affected", "--base", "HEAD~1"])
-            let lint = try timed(squad.path, ["lint"])
-            let owners = try timed(squad.path, ["owners", "--owner", "@courier/bench"])
-            return Size(
-                modules: modules, build: build, innerLoops: times, affected: affected, lint: lint, owners: owners)
+            try Data(edited.utf8).write(to: card)
+            let seconds = try timed("Scripts/test-module", [name], expecting: "Suite \(name)Tests passed")
+            log(
+                "\(modules) squads, inner loop \(round == 0 ? "(untimed)" : "\(round)"): "
+                    + String(format: "%.2f s", seconds))
+            return seconds
+        }
+
+        /// `squad affected` for the card change (committed), `squad lint` and `squad owners --owner`.
+        func tools() throws -> (affected: Double, lint: Double, owners: Double) {
+            try commit("\(MonorepoBenchmark.squadName(1))'s card, changed")
+            return (
+                try timed(squad.path, ["affected", "--base", "HEAD~1"]), try timed(squad.path, ["lint"]),
+                try timed(squad.path, ["owners", "--owner", "@courier/bench"])
+            )
         }
     }
 }

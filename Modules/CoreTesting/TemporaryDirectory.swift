@@ -19,5 +19,16 @@ public final class TemporaryDirectory: @unchecked Sendable {
         try Data(text.utf8).write(to: file)
     }
 
+    /// Copies each of `paths` (relative) from `root` to the same place here: the few repository files a scaffold
+    /// or a lint reads, without the whole tree.
+    public func copy(_ paths: [String], from root: URL) throws {
+        for path in paths {
+            let target = url.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: root.appendingPathComponent(path), to: target)
+        }
+    }
+
     deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -79,16 +79,11 @@ import Testing
         #expect(MonorepoBenchmark.squadName(60) == "Bench060")
         #expect(MonorepoBenchmark.squadName(200) == "Bench200")
         let root = TestServer.repositoryRoot
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("monorepo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for file in [
-            "Package.swift", "Apps/OrderTracking/Kit/Composition/Registry.swift", "CODEOWNERS", ".swift-format",
-        ] {
-            let target = folder.appendingPathComponent(file)
-            try FileManager.default.createDirectory(
-                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: root.appendingPathComponent(file), to: target)
-        }
+        let scratch = try TemporaryDirectory()
+        let folder = scratch.url
+        try scratch.copy(
+            ["Package.swift", "Apps/OrderTracking/Kit/Composition/Registry.swift", "CODEOWNERS", ".swift-format"],
+            from: root)
         let squad = ProcessRunner.productsDirectory.appendingPathComponent("squad")
         let name = MonorepoBenchmark.squadName(7)
         let scaffold = try await ProcessRunner.run(

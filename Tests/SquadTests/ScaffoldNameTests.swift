@@ -123,16 +123,11 @@ import Testing
 @Suite struct ScaffoldFormatTests {
     @Test func theLongestNameScaffoldsLintCleanSwift() async throws {
         let root = ScaffoldNameTests.root
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for file in [
-            "Package.swift", "Apps/OrderTracking/Kit/Composition/Registry.swift", "CODEOWNERS", ".swift-format",
-        ] {
-            let target = folder.appendingPathComponent(file)
-            try FileManager.default.createDirectory(
-                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: root.appendingPathComponent(file), to: target)
-        }
+        let scratch = try TemporaryDirectory()
+        let folder = scratch.url
+        try scratch.copy(
+            ["Package.swift", "Apps/OrderTracking/Kit/Composition/Registry.swift", "CODEOWNERS", ".swift-format"],
+            from: root)
         let name = "AbcdefghijAbcdefghijAbcdefghij"
         var output = ""
         var errors = ""

@@ -14,20 +14,22 @@ public struct CardPreview: Sendable {
     let id: ComponentID
     /// Other squads' events to deliver after the load, in order (`--event NAME=VALUE`).
     let events: [DomainEvent]
+    /// Prompts' values said before the first load, as a screen routes them (`--input promo=SAVE10`).
+    let said: [DomainEvent]
     /// The ids the card reads (`--order`, `--input`).
     let ids: [String: String]
     let payload: Data?
     let fault: InjectedFault?
     let state: Phase?
 
-    /// A preview of card `id` reading `ids`, fed `payload` or failing with `fault`, forced to `state`, then
-    /// handed `events`.
+    /// A preview of card `id` reading `ids` and the prompts' values `said`, fed `payload` or failing with `fault`,
+    /// forced to `state`, then handed `events`.
     public init(
-        id: ComponentID, events: [DomainEvent], ids: [String: String], payload: Data?, fault: InjectedFault?,
-        state: Phase?
+        id: ComponentID, events: [DomainEvent], said: [DomainEvent] = [], ids: [String: String], payload: Data?,
+        fault: InjectedFault?, state: Phase?
     ) {
-        (self.id, self.events, self.ids, self.payload, self.fault, self.state) = (
-            id, events, ids, payload, fault, state
+        (self.id, self.events, self.said, self.ids, self.payload, self.fault, self.state) = (
+            id, events, said, ids, payload, fault, state
         )
     }
 
@@ -45,6 +47,7 @@ public struct CardPreview: Sendable {
         }
         // One card, through the same runtime as the screen: its own context, alone, fed the payload or the fault.
         var settings = ScreenSettings(ids: ids)
+        settings.said = said
         (settings.presentation, settings.timeout, settings.load) = (.alone, timeout, state != .loading)
         let runtime = ScreenRuntime(
             entries: [ScreenEntry(id: id, payload: fault == nil ? payload : nil)], registry: registry,

@@ -34,6 +34,18 @@ private struct Rewards: Component {
         }
     }
 
+    @Test func aPromptsValueGivenByNameReachesThePreviewedCardAsOnItsScreen() async {
+        let given = await InProcess.run(["preview", "promo", "--input", "promo=SAVE10"])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stdout.contains("✓ SAVE10"), "the code typed at the start, not 'No code yet': \(given.stdout)")
+        let refused = await InProcess.run(["preview", "promo", "--input", "promo=ABCDEFGHIJKLMNOPQ"])
+        #expect(refused.status == 64 && refused.stdout.isEmpty)
+        #expect(
+            refused.stderr.hasPrefix(
+                "order-tracking: --input promo 'ABCDEFGHIJKLMNOPQ' is not what the Promo code prompt takes: use 1 to "
+                    + "16 letters and digits"), "\(refused.stderr)")
+    }
+
     @Test func aCardOnNoDemoScreenTakesTheInputsItsOwnEndpointNames() throws {
         var registry = ComponentRegistry()
         try registry.register(

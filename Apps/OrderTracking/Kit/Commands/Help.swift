@@ -78,10 +78,11 @@ enum Help {
     static let preview = """
         Shows one component alone (presentation: alone). It reads the ids --input gives (--order ID is order=ID);
         one not given is the first demo subject of the card's screen (cart C100 on the checkout, order 1234 on
-        tracking), said on stderr in one line. --payload feeds it a JSON file instead of its endpoint;
-        --fail injects a backend fault; --state loading shows the skeleton; --event delivers another squad's
-        event after the load (e.g. order.status=delivered) and says how the card reacted (updated, reloaded, no
-        change). Exit 0 shown, 2 failed, 64 usage.
+        tracking), said on stderr in one line. An --input named like a prompt of that screen (promo=SAVE10) is
+        the prompt's value, said before the first load as on the screen. --payload feeds it a JSON file instead
+        of its endpoint; --fail injects a backend fault; --state loading shows the skeleton; --event delivers
+        another squad's event after the load (e.g. order.status=delivered) and says how the card reacted
+        (updated, reloaded, no change). Exit 0 shown, 2 failed, 64 usage.
         """
 
     static let components = """

@@ -17,7 +17,19 @@ extension OrderTrackingApp {
         }
         let (injected, forced) = (parsed[fail], parsed[state])
         let card = ComponentID(parsed.positionals[0])
-        var ids = parsed.all(input).reduce(into: parsed[order].map { ["order": $0] } ?? [:]) { $0[$1.name] = $1.value }
+        // An input named like a prompt of the card's screen is that prompt's value, said at the start as on the
+        // screen (`--input promo=SAVE10`); any other is an id the card reads.
+        let prompts = DemoSubject.screen(showing: card)?.prompts ?? []
+        var ids = parsed[order].map { ["order": $0] } ?? [:]
+        var said: [DomainEvent] = []
+        for given in parsed.all(input) {
+            guard let prompt = prompts.first(where: { $0.name == given.name }) else {
+                ids[given.name] = given.value
+                continue
+            }
+            if let refusal = ScreenRun.refusal(of: given.value, by: prompt, command: "preview") { throw refusal }
+            said.append(prompt.event(given.value))
+        }
         // An input not given: the first demo subject of the card's screen, said in one line.
         for subject in DemoSubject.first(for: card, registry: host.registry) where ids[subject.input] == nil {
             ids[subject.input] = subject.id
@@ -26,7 +38,7 @@ extension OrderTrackingApp {
         // `--event order.status=delivered`: another squad's event, delivered after the load.
         let preview = CardPreview(
             id: card,
-            events: parsed.all(event).map { DomainEvent($0.name, text: $0.value) },
+            events: parsed.all(event).map { DomainEvent($0.name, text: $0.value) }, said: said,
             ids: ids, payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced)
         let phase = await preview.show(
             registry: host.registry, backend: host.backend, clock: host.clock, timeout: host.timeout,

@@ -20,11 +20,7 @@ struct DemoSubject: Sendable, Equatable {
     /// its cards' endpoints: `carts/{cart}/…` gives `carts/`, whose first folder is `C100`). A card no demo screen
     /// shows yet (just made by `squad new`) takes the inputs its own endpoint names (`orders/{order}/…`).
     static func first(for card: ComponentID, registry: ComponentRegistry) -> [DemoSubject] {
-        let screens = HostEnvironment.embeddedFixtures + "/screens"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: screens)) ?? []
-        let screen = names.filter { $0.hasSuffix(".json") }.sorted().lazy.compactMap { file in
-            HostEnvironment.embeddedDefinition(String(file.dropLast(5)))
-        }.first { $0.entries.contains { $0.id == card } }
+        let screen = screen(showing: card)
         let own = (try? registry.registration(for: card).endpoint).map { [$0] } ?? []
         var templates = own
         if let screen {
@@ -45,6 +41,16 @@ struct DemoSubject: Sendable, Equatable {
             }
             return nil
         }
+    }
+
+    /// The first embedded demo screen (by name) that shows `card`, or nil when none does yet: whose inputs and
+    /// prompts a preview of the card takes.
+    static func screen(showing card: ComponentID) -> ScreenDefinition? {
+        let screens = HostEnvironment.embeddedFixtures + "/screens"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: screens)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().lazy.compactMap { file in
+            HostEnvironment.embeddedDefinition(String(file.dropLast(5)))
+        }.first { $0.entries.contains { $0.id == card } }
     }
 
     /// The first folder at `path` of the demo's trees laid over each other (the host's and every squad's

@@ -71,13 +71,10 @@ struct ScreenRun: Sendable {
                     + suggestion(for: name, among: definition.inputNames), command: command)
         }
         for prompt in definition.prompts {
-            guard let (_, value) = options.inputs.first(where: { $0.0 == prompt.name }), !prompt.takes(value) else {
-                continue
-            }
-            let (given, label) = (SafeText.visible(value), SafeText.visible(prompt.prompt.label))
-            return UsageError(
-                message: "--input \(prompt.name) '\(given)' is not what the \(label) prompt takes: use 1 to "
-                    + "\(prompt.prompt.limit) letters and digits", command: command)
+            guard let (_, value) = options.inputs.first(where: { $0.0 == prompt.name }),
+                let refusal = Self.refusal(of: value, by: prompt, command: command)
+            else { continue }
+            return refusal
         }
         if let name = missing.first {
             return UsageError(message: "screen '\(definition.name)' needs --input \(name)=VALUE", command: command)
@@ -90,6 +87,15 @@ struct ScreenRun: Sendable {
                     + suggestion(for: id, among: ids), command: command)
         }
         return nil
+    }
+
+    /// Why `prompt` does not take `value` given on the command line (`--input NAME=VALUE`), or nil when it does.
+    static func refusal(of value: String, by prompt: ScreenPrompt, command: String?) -> UsageError? {
+        guard !prompt.takes(value) else { return nil }
+        let (given, label) = (SafeText.visible(value), SafeText.visible(prompt.prompt.label))
+        return UsageError(
+            message: "--input \(prompt.name) '\(given)' is not what the \(label) prompt takes: use 1 to "
+                + "\(prompt.prompt.limit) letters and digits", command: command)
     }
 
     private func show(_ definition: ScreenDefinition, _ options: ScreenOptions) async -> (ScreenFrame, Bool)? {

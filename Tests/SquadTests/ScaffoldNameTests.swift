@@ -18,6 +18,7 @@ import Testing
         ("Payments", "a target or folder named 'Payments' exists"),
         ("PaymentsTests", "a target or folder named 'PaymentsTests' exists"),
         ("SquadKit", "a target or folder named 'SquadKit' exists"),
+        ("PromoInterface", "a target or folder named 'PromoInterface' exists"),
         ("Swift", "reserved by Swift or its toolchain"),
         ("Foundation", "reserved by Swift or its toolchain"),
         ("Self", "reserved by Swift or its toolchain"),

@@ -56,15 +56,20 @@ public struct Scaffold: Sendable {
         }
         let appTargets = ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Apps").path)) ?? [])
             .flatMap { [$0, $0 + "Kit", $0 + "Tests"] }
+        // A squad's interface target (`PromoInterface`) has no folder of its own name: Modules/Promo/Interface.
+        let modules = ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Modules").path)) ?? [])
+        let interfaceTargets = modules.filter {
+            files.fileExists(atPath: root.appendingPathComponent("Modules/\($0)/Interface").path)
+        }.map { $0 + "Interface" }
         for mine in [name, name + "Tests", name + "Interface"] {
-            for taken in Set(targets + appTargets).sorted() where mine.lowercased() == taken.lowercased() {
+            for taken in Set(targets + appTargets + interfaceTargets).sorted()
+            where mine.lowercased() == taken.lowercased() {
                 return
                     "a target or folder named '\(taken)' exists (module \(name) adds targets \(name) and \(name)Tests)"
             }
         }
         // The ids, endpoints and fixtures already in use: every demo order's files (in the squads' own trees)
         // and every declared card id.
-        let modules = ((try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Modules").path)) ?? [])
         for tree in modules.sorted().map({ "Modules/\($0)/Fixtures/orders" }) + [fixtureFolder] {
             let orders = root.appendingPathComponent(tree)
             for order in ((try? files.contentsOfDirectory(atPath: orders.path)) ?? []).sorted() {

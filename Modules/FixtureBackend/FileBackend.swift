@@ -14,7 +14,8 @@ import Foundation
 /// It serves several trees laid over each other as one (the host's screens, layouts and declarations, and each
 /// squad's own answers, `Modules/<Name>/Fixtures`): a path is answered by the one tree that has it, a folder's
 /// files may come from different trees, and a path two trees both give is refused (one line naming both), never
-/// silently shadowed by the other.
+/// silently shadowed by the other. Faults and timelines are declared in the first tree only: a later tree's
+/// `_faults.json` or `_timeline.json` is refused, so no squad's file makes another's answer fail.
 public final class FileBackend: Backend {
     /// One declared fault; every field is optional.
     struct Fault: Decodable {
@@ -115,6 +116,18 @@ public final class FileBackend: Backend {
         return found?.file
     }
 
+    /// Where a folder's declaration (`_faults.json`, `_timeline.json`) is: in the first tree (the host's) only, so
+    /// one squad's file never makes another squad's answer fail or change; one in a later tree is refused, naming it.
+    private func declaration(_ segments: [String], path: String) throws(BackendError) -> String? {
+        guard let first = roots.first else { return nil }
+        for root in roots.dropFirst() where try locate(segments, in: root, path: path) != nil {
+            throw .invalidRequest(
+                "fixture \(segments.joined(separator: "/")) is in \(root); faults and timelines are declared in the "
+                    + "first tree only, \(first)")
+        }
+        return try locate(segments, in: first, path: path)
+    }
+
     /// Where `segments` really is below `root`, or nil when it does not exist. Each segment below the root is
     /// looked at once (`lstat`), and only a symlink is resolved, so no link on the way can lead out of the tree.
     private func locate(_ segments: [String], in root: String, path: String) throws(BackendError) -> String? {
@@ -144,7 +157,7 @@ public final class FileBackend: Backend {
     }
 
     private func faults(in folder: [String], for path: String) throws(BackendError) -> [String: Fault] {
-        guard let file = try locate(folder + ["_faults.json"], path: path),
+        guard let file = try declaration(folder + ["_faults.json"], path: path),
             let data = FileManager.default.contents(atPath: file)
         else { return [:] }
         do { return try JSONDecoder().decode([String: Fault].self, from: data) } catch {
@@ -187,7 +200,7 @@ public final class FileBackend: Backend {
 
     /// The step in force for `name` now, or nil when the folder has no timeline for it.
     private func timelineStep(in segments: [String], for name: String, path: String) throws(BackendError) -> Step? {
-        guard let file = try locate(segments + ["_timeline.json"], path: path),
+        guard let file = try declaration(segments + ["_timeline.json"], path: path),
             let data = FileManager.default.contents(atPath: file)
         else { return nil }
         let folder = segments.joined(separator: "/")

@@ -206,6 +206,21 @@ import Testing
         #expect(String(decoding: paid, as: UTF8.self) == #"{"paid": true}"#)
     }
 
+    @Test func aSquadsTreeDeclaresNoFaultForAnotherSquadsAnswer() async throws {
+        try tree.write(#"{"status": "preparing"}"#, to: "order/orders/2/details.json")
+        try tree.write(#"{"details.json": {"status": 500}}"#, to: "location/orders/2/_faults.json")
+        let backend = backend
+        let error = await #expect(throws: BackendError.self) {
+            try await backend.fetch(try Endpoint("orders", "2", "details.json"))
+        }
+        let real = tree.url.resolvingSymlinksInPath().path
+        #expect(
+            error
+                == .invalidRequest(
+                    "fixture orders/2/_faults.json is in \(real)/location; faults and timelines are declared in the "
+                        + "first tree only, \(real)/host"))
+    }
+
     @Test func aPathTwoTreesGiveIsRefusedNamingBoth() async throws {
         try tree.write(#"{"status": "shadow"}"#, to: "payments/orders/1/details.json")
         let backend = backend

@@ -143,4 +143,20 @@ import Testing
                 $0.hasPrefix("orders/1/screen.json: given by 2 fixture trees (Apps/OrderTracking/Kit/Fixtures/api/, ")
             }, "\(run.output)")
     }
+
+    @Test func aFaultOrTimelineInASquadsTreeIsAFinding() async throws {
+        let repo = try await GitRepository()
+        try repo.write("CODEOWNERS", "* @courier/platform\n")
+        try repo.write("Apps/OrderTracking/Kit/Fixtures/api/orders/1/_faults.json", "{}\n")
+        try repo.write("Modules/Order/Fixtures/orders/1/details.json", "{}\n")
+        try repo.write("Modules/Tips/Fixtures/carts/C1/_faults.json", "{}\n")
+        try await repo.commit("a squad's fault")
+        let run = await repo.squad(["lint"])
+        #expect(run.status == 1)
+        #expect(
+            run.output.split(separator: "\n").contains(
+                "Modules/Tips/Fixtures/carts/C1/_faults.json: faults and timelines are declared in the host's tree "
+                    + "(Apps/OrderTracking/Kit/Fixtures/api/) only; the demo backend refuses a squad's"),
+            "\(run.output)")
+    }
 }

@@ -1,8 +1,8 @@
 import Core
 import CoreTesting
-import PromoInterface
 import Foundation
 import Promo
+import PromoInterface
 import ScreenRuntime
 import Testing
 

@@ -56,7 +56,10 @@ public struct CardPreview: Sendable {
         let (reactions, last) = await runtime.opened(loading: settings.load ? [0] : []) {
             var reactions: [String] = []
             for event in events {
-                switch await runtime.deliver(event)[id] {
+                let reaction = await runtime.deliver(event)[id]
+                // A signal that cut the delivery short leaves the card's reaction untold, not "no change".
+                guard !Task.isCancelled else { break }
+                switch reaction {
                 case .reloaded?: reactions.append("\(event): reloaded")
                 case .updated?: reactions.append("\(event): updated")
                 default: reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")

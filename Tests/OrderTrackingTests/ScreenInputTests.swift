@@ -13,7 +13,7 @@ private struct TipCard: Component, RefreshingOnEvents {
     static let id: ComponentID = "tip"
     static let chosen = EventName<String>("tip.chosen")
     static let refreshingEvents: Set<AnyEventName> = [chosen]
-    static let registration = ComponentRegistration(module: "Tipping", endpoint: "(none)") { TipCard() }
+    static let registration = ComponentRegistration(module: "TipDemo", endpoint: "(none)") { TipCard() }
 
     func load(_ context: ComponentContext) async throws -> String { context.latest(Self.chosen) ?? "none" }
 
@@ -25,14 +25,14 @@ private struct TipCard: Component, RefreshingOnEvents {
 /// Inputs by name: every prompt of a screen's definition is given on the command line as `--input NAME=VALUE`
 /// (on `screen` and `checkout`), routed at the start as a typed value is; `--method` and `--promo` are aliases.
 @Suite struct ScreenInputTests {
-    static let tipping = #"""
-        {"title": "Tipping {cart}", "inputs": ["cart"], "components": ["tip"],
+    static let definition = #"""
+        {"title": "Tip demo {cart}", "inputs": ["cart"], "components": ["tip"],
          "prompts": [{"name": "tip", "key": "t", "label": "Tip", "event": "tip.chosen", "card": "tip"}]}
         """#
 
     /// `arguments` parsed as `order-tracking` parses them, shown by the `screen` command's own options on a host
-    /// whose registry also holds the tip card and whose backend serves the tipping screen.
-    static func tipping(_ arguments: [String]) async throws -> (status: ExitCode, out: String, err: String) {
+    /// whose registry also holds the tip card and whose backend serves the tip-demo screen.
+    static func run(_ arguments: [String]) async throws -> (status: ExitCode, out: String, err: String) {
         let written = Locked((out: "", err: ""))
         let streams = StandardStreams { descriptor, text in
             written.withLock { if descriptor == 1 { $0.out += text } else { $0.err += text } }
@@ -43,12 +43,12 @@ private struct TipCard: Component, RefreshingOnEvents {
             HostOptions(), environment: CLI.environment, terminal: terminal, clock: clock)
         var registry = made.registry
         try registry.register(TipCard.registration)
-        let backend = CannedBackend(["screens/tipping.json": .json(Self.tipping)], clock: clock)
+        let backend = CannedBackend(["screens/tip-demo.json": .json(Self.definition)], clock: clock)
         let host = HostEnvironment(
             backend: backend, clock: clock, timeout: .seconds(5), terminal: terminal, registry: registry,
             environment: made.environment, store: made.store, login: made.login, tabs: made.tabs)
         let invocation = try Invocation.of(
-            ["screen", "tipping"] + arguments, tool: "order-tracking", commands: OrderTrackingApp.commands, usage: "")
+            ["screen", "tip-demo"] + arguments, tool: "order-tracking", commands: OrderTrackingApp.commands, usage: "")
         guard case .run(_, let parsed) = invocation else { throw Failure("not a run") }
         let options = try OrderTrackingApp.namedScreenOptions(parsed)
         let status = await clock.drive { await ScreenRun(options: options, host: host).run() }
@@ -57,20 +57,20 @@ private struct TipCard: Component, RefreshingOnEvents {
     }
 
     @Test func aNewPromptsValueGivenByNameReachesItsCard() async throws {
-        let given = try await Self.tipping(["--input", "cart=C100", "--input", "tip=10"])
+        let given = try await Self.run(["--input", "cart=C100", "--input", "tip=10"])
         #expect(given.status == .ok, "\(given.err)")
         #expect(given.out.contains("│ Tip") && given.out.contains("10 │"), "\(given.out)")
         #expect(given.err.isEmpty, "\(given.err)")
-        let none = try await Self.tipping(["--input", "cart=C100"])
+        let none = try await Self.run(["--input", "cart=C100"])
         #expect(none.status == .ok && none.out.contains("none │"), "not given: the card has no tip (\(none.out))")
     }
 
     @Test func anUnknownNameIsRefusedWithTheScreensInputsAndPrompts() async throws {
-        let typo = try await Self.tipping(["--input", "cart=C100", "--input", "tipp=10"])
+        let typo = try await Self.run(["--input", "cart=C100", "--input", "tipp=10"])
         #expect(typo.status == .usage)
         #expect(
             typo.err
-                == "order-tracking: screen 'tipping' takes no input 'tipp' (its inputs: cart; its prompts: tip); "
+                == "order-tracking: screen 'tip-demo' takes no input 'tipp' (its inputs: cart; its prompts: tip); "
                 + "did you mean 'tip'? (see 'order-tracking screen --help')\n")
     }
 

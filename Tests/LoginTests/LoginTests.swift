@@ -89,9 +89,12 @@ func authenticator(
         try container.register(success: RecordingHook(name: "A", behaviour: .throwError, journal: journal), id: "A")
         try container.register(success: RecordingHook(name: "B", behaviour: .hang, journal: journal), id: "B")
         try container.register(success: RecordingHook(name: "C", behaviour: .succeed, journal: journal), id: "C")
-        // The hanging hook's deadline must pass: real time, 200 ms.
-        let (auth, output) = authenticator(container, deadline: .milliseconds(200), clock: SystemClock())
-        let outcome = await auth.logIn(userID: "1234", password: nil)
+        // The hanging hook's deadline passes on the virtual clock, moved by the test once everything waits: on the
+        // wall clock (200 ms, as this test once ran) a sanitized build on a busy machine missed the account's own
+        // deadline and the login failed before any hook ran.
+        let clock = VirtualClock()
+        let (auth, output) = authenticator(container, deadline: .milliseconds(200), clock: clock)
+        let outcome = try #require(await clock.drive { await auth.logIn(userID: "1234", password: nil) })
         #expect(journal.all == ["A ran", "B ran", "C ran"])
         #expect(outcome.hookProblems == ["Hook 'A' failed: A exploded", "Hook 'B' did not finish within 0.2s"])
         #expect(output.noted.all == ["C done"])

@@ -90,9 +90,37 @@ public struct UserAction: Hashable, Sendable, ExpressibleByStringLiteral, Custom
 public enum Verdict: Sendable, Equatable {
     /// The component has no objection.
     case allow
-    /// No objection, with what the confirmation must show: a line for people ("refund SAR 50.50 to Visa •••• 4242")
-    /// and the same facts by name for scripts (`["refund": "SAR 50.50", "method": "Visa •••• 4242"]`).
-    case confirm(String, facts: [String: String])
+    /// No objection, with what the confirmation must show: a line for people ("with Visa •••• 4242") and the
+    /// facts by name: typed values an action sends (`"method_id": .text("visa4242")`), words it only shows.
+    case confirm(String, facts: [String: Fact])
     /// The component refuses, saying why.
     case veto(String)
+}
+
+/// One fact of a confirmation. What an action sends is built from typed values only, never from words drawn for
+/// people, so a label that changes case or a price written another way can never change what is paid.
+public enum Fact: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// Sent as a JSON string: an id, a code, a currency ("visa4242", "SAVE10", "SAR").
+    case text(String)
+    /// Sent as a JSON number: an amount in minor units (5050).
+    case integer(Int)
+    /// Shown only ("SAR 50.50", "Visa •••• 4242"): filled into the question, never sent; a plain string literal.
+    case words(String)
+
+    /// Words, for a literal: `["refund": "SAR 50.50"]`.
+    public init(stringLiteral value: String) { self = .words(value) }
+
+    /// The fact as a line shows it.
+    public var description: String {
+        switch self {
+        case .text(let text), .words(let text): text
+        case .integer(let number): String(number)
+        }
+    }
+
+    /// Whether an action sends it (text and integers are sent; words are only shown).
+    public var isSent: Bool {
+        if case .words = self { return false }
+        return true
+    }
 }

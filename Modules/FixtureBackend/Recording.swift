@@ -3,7 +3,8 @@ import Foundation
 import JSON
 
 /// Every backend answer as one JSON line (`at_ms` since the first request, `endpoint`, `status`, `body_base64`
-/// or `error`; a send's answer adds `"method": "POST"`, and a send that went out unanswered `"unanswered": true`),
+/// or `error`; a send's answer adds `"method": "POST"`, what was sent (`sent_base64`) and its `idempotency_key`,
+/// and a send that went out unanswered `"unanswered": true`),
 /// so a screen seen once can be played back, frame for frame, in a bug report: `RecordingBackend` writes them,
 /// `ReplayBackend` answers from them. Both time answers on the injected clock.
 /// One recorded answer.
@@ -16,6 +17,8 @@ public struct RecordedAnswer: Sendable {
     public let method: String
     /// The body, or the fault.
     public let outcome: Result<Data, BackendError>
+    /// A send's request: its body and its `Idempotency-Key` (nil for a fetch), which a replay must match.
+    public let request: (body: Data, key: String?)?
 
     /// The answer as one JSON line (a fetch's line has no `method`, as before sends were recorded).
     public var line: String {
@@ -23,6 +26,10 @@ public struct RecordedAnswer: Sendable {
             "at_ms": .number(Double(atMilliseconds)), "endpoint": .string(endpoint),
         ]
         if method != "GET" { fields["method"] = .string(method) }
+        if let request {
+            fields["sent_base64"] = .string(request.body.base64EncodedString())
+            fields["idempotency_key"] = request.key.map(JSONValue.string) ?? .null
+        }
         switch outcome {
         case .success(let body):
             fields["status"] = .number(200)
@@ -39,11 +46,15 @@ public struct RecordedAnswer: Sendable {
     }
 
     /// An answer to record (`method` "POST" for a send's).
-    public init(atMilliseconds: Int, endpoint: String, method: String = "GET", outcome: Result<Data, BackendError>) {
+    public init(
+        atMilliseconds: Int, endpoint: String, method: String = "GET", outcome: Result<Data, BackendError>,
+        request: (body: Data, key: String?)? = nil
+    ) {
         self.atMilliseconds = atMilliseconds
         self.endpoint = endpoint
         self.method = method
         self.outcome = outcome
+        self.request = request
     }
 
     /// Reads one line; the error says which field is wrong. Numbers are checked before they become integers:
@@ -67,6 +78,17 @@ public struct RecordedAnswer: Sendable {
         case nil: method = "GET"
         case .string(let name)? where name == "GET" || name == "POST": method = name
         default: throw RecordingError("\"method\" must be \"GET\" or \"POST\"")
+        }
+        switch (method, fields["sent_base64"], fields["idempotency_key"]) {
+        case ("GET", _, _): request = nil
+        case (_, .string(let body)?, let key):
+            guard let data = Data(base64Encoded: body) else { throw RecordingError("\"sent_base64\" is not base64") }
+            switch key {
+            case .string(let key)?: request = (data, key)
+            case nil, .null?: request = (data, nil)
+            default: throw RecordingError("\"idempotency_key\" must be a string")
+            }
+        default: throw RecordingError("a POST needs \"sent_base64\": what was sent (record it again)")
         }
         switch (fields["status"], fields["body_base64"], fields["error"]) {
         case (.number(let status)?, let body, _):
@@ -121,16 +143,18 @@ public final class RecordingBackend: Backend {
         try await record(endpoint, method: "GET") { () async throws(BackendError) in try await wrapped.fetch(endpoint) }
     }
 
-    /// Passes a POST through once and records its answer or its fault (`"method": "POST"`); the request's body
-    /// is not recorded, only what the backend said.
+    /// Passes a POST through once and records its answer or its fault (`"method": "POST"`), with the body and
+    /// the `Idempotency-Key` it was sent with, so a replay answers only the same request.
     public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
-        try await record(endpoint, method: "POST") { () async throws(BackendError) in
+        try await record(endpoint, method: "POST", request: (body, headers["Idempotency-Key"])) {
+            () async throws(BackendError) in
             try await wrapped.send(endpoint, body: body, headers: headers)
         }
     }
 
     private func record(
-        _ endpoint: Endpoint, method: String, _ request: () async throws(BackendError) -> Data
+        _ endpoint: Endpoint, method: String, request sent: (body: Data, key: String?)? = nil,
+        _ request: () async throws(BackendError) -> Data
     ) async throws(BackendError) -> Data {
         let now = clock.now()
         let started = self.started.withLock { started in
@@ -142,7 +166,7 @@ public final class RecordingBackend: Backend {
         let elapsed = clock.now().timeIntervalSince(started) * 1000
         let answer = RecordedAnswer(
             atMilliseconds: Int(min(max(elapsed, 0), Double(RecordedAnswer.longestRecording))),
-            endpoint: endpoint.path, method: method, outcome: outcome)
+            endpoint: endpoint.path, method: method, outcome: outcome, request: sent)
         write(answer.line)
         return try outcome.get()
     }
@@ -150,8 +174,9 @@ public final class RecordingBackend: Backend {
 
 /// Answers from a recording: each endpoint's answers in the order they were recorded, each no earlier than
 /// it arrived in the recorded run (timed from the first request, on the injected clock). A send is answered
-/// from the recording's POST answers for its endpoint, so a bug report replays a payment's outcome too; nothing
-/// is ever sent (a send the recording does not hold is refused: nothing is paid twice).
+/// from the recording's POST answers for the same request (endpoint, body and `Idempotency-Key`), so a bug
+/// report replays a payment's outcome too; nothing is ever sent, and any other send is refused: a replay never
+/// answers a payment it did not record.
 public final class ReplayBackend: Backend {
     private let clock: any CourierClock
     private let state: Locked<(answers: [String: [RecordedAnswer]], started: Date?)>
@@ -189,9 +214,23 @@ public final class ReplayBackend: Backend {
         try await replay(endpoint, method: "GET")
     }
 
-    /// The recorded answer to a POST to `endpoint` (its body and headers are not compared); nothing is sent.
+    /// The recorded answer to the same POST (`endpoint`, `body` and `Idempotency-Key` all equal); nothing is sent.
     public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
-        try await replay(endpoint, method: "POST")
+        let recorded = state.withLock { $0.answers[Self.key(endpoint.path, "POST")] ?? [] }
+        guard !recorded.isEmpty else { return try await replay(endpoint, method: "POST") }
+        guard recorded.contains(where: { $0.request?.body == body }) else {
+            throw .invalidRequest("\(endpoint.path): the recording holds another request to it (a different body)")
+        }
+        guard recorded.contains(where: { $0.request?.body == body && $0.request?.key == headers["Idempotency-Key"] })
+        else {
+            throw .invalidRequest("\(endpoint.path): the recording sent it under another Idempotency-Key")
+        }
+        return try await replay(endpoint, method: "POST")
+    }
+
+    /// The `Idempotency-Key` the recording sent `body` to `path` under: a replayed attempt is the recorded one.
+    public func recordedKey(_ path: String, body: Data) -> String? {
+        state.withLock { $0.answers[Self.key(path, "POST")]?.first { $0.request?.body == body }?.request?.key }
     }
 
     private func replay(_ endpoint: Endpoint, method: String) async throws(BackendError) -> Data {

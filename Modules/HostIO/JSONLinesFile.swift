@@ -23,7 +23,8 @@ public final class JSONLinesFile: Sendable {
         guard !path.isEmpty else { throw UsageError(message: "\(option) needs a file name") }
         // Non-blocking to open: a FIFO nobody reads would otherwise hold the run before anything is drawn
         // (it fails with ENXIO instead). Blocking again afterwards, so every line is written whole.
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | (append ? O_APPEND : O_TRUNC)
+        // Never O_TRUNC here: a file another run is writing is found (by its lock) before anything is cut.
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | (append ? O_APPEND : 0)
         // Owner-only: recordings hold payment and feed data, analytics the cards' facts (like the stored user).
         let descriptor = open(path, flags, 0o600)
         // A folder fails here too, in the system's words ("Is a directory").
@@ -33,6 +34,19 @@ public final class JSONLinesFile: Sendable {
                 message: "\(option) '\(SafeText.visible(path))' cannot be written: \(reason); "
                     + "give a file in a writable folder")
         }
+        // A recording is this run's alone (an exclusive lock, held until it ends); appenders share a file with
+        // each other (each line is one O_APPEND write, which the system never interleaves) but never with a
+        // recording. A file another run holds is said, never torn.
+        var kind = stat()
+        let regular = fstat(descriptor, &kind) == 0 && (kind.st_mode & S_IFMT) == S_IFREG
+        if regular, flock(descriptor, (append ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
+            let reason = errno == EWOULDBLOCK ? "another run is writing it" : String(cString: strerror(errno))
+            close(descriptor)
+            throw UsageError(
+                message:
+                    "\(option) '\(SafeText.visible(path))' cannot be written: \(reason); give each run its own file")
+        }
+        if regular, !append { _ = ftruncate(descriptor, 0) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == getuid() {

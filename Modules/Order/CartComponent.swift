@@ -29,7 +29,7 @@ public struct CartInfo: Sendable, Equatable, Encodable {
 }
 
 /// The Order squad's cart card on a checkout: each item with its quantity and amount. An empty cart vetoes
-/// paying ("the cart is empty"); the price itself is Payments' card.
+/// paying ("the cart is empty"); a full one confirms its currency. The price itself is Payments' card.
 public struct CartComponent: Component, Validatable {
     /// The id layouts use.
     public static let id: ComponentID = "cart"
@@ -68,8 +68,16 @@ public struct CartComponent: Component, Validatable {
         }
     }
 
-    /// Nothing to pay for in an empty cart.
+    /// Nothing to pay for in an empty cart; otherwise the cart confirms its currency, so a price card in
+    /// another currency disagrees with it and the payment stops.
     public func validate(_ action: UserAction, info: CartInfo) -> Verdict {
-        action == .pay && info.items.isEmpty ? .veto("the cart is empty") : .allow
+        guard action == .pay else { return .allow }
+        guard let first = info.items.first else { return .veto("the cart is empty") }
+        guard info.items.allSatisfy({ $0.amount.currency == first.amount.currency }) else {
+            return .veto("the cart's items are in more than one currency")
+        }
+        let count = info.items.reduce(0) { $0 + $1.quantity }
+        return .confirm(
+            count == 1 ? "1 item" : "\(count) items", facts: ["currency": .text(first.amount.currency)])
     }
 }

@@ -14,7 +14,10 @@ extension PaymentComponent: Tracking {
         case .verdict(let action, .veto(let reason)):
             return [AnalyticsEvent("payment_vetoed", ["action": action.name, "reason": reason])]
         case .verdict(let action, .confirm(_, let facts)):
-            return [AnalyticsEvent("payment_confirmed", ["action": action.name, "refund": facts["refund"] ?? ""])]
+            return [
+                AnalyticsEvent(
+                    "payment_confirmed", ["action": action.name, "refund": facts["refund"]?.description ?? ""])
+            ]
         case .verdict(let action, .allow):
             return [AnalyticsEvent("payment_confirmed", ["action": action.name, "refund": ""])]
         }

@@ -64,6 +64,6 @@ public struct PaymentComponent: Component, Validatable, RefreshingOnEvents, Even
         guard info.status == .paid else { return .confirm("nothing was charged", facts: ["refund": "none"]) }
         return .confirm(
             "refund \(info.due) to \(info.methodLabel)",
-            facts: ["refund": "\(info.due)", "method": info.methodLabel])
+            facts: ["refund": .words(info.due.description), "method": .words(info.methodLabel)])
     }
 }

@@ -118,10 +118,10 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
         return info
     }
 
-    /// Paying needs a usable method: the confirmation carries it ("with Visa •••• 4242").
+    /// Paying needs a usable method: the confirmation carries its id (sent) and its label ("with Visa •••• 4242").
     public func validate(_ action: UserAction, info: SavedMethods) -> Verdict {
         guard action == .pay else { return .allow }
         guard let choice = info.choice else { return .veto("choose how to pay") }
-        return .confirm("with \(choice.label)", facts: ["method": choice.label, "method_id": choice.id])
+        return .confirm("with \(choice.label)", facts: ["method": .words(choice.label), "method_id": .text(choice.id)])
     }
 }

@@ -75,15 +75,16 @@ public struct TotalComponent: Component, Validatable, RefreshingOnEvents, EventC
         return info
     }
 
-    /// Paying confirms the amount due, by name for the payment ("amount", "amount_minor", "currency").
+    /// Paying confirms the amount due, typed (`amount_minor`, `currency`, and the `promo` code when one takes
+    /// something off), with its words for the question (`amount`). A code that does not apply is not in it.
     public func validate(_ action: UserAction, info: CheckoutTotal) -> Verdict {
         guard action == .pay else { return .allow }
         guard info.due.minorUnits > 0 else { return .veto("nothing to pay") }
-        return .confirm(
-            info.due.description,
-            facts: [
-                "amount": info.due.description, "amount_minor": String(info.due.minorUnits),
-                "currency": info.due.currency,
-            ])
+        var facts: [String: Fact] = [
+            "amount": .words(info.due.description), "amount_minor": .integer(info.due.minorUnits),
+            "currency": .text(info.due.currency),
+        ]
+        if let promo = info.promo, promo.discount != nil { facts["promo"] = .text(promo.code) }
+        return .confirm(info.due.description, facts: facts)
     }
 }

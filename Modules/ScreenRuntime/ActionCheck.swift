@@ -26,12 +26,19 @@ public struct ActionVerdict: Sendable, Equatable {
 
 /// What a screen's validating cards said about an action, added up so that silence is never a yes: one veto (or
 /// a card that could not check) stops it, no validating card at all is "cannot tell", and two cards giving one
-/// fact different values (two amounts) stop it too. The confirmations' facts are the action's typed output.
+/// sent fact different values (two currencies), or a card naming another subject than the screen's (another
+/// cart), stop it too. The confirmations' typed facts and the screen's inputs are the action's *intent*: what is
+/// sent, and nothing else. An input a person gave that the intent does not carry (a promo code that failed) is
+/// ``missing``: it stops a one-shot action and makes the live question say so.
 public struct ActionCheck: Sendable, Equatable {
     /// The action asked about.
     public let action: String
     /// Each validating card's answer, in screen order.
     public let verdicts: [ActionVerdict]
+    /// The screen's inputs (`["cart": "C100"]`): part of every intent.
+    public let inputs: [String: String]
+    /// What a person gave that the action carries (``ActionSpec/carries``) and the intent does not hold.
+    public let missing: [MissingInput]
 
     /// What the answers add up to.
     public enum Outcome: Sendable, Equatable {
@@ -43,8 +50,12 @@ public struct ActionCheck: Sendable, Equatable {
         case cannotTell
     }
 
-    /// The answers of `verdicts` on `action`.
-    public init(action: String, verdicts: [ActionVerdict]) { (self.action, self.verdicts) = (action, verdicts) }
+    /// The answers of `verdicts` on `action`, on a screen of `inputs`, with what a person gave that is `missing`.
+    public init(
+        action: String, verdicts: [ActionVerdict], inputs: [String: String] = [:], missing: [MissingInput] = []
+    ) {
+        (self.action, self.verdicts, self.inputs, self.missing) = (action, verdicts, inputs, missing)
+    }
 
     /// How many said no or could not answer (a disagreement on a fact counts as one more).
     public var vetoes: Int { verdicts.filter(\.isVeto).count + (disagreement == nil ? 0 : 1) }
@@ -55,18 +66,27 @@ public struct ActionCheck: Sendable, Equatable {
         return vetoes == 0 ? .allowed : .vetoed
     }
 
-    /// Every confirmation's facts, merged (what is sent, and what the words are made of).
-    public var facts: [String: String] {
-        var facts: [String: String] = [:]
+    /// Every confirmation's facts, merged (the first card to give a name keeps it).
+    public var facts: [String: Fact] {
+        var facts: [String: Fact] = [:]
         for case .confirm(_, let more)? in verdicts.map(\.verdict) { facts.merge(more) { first, _ in first } }
         return facts
     }
 
-    /// The first fact two cards give different values, if any.
+    /// What is sent: the screen's inputs and the cards' typed facts (never their words).
+    public var intent: [String: Fact] {
+        facts.filter(\.value.isSent).merging(inputs.mapValues(Fact.text)) { _, input in input }
+    }
+
+    /// The values a line is filled with: the inputs, then every fact as it reads.
+    public var words: [String: String] { inputs.merging(facts.mapValues(\.description)) { input, _ in input } }
+
+    /// The first sent fact two cards give different values, or a card gives another value than the screen's input
+    /// of that name, if any.
     public var disagreement: String? {
-        var seen: [String: String] = [:]
+        var seen = inputs.mapValues(Fact.text)
         for case .confirm(_, let facts)? in verdicts.map(\.verdict) {
-            for (name, value) in facts.sorted(by: { $0.key < $1.key }) {
+            for (name, value) in facts.sorted(by: { $0.key < $1.key }) where value.isSent {
                 if let earlier = seen[name], earlier != value { return name }
                 seen[name] = value
             }
@@ -74,7 +94,8 @@ public struct ActionCheck: Sendable, Equatable {
         return nil
     }
 
-    /// One line per card ("payment: ok: refund SAR 42.50 to card …", "order: veto: …"), as a person reads them.
+    /// One line per card ("payment: ok: refund SAR 42.50 to card …", "order: veto: …"), as a person reads them,
+    /// then each input the action would go without.
     public var lines: [String] {
         var lines = verdicts.map { entry in
             let id = entry.id.rawValue
@@ -86,12 +107,17 @@ public struct ActionCheck: Sendable, Equatable {
             }
         }
         if let disagreement { lines.append("veto: the cards disagree on '\(disagreement)'") }
-        return lines
+        return lines + missing.map(\.line)
     }
 
-    /// The line after the verdicts, in `spec`'s words with `values` (the screen's inputs) filled in.
-    public func summary(_ spec: ActionSpec, values: [String: String]) -> String {
-        var values = values.merging(facts) { input, _ in input }
+    /// The line after the verdicts, in `spec`'s words with the inputs and facts filled in; for an allowed action
+    /// that would go without what a person gave, what was done instead (nothing) and what to do.
+    public func summary(_ spec: ActionSpec) -> String {
+        if outcome == .allowed, let first = missing.first {
+            return "\(spec.label): nothing was sent; give a \(first.label.lowercased()) that applies, or none to go "
+                + "without it."
+        }
+        var values = words
         values["vetoes"] = vetoes == 1 ? "1 veto" : "\(vetoes) vetoes"
         let template =
             switch outcome {
@@ -101,30 +127,74 @@ public struct ActionCheck: Sendable, Equatable {
             }
         return ScreenDefinition.fill(template, values) ?? template
     }
+
+    /// The question a person answers before it goes, or nil when the facts cannot fill it: the action's own,
+    /// preceded by what it would go without ("Promo code SAVE10 is not applied (…). Pay SAR 50.50 with Visa
+    /// •••• 4242 without it?"), so a "yes" to paying without the code is an explicit one.
+    public func question(_ spec: ActionSpec) -> String? {
+        guard let question = ScreenDefinition.fill(spec.question, words) else { return nil }
+        guard !missing.isEmpty else { return question }
+        let bare = question.hasSuffix("?") ? String(question.dropLast()) : question
+        let without = missing.count == 1 ? "without it?" : "without them?"
+        return missing.map { $0.line + "." }.joined(separator: " ") + " \(bare) \(without)"
+    }
 }
 
-/// A confirmed action on its way to the backend: where it goes, the body (the facts, keys sorted) and the key
-/// that makes a retry harmless.
+/// A value a person gave for a prompt an action carries (a promo code) that the action's intent does not hold:
+/// its card failed, is still loading, or the cards did not apply it.
+public struct MissingInput: Sendable, Equatable {
+    /// The prompt's name ("promo").
+    public let name: String
+    /// The prompt's label ("Promo code").
+    public let label: String
+    /// What the person gave, cut for a line.
+    public let value: String
+    /// Why it is not in the intent ("its card failed: HTTP 500").
+    public let why: String
+
+    /// A missing input.
+    public init(name: String, label: String, value: String, why: String) {
+        (self.name, self.label, self.value, self.why) = (name, label, value, why)
+    }
+
+    /// "Promo code SAVE10 is not applied (its card failed: HTTP 500)".
+    public var line: String {
+        let shown = value.count > 16 ? value.prefix(16) + "…" : value
+        return "\(label) \(shown) is not applied (\(why))"
+    }
+}
+
+/// A confirmed action on its way to the backend: where it goes and its intent, whose typed values are the body
+/// (a JSON object, keys sorted). The `Idempotency-Key` is not a hash of it: the host's ``AttemptLedger`` makes one
+/// per attempt and keeps it with the request until the outcome is known.
 public struct ActionRequest: Sendable, Equatable {
     /// The action.
     public let action: String
     /// Where it is POSTed.
     public let endpoint: Endpoint
-    /// The facts, as a JSON object with sorted keys.
+    /// What is sent: the inputs and the cards' typed facts.
+    public let intent: [String: Fact]
+    /// Every fact as a person reads it (the words beside the intent): the report's lines.
+    public let words: [String: String]
+    /// The intent as a JSON object with sorted keys: texts as strings, integers as numbers.
     public let body: Data
-    /// `Idempotency-Key`: derived from the endpoint and the body alone, so sending the same payment twice (a
-    /// retry, a second press) carries the same key and the backend charges once.
-    public let key: String
-    /// The facts it carries.
-    public let facts: [String: String]
 
-    /// The request for `facts` to `endpoint`.
-    public init(action: String, endpoint: Endpoint, facts: [String: String]) {
-        let fields = facts.sorted { $0.key < $1.key }.map { Self.quoted($0.key) + ":" + Self.quoted($0.value) }
-        let body = Data(("{" + fields.joined(separator: ",") + "}").utf8)
-        (self.action, self.endpoint, self.body, self.facts) = (action, endpoint, body, facts)
-        key = action + "-" + SHA256.hex(Data((endpoint.path + "\n").utf8) + body).prefix(32)
+    /// The request for `intent` to `endpoint`.
+    public init(action: String, endpoint: Endpoint, intent: [String: Fact], words: [String: String]) {
+        let fields = intent.filter(\.value.isSent).sorted { $0.key < $1.key }.map { name, value in
+            let json =
+                switch value {
+                case .integer(let number): String(number)
+                case .text(let text), .words(let text): Self.quoted(text)
+                }
+            return Self.quoted(name) + ":" + json
+        }
+        body = Data(("{" + fields.joined(separator: ",") + "}").utf8)
+        (self.action, self.endpoint, self.intent, self.words) = (action, endpoint, intent, words)
     }
+
+    /// What was sent, by name, as text (the reports' `sent`).
+    public var sent: [String: String] { intent.mapValues(\.description) }
 
     private static func quoted(_ text: String) -> String {
         var result = "\""
@@ -165,13 +235,20 @@ public enum ActionProgress: Sendable, Equatable {
     /// It was sent and nothing says how it ended (no answer, a redirect, a 5xx): it may have gone through. Why, the
     /// line that tells a person to check before trying again (the action's `uncertain` words), and the facts that
     /// were sent. Never called a failure, never retried by itself.
-    case unknown(action: String, reason: String, line: String, facts: [String: String], verdicts: [ActionVerdict])
+    /// `contradicted` holds each field of a 2xx answer that gives another value than was sent (an amount, a
+    /// currency, a method): such an answer is never reported as what was done.
+    case unknown(
+        action: String, reason: String, line: String, facts: [String: String], verdicts: [ActionVerdict],
+        contradicted: [String: String] = [:])
+    /// Not sent: an earlier attempt of this action to the same place has no known outcome and held another
+    /// request, so sending this one under a new key could do both. Why, and how to settle the earlier one.
+    case pending(action: String, reason: String, verdicts: [ActionVerdict])
 
     /// Whether its line says the send is under way or may have moved something (sending, done, unknown): the only
     /// trace of it on a screen that stays, so a key (a scroll, `?`) does not wipe it as it wipes other messages.
     var keepsItsLine: Bool {
         switch self {
-        case .sending, .done, .unknown: true
+        case .sending, .done, .unknown, .pending: true
         case .checked, .failed: false
         }
     }

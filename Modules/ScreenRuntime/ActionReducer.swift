@@ -4,8 +4,9 @@ import Foundation
 extension ScreenState {
     /// A person asked for action `id`: the validating cards' stored verdicts are added up (``ActionCheck``). A
     /// veto or "cannot tell" is listed and stops it, and so does a question the cards' facts cannot fill (no
-    /// amount: nothing to confirm). An allowed action is confirmed first (the dialog's question) unless
-    /// `confirmed` (`--action`, `--pay`), then sent once, or done at once when it sends nothing. A screen that has
+    /// amount: nothing to confirm). An allowed action is confirmed first (the dialog's question, which says what it
+    /// would go without) unless `confirmed` (`--action`, `--pay`): then an input a person gave that the intent does
+    /// not carry stops it, and otherwise it is sent once, or done at once when it sends nothing. A screen that has
     /// failed does nothing.
     mutating func act(_ id: String, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect]) {
         guard let spec = actions.first(where: { $0.id == id }) else {
@@ -20,32 +21,32 @@ extension ScreenState {
         for index in cards.indices where cards[index].validates && cards[index].phase == .info {
             if cards[index].verdicts[spec.action] != nil { effects.append(.track(card: index, .verdict(spec.action))) }
         }
-        let check = currentCheck(spec.action)
+        let check = currentCheck(spec.action, carrying: spec.carries)
         effects.append(.trace("action \(id): \(check.outcome) (\(check.vetoes) vetoes)"))
-        action = .checked(check, summary: check.summary(spec, values: inputs))
-        let question = ScreenDefinition.fill(spec.question, inputs.merging(check.facts) { input, _ in input })
+        action = .checked(check, summary: check.summary(spec))
+        let question = check.question(spec)
         if check.outcome == .allowed, question == nil {
             action = .failed(
                 action: id, reason: "no card gave what '\(spec.question)' needs; nothing was sent",
                 verdicts: check.verdicts)
         }
-        guard check.outcome == .allowed, question != nil, confirmed else {
-            let lines = check.lines + [check.summary(spec, values: inputs)]
-            let asking = check.outcome == .allowed ? question : nil
+        guard check.outcome == .allowed, question != nil, confirmed, check.missing.isEmpty else {
+            let lines = check.lines + [check.summary(spec)]
+            let asking = check.outcome == .allowed && !confirmed ? question : nil
             console.showAction(id: id, title: spec.label, lines: lines, question: asking)
             return
         }
         send(spec, check, &effects)
     }
 
-    /// A person said yes to the question the dialog showed. What is sent is exactly what it showed: the facts
-    /// kept with it. Should the cards now say anything else (a price changed under the open dialog), nothing is
-    /// sent and the question is asked again with the new facts.
+    /// A person said yes to the question the dialog showed. What is sent is exactly what it showed: the intent
+    /// kept with it, and what it said it would go without. Should the cards now say anything else (a price changed
+    /// or a code was applied under the open dialog), nothing is sent and the question is asked again.
     mutating func confirm(_ id: String, _ now: Date, _ effects: inout [ScreenEffect]) {
         guard case .checked(let shown, _)? = action, shown.action == id,
             let spec = actions.first(where: { $0.id == id })
         else { return }
-        guard currentCheck(spec.action) == shown, frame(at: now).failure == nil else {
+        guard currentCheck(spec.action, carrying: spec.carries) == shown, frame(at: now).failure == nil else {
             effects.append(.trace("action \(id): the cards changed before the answer; asking again"))
             return act(id, confirmed: false, now, &effects)
         }
@@ -57,7 +58,8 @@ extension ScreenState {
     /// answers, it asks again (and must be drawn again before a `y` counts).
     mutating func askAgainIfChanged(_ now: Date, _ effects: inout [ScreenEffect]) {
         guard case .action(let id, _, _, _) = console.overlay, case .checked(let shown, _)? = action,
-            shown.action == id, let spec = actions.first(where: { $0.id == id }), currentCheck(spec.action) != shown
+            shown.action == id, let spec = actions.first(where: { $0.id == id }),
+            currentCheck(spec.action, carrying: spec.carries) != shown
         else { return }
         effects.append(.trace("action \(id): the cards changed while it was open; asking again"))
         act(id, confirmed: false, now, &effects)
@@ -72,25 +74,52 @@ extension ScreenState {
         self.asked = currentCheck(asked)
     }
 
-    /// The validating cards' stored verdicts on `action`, as they stand.
-    private func currentCheck(_ action: UserAction) -> ActionCheck {
-        ActionCheck(
-            action: action.name,
-            verdicts: cards.filter(\.validates).map { card in
-                ActionVerdict(
-                    id: card.id, verdict: card.phase == .info ? card.verdicts[action] : nil, reason: card.reason)
-            })
+    /// The validating cards' stored verdicts on `action`, as they stand, with each of the `carrying` prompts'
+    /// values a person gave that the intent does not hold.
+    private func currentCheck(_ action: UserAction, carrying: [ScreenPrompt] = []) -> ActionCheck {
+        let verdicts = cards.filter(\.validates).map { card in
+            ActionVerdict(id: card.id, verdict: card.phase == .info ? card.verdicts[action] : nil, reason: card.reason)
+        }
+        let check = ActionCheck(action: action.name, verdicts: verdicts, inputs: inputs)
+        let intent = check.intent
+        let missing = carrying.compactMap { prompt -> MissingInput? in
+            guard let (index, value) = given(prompt) else { return nil }
+            // Codes are letters and digits (what a prompt takes), so one that differs only in case is the same.
+            if let fact = intent[prompt.name], fact.description.lowercased() == value.lowercased() { return nil }
+            let card = cards[index]
+            let why =
+                if card.hidden || card.phase == .failed {
+                    "its card failed: \(card.reason ?? "no reason given")"
+                } else if cards.contains(where: \.loading) {
+                    "the cards are still loading"
+                } else {
+                    "the cards did not apply it"
+                }
+            return MissingInput(name: prompt.name, label: prompt.prompt.label, value: value, why: why)
+        }
+        return ActionCheck(action: action.name, verdicts: verdicts, inputs: inputs, missing: missing)
     }
 
-    /// Sends the facts of `check` once (or finishes at once when the action sends nothing).
+    /// The latest value a person gave `prompt` (typed, or said on the command line), and the card that holds it.
+    private func given(_ prompt: ScreenPrompt) -> (Int, String)? {
+        for index in cards.indices where prompt.card == nil || cards[index].id == prompt.card {
+            guard let event = cards[index].received.last(where: { $0.name == prompt.prompt.event }),
+                let text = try? JSONDecoder().decode(String.self, from: Data(event.payload.utf8))
+            else { continue }
+            return (index, text)
+        }
+        return nil
+    }
+
+    /// Sends the intent of `check` once (or finishes at once when the action sends nothing).
     private mutating func send(_ spec: ActionSpec, _ check: ActionCheck, _ effects: inout [ScreenEffect]) {
         guard let template = spec.send else {
-            return finish(spec, fields: check.facts, verdicts: check.verdicts, &effects)
+            return finish(spec, fields: check.words, verdicts: check.verdicts, &effects)
         }
-        let values = inputs.merging(check.facts) { input, _ in input }
         do {
             let request = ActionRequest(
-                action: spec.id, endpoint: try ScreenDefinition.endpoint(template, values), facts: check.facts)
+                action: spec.id, endpoint: try ScreenDefinition.endpoint(template, check.words), intent: check.intent,
+                words: check.words)
             (action, sending) = (.sending(request, verdicts: check.verdicts), true)
             console.message = "\(spec.label): sending…"
             effects.append(.send(request))
@@ -104,27 +133,54 @@ extension ScreenState {
 
     /// What became of a send: done (and, on a live screen, on to the screen it leads to), failed with why, or
     /// unknown: it may have gone through, so a person is told to check before trying again and it is never
-    /// called a failure. Nothing is sent again by itself.
+    /// called a failure. An answer that gives another value than was sent for a field (an amount, a method) is
+    /// unknown too, never reported as done. Once the outcome is known (done or failed) the attempt is settled;
+    /// nothing is sent again by itself.
     mutating func sent(_ id: String, _ outcome: SendOutcome, _ effects: inout [ScreenEffect]) {
         guard case .sending(let request, let verdicts)? = action, request.action == id,
             let spec = actions.first(where: { $0.id == id })
         else { return }
         sending = false
+        let said = request.words.merging(request.sent) { _, sent in sent }
         switch outcome {
         case .done(let answer, let unread):
-            let fields = request.facts.merging(answer) { _, answered in answered }
+            let contradicted = answer.filter { name, value in said[name].map { $0 != value } ?? false }
+            guard contradicted.isEmpty else {
+                let each = contradicted.sorted { $0.key < $1.key }.map { name, value in
+                    "\(name) \(value) (sent \(said[name] ?? "?"))"
+                }
+                let reason = "the answer contradicts what was sent: " + each.joined(separator: ", ")
+                return uncertain(spec, request, reason, verdicts, contradicted: contradicted, &effects)
+            }
+            effects.append(.settle(request))
+            let fields = said.merging(answer) { sent, _ in sent }
             finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects)
         case .failed(let reason):
+            effects.append(.settle(request))
             action = .failed(action: id, reason: reason, verdicts: verdicts)
             console.message = "\(spec.label) failed: \(reason)"
             effects.append(.trace("action \(id): failed (\(reason))"))
         case .unknown(let reason):
-            let values = inputs.merging(request.facts) { input, _ in input }
-            let line = ScreenDefinition.fill(spec.uncertain, values) ?? ActionSpec(id: id, label: spec.label).uncertain
-            action = .unknown(action: id, reason: reason, line: line, facts: request.facts, verdicts: verdicts)
-            console.message = "\(line) (\(reason))"
-            effects.append(.trace("action \(id): unknown (\(reason))"))
+            uncertain(spec, request, reason, verdicts, &effects)
+        case .pending(let reason):
+            action = .pending(action: id, reason: reason, verdicts: verdicts)
+            console.message = "\(spec.label) not sent: \(reason)"
+            effects.append(.trace("action \(id): not sent, an earlier attempt is pending"))
         }
+    }
+
+    /// The send may have gone through: the action's `uncertain` words, and what was sent.
+    private mutating func uncertain(
+        _ spec: ActionSpec, _ request: ActionRequest, _ reason: String, _ verdicts: [ActionVerdict],
+        contradicted: [String: String] = [:], _ effects: inout [ScreenEffect]
+    ) {
+        let values = request.words.merging(request.sent) { _, sent in sent }
+        let line = ScreenDefinition.fill(spec.uncertain, values) ?? ActionSpec(id: spec.id, label: spec.label).uncertain
+        action = .unknown(
+            action: spec.id, reason: reason, line: line, facts: request.sent, verdicts: verdicts,
+            contradicted: contradicted)
+        console.message = "\(line) (\(reason))"
+        effects.append(.trace("action \(spec.id): unknown (\(reason))"))
     }
 
     /// Done: the line in the action's words. An answer that could not be read says so and what was sent, and

@@ -69,18 +69,6 @@ public struct ScreenDefinition: Sendable, Equatable {
         let entries = try ScreenEntry.entries(root["components"], slices: slices, source: "screens/\(name).json") ?? []
         var definition = ScreenDefinition(
             name: name, title: try text("title") ?? name, inputs: inputs, entries: entries, layout: try text("layout"))
-        if let actions = root["actions"] {
-            guard case .array(let items) = actions else {
-                throw Failure("screens/\(name).json: 'actions' must be a list")
-            }
-            definition.actions = try items.map { try ActionSpec(json: $0, screen: name) }
-            for action in definition.actions
-            where !isName(action.result) || reserved.contains(action.result) || inputs.contains(action.result) {
-                throw Failure(
-                    "screens/\(name).json: action '\(action.id)': 'result' must be a lower-case name that is not an "
-                        + "input or one of the report's keys")
-            }
-        }
         if let prompts = root["prompts"] {
             guard case .array(let items) = prompts else {
                 throw Failure("screens/\(name).json: 'prompts' must be a list")
@@ -92,6 +80,18 @@ public struct ScreenDefinition: Sendable, Equatable {
                 throw Failure(
                     "screens/\(name).json: prompt '\(prompt.prompt.key)': its name '\(prompt.name)' is an input's, "
                         + "another prompt's or one of the report's keys; give it a 'name' of its own")
+            }
+        }
+        if let actions = root["actions"] {
+            guard case .array(let items) = actions else {
+                throw Failure("screens/\(name).json: 'actions' must be a list")
+            }
+            definition.actions = try items.map { try ActionSpec(json: $0, screen: name, prompts: definition.prompts) }
+            for action in definition.actions
+            where !isName(action.result) || reserved.contains(action.result) || inputs.contains(action.result) {
+                throw Failure(
+                    "screens/\(name).json: action '\(action.id)': 'result' must be a lower-case name that is not an "
+                        + "input or one of the report's keys")
             }
         }
         return definition
@@ -195,6 +195,9 @@ public struct ActionSpec: Sendable, Equatable {
     public var then: String?
     /// The lines after the verdicts: allowed, vetoed (`{vetoes}`: "1 veto"), and nobody to ask.
     public var allowed, vetoed, unknown: String
+    /// The prompts whose value, when a person gives one, the intent must carry under the prompt's name: a promo
+    /// code asked for that the cards did not apply stops the action (``ActionCheck/missing``), never dropped.
+    public var carries: [ScreenPrompt] = []
     /// The line when a send's outcome is not known (no answer, a redirect, a 5xx): it may have gone through, and a
     /// person must check before trying again ("The payment may have gone through: check before paying again.").
     public var uncertain: String
@@ -215,7 +218,7 @@ public struct ActionSpec: Sendable, Equatable {
         uncertain = "\(label) may have gone through: check before trying again."
     }
 
-    init(json: JSONValue, screen: String) throws {
+    init(json: JSONValue, screen: String, prompts: [ScreenPrompt] = []) throws {
         switch json {
         case .string(let id) where !id.isEmpty: self.init(id: id)
         case .object(let fields):
@@ -242,6 +245,20 @@ public struct ActionSpec: Sendable, Equatable {
             vetoed = try text("vetoed") ?? vetoed
             unknown = try text("unknown") ?? unknown
             uncertain = try text("uncertain") ?? uncertain
+            switch fields["carries"] {
+            case nil: break
+            case .array(let names)?:
+                carries = try names.map { name in
+                    guard case .string(let name) = name, let prompt = prompts.first(where: { $0.name == name }) else {
+                        let known = prompts.map(\.name).joined(separator: ", ")
+                        throw Failure(
+                            "screens/\(screen).json: action '\(id)': 'carries' must name the screen's prompts "
+                                + "(its prompts: \(known.isEmpty ? "none" : known))")
+                    }
+                    return prompt
+                }
+            default: throw Failure("screens/\(screen).json: action '\(id)': 'carries' must be a list of prompt names")
+            }
         default: throw Failure("screens/\(screen).json: an action must be a name or {\"id\": …}")
         }
     }

@@ -142,6 +142,9 @@ public struct ScreenSettings: Sendable {
     /// What a person said before the screen started (a prompt's value: `--input method=cash`): routed at the
     /// start as if typed, kept in the state of each card that takes it and handed to every load of it.
     public var said: [DomainEvent] = []
+    /// Where the attempts of the screen's sending actions are kept (``AttemptLedger``); nil: the screen sends
+    /// nothing, since a send whose key no ledger keeps could not be retried safely.
+    public var attempts: (any AttemptLedger)?
 
     /// Settings for a screen whose components read `ids`.
     public init(ids: [String: String]) { self.ids = ids }

@@ -78,8 +78,10 @@ public enum ScreenEffect: Sendable, Equatable {
     case finish
     /// Something only the host can do for a person's key (answer with ``ScreenAction/answered(_:)``).
     case request(ConsoleRequest)
-    /// POST a confirmed action, once (answer with ``ScreenAction/sent(_:_:)``).
+    /// POST a confirmed action, once, under the key its attempt keeps (answer with ``ScreenAction/sent(_:_:)``).
     case send(ActionRequest)
+    /// The outcome of the attempt that sent this request is known (done, or refused): its ledger forgets it.
+    case settle(ActionRequest)
     /// Ask the components of `cards` about `action` given their info (answer with
     /// ``ScreenAction/validated(_:_:)``).
     case validate(UserAction, cards: [Int])

@@ -379,17 +379,13 @@ public final class ScreenRuntime: Sendable {
             frames?(frame, moment)
         case .request(let request): world.withLock { $0.requests }?(request)
         case .send(let request):
-            let (backend, sink) = (backend, sink)
+            let (backend, sink, attempts) = (backend, sink, settings.attempts)
             // A child of the loop's group: it needs no handle of its own, the stop cancels it with the loads.
             group.addTask {
-                let outcome: SendOutcome
-                do throws(BackendError) {
-                    let data = try await backend.send(
-                        request.endpoint, body: request.body, headers: ["Idempotency-Key": request.key])
-                    outcome = SendOutcome(answer: data, from: request.endpoint)
-                } catch { outcome = SendOutcome(fault: error) }
+                let outcome = await Self.send(request, to: backend, keptIn: attempts)
                 sink.yield(.action(.sent(request.action, outcome)))
             }
+        case .settle(let request): settings.attempts?.settle(request)
         case .validate(let action, let indices):
             let infos = world.withLock { world in indices.map { world.state.cards[$0].info } }
             var verdicts: [Int: Verdict?] = [:]
@@ -403,6 +399,27 @@ public final class ScreenRuntime: Sendable {
         case .diagnostic(let line): report.diagnostic(line)
         case .finish: break
         }
+    }
+
+    /// Sends `request` once under the key its attempt keeps; the attempt (and its key) is kept before anything
+    /// goes out, so with nowhere to keep it nothing is sent.
+    private static func send(_ request: ActionRequest, to backend: any Backend, keptIn attempts: (any AttemptLedger)?)
+        async -> SendOutcome
+    {
+        guard let attempts else {
+            return .failed("this screen keeps no attempts, so a retry could not reuse the key; nothing was sent")
+        }
+        let key: String
+        do { key = try attempts.begin(request) } catch {
+            switch error {
+            case .unkept(let why): return .failed("\(why); nothing was sent")
+            case .pending(let why): return .pending(why)
+            }
+        }
+        do {
+            let data = try await backend.send(request.endpoint, body: request.body, headers: ["Idempotency-Key": key])
+            return SendOutcome(answer: data, from: request.endpoint)
+        } catch { return SendOutcome(fault: error) }
     }
 
     private func record(_ events: [AnalyticsEvent], from index: Int) {

@@ -16,6 +16,9 @@ public enum SendOutcome: Sendable, Equatable {
     /// the time ran out after sending, a redirect that is not followed, a 5xx, a 409 for a request with the same
     /// key still under way).
     case unknown(String)
+    /// Not sent: an earlier attempt to the same place holds another request and its outcome is not known
+    /// (``AttemptLedger``); why, and how to settle it.
+    case pending(String)
 
     /// A 2xx answer's `data` from `endpoint`: its fields when it is a JSON object whose values are strings,
     /// numbers or booleans (others are left out), else done with why it could not be read.

@@ -19,8 +19,12 @@ public struct ActionReport: Sendable {
     public enum Ending: Sendable, Equatable {
         /// Done (sent and answered, or nothing to send).
         case done
-        /// A card vetoed it (or could not check): nothing was sent.
+        /// A card vetoed it (or could not check, or the cards disagree): nothing was sent.
         case vetoed
+        /// An input a person gave (a promo code) is not in what would be sent: nothing was sent.
+        case incomplete
+        /// An earlier attempt to the same place holds another request and its outcome is unknown: nothing was sent.
+        case pending
         /// No card answers for it: nothing was sent.
         case cannotTell
         /// Nothing was sent, or the backend refused it (or the screen failed first).
@@ -32,8 +36,14 @@ public struct ActionReport: Sendable {
     /// How it ended. A run that ended while the send was still under way cannot know either.
     public var ending: Ending {
         switch progress {
-        case .checked(let check, _): check.outcome == .cannotTell ? .cannotTell : .vetoed
+        case .checked(let check, _):
+            switch check.outcome {
+            case .cannotTell: .cannotTell
+            case .allowed where !check.missing.isEmpty: .incomplete
+            case .allowed, .vetoed: .vetoed
+            }
         case .failed: .failed
+        case .pending: .pending
         case .sending, .unknown: .unknown
         case .done: .done
         }
@@ -51,7 +61,8 @@ public struct ActionReport: Sendable {
             ]
         case .done(_, _, let line, _, _, _): lines = [line]
         case .failed(let action, let reason, _): lines = ["\(action) failed: \(reason)"]
-        case .unknown(let action, let reason, let line, _, _): lines = ["\(action): \(reason)", line]
+        case .unknown(let action, let reason, let line, _, _, _): lines = ["\(action): \(reason)", line]
+        case .pending(let action, let reason, _): lines = ["\(action) not sent: \(reason)"]
         }
         return lines.map(SafeText.visible)
     }
@@ -67,9 +78,15 @@ public struct ActionReport: Sendable {
             action["id"] = .string(check.action)
             action["verdicts"] = .array(check.verdicts.map(Self.verdict))
             action["reason"] = .string(summary)
+            if !check.missing.isEmpty {
+                action["missing"] = .array(
+                    check.missing.map {
+                        .object(["name": .string($0.name), "value": .string($0.value), "why": .string($0.why)])
+                    })
+            }
         case .sending(let request, let verdicts):
             (action["id"], action["reason"]) = (.string(request.action), .string("no answer before the run ended"))
-            (action["verdicts"], action["sent"]) = (.array(verdicts.map(Self.verdict)), strings(request.facts))
+            (action["verdicts"], action["sent"]) = (.array(verdicts.map(Self.verdict)), strings(request.sent))
         case .done(let id, let facts, _, let result, let verdicts, let unread):
             (action["id"], action["verdicts"]) = (.string(id), .array(verdicts.map(Self.verdict)))
             if let unread { action["reason"] = .string("the answer could not be read: \(unread)") }
@@ -77,9 +94,13 @@ public struct ActionReport: Sendable {
         case .failed(let id, let reason, let verdicts):
             (action["id"], action["reason"]) = (.string(id), .string(reason))
             action["verdicts"] = .array(verdicts.map(Self.verdict))
-        case .unknown(let id, let reason, let line, let facts, let verdicts):
+        case .unknown(let id, let reason, let line, let facts, let verdicts, let contradicted):
             (action["id"], action["reason"]) = (.string(id), .string("\(reason). \(line)"))
             (action["verdicts"], action["sent"]) = (.array(verdicts.map(Self.verdict)), strings(facts))
+            if !contradicted.isEmpty { action["contradicted"] = strings(contradicted) }
+        case .pending(let id, let reason, let verdicts):
+            (action["id"], action["reason"]) = (.string(id), .string(reason))
+            action["verdicts"] = .array(verdicts.map(Self.verdict))
         }
         return [("action", JSONValue.object(action).text)] + fields
     }
@@ -88,10 +109,18 @@ public struct ActionReport: Sendable {
         switch ending {
         case .done: "done"
         case .vetoed: "vetoed"
+        case .incomplete: "incomplete"
+        case .pending: "pending"
         case .cannotTell: "cannot-tell"
         case .failed: "failed"
         case .unknown: "unknown"
         }
+    }
+
+    /// A fact as JSON: a sent integer as a number, anything else as its text.
+    static func fact(_ fact: Fact) -> JSONValue {
+        if case .integer(let number) = fact { return .number(Double(number)) }
+        return .string(fact.description)
     }
 
     /// One card's answer as the JSON reports write it (`cancel --format json` and an action's `verdicts`).
@@ -104,7 +133,7 @@ public struct ActionReport: Sendable {
         case .confirm(let summary, let facts)?:
             row["verdict"] = .string("allow")
             row["confirmation"] = .object([
-                "summary": .string(summary), "facts": .object(facts.mapValues(JSONValue.string)),
+                "summary": .string(summary), "facts": .object(facts.mapValues(Self.fact)),
             ])
         case .veto(let reason)?: row["reason"] = .string(reason)
         case nil: row["reason"] = .string("could not check (\(entry.reason ?? "not loaded"))")

@@ -3,6 +3,7 @@ import Core
 import FixtureBackend
 import Foundation
 import HostIO
+import ScreenRuntime
 
 /// `--record FILE` and `--replay FILE`: FixtureBackend's recording and replay backends with the file handling
 /// and the messages that say what to do. The record is a sink like the others (every backend answer, one JSON
@@ -46,4 +47,22 @@ public struct RecordingFiles: Sendable {
         let file = try JSONLinesFile(path: record, option: "--record", append: false)
         return RecordingBackend(wrapping: backend, clock: clock) { file.append($0) { terminal.err($0) } }
     }
+}
+
+/// The attempts of a `--replay`: each send is the recorded attempt, under the key the recording sent it with
+/// (a request the recording does not hold gets a key no recording has, and the replay refuses it). Nothing is
+/// kept anywhere: a replay sends nothing, so it settles nothing.
+public struct ReplayedAttempts: AttemptLedger {
+    let replay: ReplayBackend
+
+    /// The attempts `replay` recorded.
+    public init(_ replay: ReplayBackend) { self.replay = replay }
+
+    /// The recorded key for the same request.
+    public func begin(_ request: ActionRequest) throws(AttemptRefusal) -> String {
+        replay.recordedKey(request.endpoint.path, body: request.body) ?? "unrecorded-" + UUID().uuidString.lowercased()
+    }
+
+    /// Nothing to forget.
+    public func settle(_ request: ActionRequest) {}
 }

@@ -268,7 +268,7 @@ import Testing
         #expect(!live.screen.last.contains("failed"))
         await live.close()
         let final = await live.running.value
-        guard case .unknown(_, _, let line, _, _)? = final.action else {
+        guard case .unknown(_, _, let line, _, _, _)? = final.action else {
             Issue.record("not unknown: \(String(describing: final.action))")
             return
         }

@@ -46,7 +46,8 @@ private struct TipCard: Component, RefreshingOnEvents {
         let backend = CannedBackend(["screens/tip-demo.json": .json(Self.definition)], clock: clock)
         let host = HostEnvironment(
             backend: backend, clock: clock, timeout: .seconds(5), terminal: terminal, registry: registry,
-            environment: made.environment, store: made.store, login: made.login, tabs: made.tabs)
+            environment: made.environment, store: made.store, login: made.login, tabs: made.tabs,
+            attempts: made.attempts)
         let invocation = try Invocation.of(
             ["screen", "tip-demo"] + arguments, tool: "order-tracking", commands: OrderTrackingApp.commands, usage: "")
         guard case .run(_, let parsed) = invocation else { throw Failure("not a run") }

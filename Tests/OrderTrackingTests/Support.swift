@@ -18,9 +18,14 @@ enum CLI {
         ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].contains($0.key)
     }
 
-    /// A data directory nobody signs in to, so the account card reads "Not signed in".
-    static let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "courier-tests-\(UUID().uuidString)")
+    /// A data directory nobody signs in to, so the account card reads "Not signed in". Payments keep their
+    /// attempts there (`courier/attempts`), so it lives beside the built products, emptied once per test process,
+    /// as the merged fixtures do: the tests' temporary folder must stay empty.
+    static let dataHome: URL = {
+        let folder = ProcessRunner.productsDirectory.appendingPathComponent("courier-tests-data")
+        try? FileManager.default.removeItem(at: folder)
+        return folder
+    }()
 
     static var binary: String { ProcessRunner.productsDirectory.appendingPathComponent("order-tracking").path }
 

@@ -16,15 +16,16 @@ import Testing
         pay.uncertain = "The payment may have gone through: check before paying again."
         return pay
     }()
-    static let method = Verdict.confirm("with Visa", facts: ["method": "Visa", "method_id": "visa4242"])
-    static let amount = Verdict.confirm("SAR 45.45", facts: ["amount": "SAR 45.45"])
+    static let method = Verdict.confirm("with Visa", facts: ["method": "Visa", "method_id": .text("visa4242")])
+    static let amount = Verdict.confirm(
+        "SAR 45.45", facts: ["amount": "SAR 45.45", "amount_minor": .integer(4545), "currency": .text("SAR")])
     /// Both cards allow paying: the verdicts a send goes ahead on, kept to its end.
     static let allowed = ActionCheck(
         action: "pay",
         verdicts: [
             ActionVerdict(id: "method", verdict: method, reason: nil),
             ActionVerdict(id: "total", verdict: amount, reason: nil),
-        ])
+        ], inputs: ["cart": "C100"])
 
     /// A validating card whose answer says `verdict` about paying.
     static func answer(_ title: String, _ verdict: Verdict) -> CardAnswer {
@@ -69,14 +70,21 @@ import Testing
         return store
     }
 
-    static func request(_ facts: [String: String]) throws -> ActionRequest {
-        ActionRequest(action: "pay", endpoint: try Endpoint("carts", "C100", "pay"), facts: facts)
+    /// The request the allowed checkout sends: its intent (typed facts and the cart), with its words beside.
+    static func request(_ check: ActionCheck = allowed) throws -> ActionRequest {
+        ActionRequest(
+            action: "pay", endpoint: try Endpoint("carts", "C100", "pay"), intent: check.intent, words: check.words)
     }
+
+    /// Everything the allowed checkout said, by name: its words, and the values it sent.
+    static let said = [
+        "cart": "C100", "method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45", "amount_minor": "4545",
+        "currency": "SAR",
+    ]
 
     @Test func payingOnItsOwnSendsTheFactsOnceWithTheKeyAndFollowsTheAnswer() throws {
         let store = Self.checkout(Self.method, Self.amount, perform: true)
-        let facts = ["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"]
-        let request = try Self.request(facts)
+        let request = try Self.request()
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
             effects: [
@@ -96,13 +104,13 @@ import Testing
         #expect(!store.state.quiet, "a send under way keeps the screen from settling")
         #expect(
             String(decoding: request.body, as: UTF8.self)
-                == #"{"amount":"SAR 45.45","method":"Visa","method_id":"visa4242"}"#)
+                == #"{"amount_minor":4545,"cart":"C100","currency":"SAR","method_id":"visa4242"}"#)
         let line = "Paid SAR 45.45 with Visa: order 4242"
-        var fields = facts
+        var fields = Self.said
         fields["order"] = "4242"
         store.send(
             .sent("pay", .done(["order": "4242"], unread: nil)),
-            effects: [.trace("action pay: done"), .finish]
+            effects: [.settle(request), .trace("action pay: done"), .finish]
         ) { screen in
             (screen.action, screen.sending) = (
                 .done(action: "pay", fields: fields, line: line, result: "paid", verdicts: Self.allowed.verdicts), false
@@ -116,7 +124,7 @@ import Testing
     /// A checkout paying on its own, its send under way: the store and the request sent.
     static func sending() throws -> (Rules.Store, ActionRequest) {
         let store = checkout(method, amount, perform: true)
-        let request = try request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
+        let request = try request()
         store.send(
             .loaded(card: 1, generation: 1, answer("total", amount)),
             effects: [
@@ -148,7 +156,7 @@ import Testing
             screen.settledAt = store.now
             screen.sending = false
             screen.action = .unknown(
-                action: "pay", reason: reason, line: line, facts: request.facts, verdicts: Self.allowed.verdicts)
+                action: "pay", reason: reason, line: line, facts: request.sent, verdicts: Self.allowed.verdicts)
             screen.console.message = "\(line) (\(reason))"
         }
         #expect(store.state.next == nil && store.state.quiet)
@@ -173,7 +181,7 @@ import Testing
             screen.settledAt = store.now
             screen.sending = false
             screen.action = .unknown(
-                action: "pay", reason: reason, line: line, facts: request.facts, verdicts: Self.allowed.verdicts)
+                action: "pay", reason: reason, line: line, facts: request.sent, verdicts: Self.allowed.verdicts)
             screen.console.message = "\(line) (\(reason))"
         }
         store.send(.keys([.up, .pageDown, .end]), effects: [.draw(.changed)]) { screen in
@@ -189,16 +197,16 @@ import Testing
         let (store, request) = try Self.sending()
         let unread = "carts/C100/pay: the answer is empty"
         let line =
-            "Pay: done, but the answer could not be read (\(unread)); sent: amount SAR 45.45, method Visa, "
-            + "method_id visa4242"
+            "Pay: done, but the answer could not be read (\(unread)); sent: amount SAR 45.45, amount_minor 4545, "
+            + "cart C100, currency SAR, method Visa, method_id visa4242"
         store.send(
             .sent("pay", .done([:], unread: unread)),
-            effects: [.trace("action pay: done"), .draw(.changed), .draw(.settled)]
+            effects: [.settle(request), .trace("action pay: done"), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
             screen.sending = false
             screen.action = .done(
-                action: "pay", fields: request.facts, line: line, result: "paid", verdicts: Self.allowed.verdicts,
+                action: "pay", fields: Self.said, line: line, result: "paid", verdicts: Self.allowed.verdicts,
                 unread: unread)
             screen.console.message = line
         }
@@ -212,7 +220,7 @@ import Testing
             verdicts: [
                 ActionVerdict(id: "method", verdict: .veto("choose how to pay"), reason: nil),
                 ActionVerdict(id: "total", verdict: Self.amount, reason: nil),
-            ])
+            ], inputs: ["cart": "C100"])
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
             effects: [
@@ -259,7 +267,7 @@ import Testing
                 lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
                 question: "Pay SAR 45.45 with Visa?")
         }
-        let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
+        let request = try Self.request()
         Self.drawn(store)
         store.send(
             .keys([.character("y")]),
@@ -276,7 +284,7 @@ import Testing
         let refused = "carts/C100/pay: server answered HTTP 402: refused, nothing was done"
         store.send(
             .sent("pay", .failed(refused)),
-            effects: [.trace("action pay: failed (\(refused))"), .draw(.changed), .draw(.settled)]
+            effects: [.settle(request), .trace("action pay: failed (\(refused))"), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
             (screen.action, screen.sending) = (
@@ -296,7 +304,7 @@ import Testing
 
     /// A checkout loaded with `method` and `amount` whose `P` dialog is open, asking "Pay AMOUNT with Visa?".
     static func asking(_ amount: String) -> Rules.Store {
-        let total = Verdict.confirm(amount, facts: ["amount": amount])
+        let total = Verdict.confirm(amount, facts: ["amount": .words(amount)])
         let store = Self.checkout(Self.method, total)
         store.send(
             .loaded(card: 1, generation: 1, Self.answer("total", total)),
@@ -331,7 +339,7 @@ import Testing
             verdicts: [
                 ActionVerdict(id: "method", verdict: Self.method, reason: nil),
                 ActionVerdict(id: "total", verdict: total, reason: nil),
-            ])
+            ], inputs: ["cart": "C100"])
     }
 
     @Test func aYesInTheBurstThatOpenedTheQuestionAnswersNothing() {
@@ -379,13 +387,14 @@ import Testing
         }
         #expect(store.state.console.asks, "the question is still open")
         Self.drawn(store)
-        let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 45.45"])
+        let asked = Self.check(.confirm("SAR 45.45", facts: ["amount": .words("SAR 45.45")]))
+        let request = try Self.request(asked)
         store.send(
             .keys([.character("y")]),
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("y"))
-            (screen.action, screen.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
+            (screen.action, screen.sending) = (.sending(request, verdicts: asked.verdicts), true)
             screen.console.message = "Pay: sending…"
         }
     }
@@ -427,7 +436,7 @@ import Testing
         }
         #expect(!store.state.sending, "a yes to the old amount sends nothing")
         Self.drawn(store)
-        let request = try Self.request(["method": "Visa", "method_id": "visa4242", "amount": "SAR 10,009.00"])
+        let request = try Self.request(Self.check(dearer))
         store.send(
             .keys([.character("y")]),
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
@@ -526,7 +535,7 @@ import Testing
                 verdicts: [
                     ActionVerdict(id: "method", verdict: Self.method, reason: nil),
                     ActionVerdict(id: "total", verdict: nil, reason: nil),
-                ])
+                ], inputs: ["cart": "C100"])
         }
         // Rating is none of the settings' actions: the method card is asked now, and its answer kept.
         store.send(.ask("rate-order"), effects: [.validate("rate-order", cards: [0])])
@@ -538,7 +547,7 @@ import Testing
                 verdicts: [
                     ActionVerdict(id: "method", verdict: .allow, reason: nil),
                     ActionVerdict(id: "total", verdict: nil, reason: nil),
-                ])
+                ], inputs: ["cart": "C100"])
         }
     }
 }
@@ -604,38 +613,78 @@ import Testing
     }
 }
 
-/// The key that makes paying twice harmless.
-@Suite struct IdempotencyKeyTests {
-    @Test func sha256MatchesTheStandardVectors() {
-        #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        let long = Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
-        #expect(SHA256.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+/// What an action sends is its intent, typed, and its key belongs to the attempt, not to the words.
+@Suite struct ActionIntentTests {
+    @Test func theBodyIsTheTypedIntentAndNeverTheWords() throws {
+        let endpoint = try Endpoint("carts", "C100", "pay")
+        let check = ActionCheck(
+            action: "pay",
+            verdicts: [
+                ActionVerdict(
+                    id: "total",
+                    verdict: .confirm(
+                        "SAR 45.45",
+                        facts: ["amount": "SAR 45.45", "amount_minor": .integer(4545), "currency": .text("SAR")]),
+                    reason: nil),
+                ActionVerdict(
+                    id: "method",
+                    verdict: .confirm(
+                        "with Visa", facts: ["method": "VISA •••• 4242", "method_id": .text("visa4242")]),
+                    reason: nil),
+            ], inputs: ["cart": "C100"])
+        let request = ActionRequest(action: "pay", endpoint: endpoint, intent: check.intent, words: check.words)
+        #expect(
+            String(decoding: request.body, as: UTF8.self)
+                == #"{"amount_minor":4545,"cart":"C100","currency":"SAR","method_id":"visa4242"}"#)
+        #expect(request.words["method"] == "VISA •••• 4242" && request.words["amount"] == "SAR 45.45")
+        let hostile = ActionRequest(action: "pay", endpoint: endpoint, intent: ["a\"b": .text("c\\d\u{1}")], words: [:])
+        #expect(String(decoding: hostile.body, as: UTF8.self) == #"{"a\"b":"c\\d\u0001"}"#)
     }
 
-    @Test func theSamePaymentHasTheSameKeyAndAnyDifferenceChangesIt() throws {
+    /// Stripe's model: one key per attempt, reused for the same request while its outcome is unknown, another
+    /// request refused until it is settled, a new key only after.
+    @Test func anAttemptKeepsItsKeyUntilItIsSettled() throws {
+        let counter = Locked(0)
+        let ledger = MemoryAttempts {
+            counter.withLock { count in
+                count += 1
+                return "key-\(count)"
+            }
+        }
         let endpoint = try Endpoint("carts", "C100", "pay")
-        let one = ActionRequest(action: "pay", endpoint: endpoint, facts: ["amount": "SAR 45.45", "method": "Visa"])
-        let again = ActionRequest(action: "pay", endpoint: endpoint, facts: ["method": "Visa", "amount": "SAR 45.45"])
-        let more = ActionRequest(action: "pay", endpoint: endpoint, facts: ["amount": "SAR 50.50", "method": "Visa"])
-        let elsewhere = ActionRequest(
-            action: "pay", endpoint: try Endpoint("carts", "C200", "pay"), facts: one.facts)
-        #expect(one.key == again.key && one.body == again.body)
-        #expect(one.key.hasPrefix("pay-") && one.key.count == 36)
-        #expect(Set([one.key, more.key, elsewhere.key]).count == 3)
-        let hostile = ActionRequest(action: "pay", endpoint: endpoint, facts: ["a\"b": "c\\d\u{1}"])
-        #expect(String(decoding: hostile.body, as: UTF8.self) == #"{"a\"b":"c\\d\u0001"}"#)
+        let full = ActionRequest(
+            action: "pay", endpoint: endpoint, intent: ["amount_minor": .integer(5050)], words: [:])
+        let off = ActionRequest(action: "pay", endpoint: endpoint, intent: ["amount_minor": .integer(4545)], words: [:])
+        #expect(try ledger.begin(off) == "key-1")
+        #expect(try ledger.begin(off) == "key-1", "a retry of the same request is the same attempt")
+        #expect(throws: AttemptRefusal.self) { try ledger.begin(full) }
+        ledger.settle(full)
+        #expect(throws: AttemptRefusal.self, "settling another request settles nothing") { try ledger.begin(full) }
+        ledger.settle(off)
+        #expect(try ledger.begin(full) == "key-2")
     }
 
     @Test func factsTwoCardsGiveDifferentlyStopTheAction() {
         let check = ActionCheck(
             action: "pay",
             verdicts: [
-                ActionVerdict(id: "total", verdict: .confirm("SAR 1", facts: ["amount": "SAR 1"]), reason: nil),
-                ActionVerdict(id: "other", verdict: .confirm("SAR 2", facts: ["amount": "SAR 2"]), reason: nil),
+                ActionVerdict(id: "total", verdict: .confirm("SAR 1", facts: ["currency": .text("SAR")]), reason: nil),
+                ActionVerdict(id: "cart", verdict: .confirm("USD 1", facts: ["currency": .text("USD")]), reason: nil),
             ])
         #expect(check.outcome == .vetoed)
-        #expect(check.lines.last == "veto: the cards disagree on 'amount'")
+        #expect(check.lines.last == "veto: the cards disagree on 'currency'")
+        let words = ActionCheck(
+            action: "pay",
+            verdicts: [
+                ActionVerdict(id: "a", verdict: .confirm("", facts: ["amount": "SAR 1"]), reason: nil),
+                ActionVerdict(id: "b", verdict: .confirm("", facts: ["amount": "SAR 1.00"]), reason: nil),
+            ])
+        #expect(words.outcome == .allowed, "words are shown, never sent, so they cannot disagree")
+        let otherCart = ActionCheck(
+            action: "pay",
+            verdicts: [ActionVerdict(id: "cart", verdict: .confirm("", facts: ["cart": .text("C999")]), reason: nil)],
+            inputs: ["cart": "C100"])
+        #expect(otherCart.disagreement == "cart", "a card naming another cart than the screen's stops it")
         #expect(ActionCheck(action: "pay", verdicts: []).outcome == .cannotTell)
         #expect(
             ActionCheck(action: "pay", verdicts: [ActionVerdict(id: "x", verdict: nil, reason: "timed out")])

@@ -16,7 +16,9 @@ private struct PriceCard: Component, Validatable {
     func card(for state: ComponentState<String>, context: ComponentContext) -> Block? {
         state.info.map { Block(title: "Price", rows: [Row($0)]) }
     }
-    func validate(_ action: UserAction, info: String) -> Verdict { .confirm(info, facts: ["amount": info]) }
+    func validate(_ action: UserAction, info: String) -> Verdict {
+        .confirm(info, facts: ["amount": .text(info), "method": "Visa"])
+    }
 }
 
 /// The runtime carries out a confirmed action's send through the backend: once, with its key, and reads the
@@ -27,7 +29,9 @@ private struct PriceCard: Component, Validatable {
         try await run(.json(answer))
     }
 
-    func run(_ answer: CannedAnswer) async throws -> (ScreenFrame, CannedBackend) {
+    func run(_ answer: CannedAnswer, attempts: (any AttemptLedger)? = MemoryAttempts { "key-1" }) async throws
+        -> (ScreenFrame, CannedBackend)
+    {
         let clock = VirtualClock()
         let backend = CannedBackend(
             ["carts/C1/price": .json("SAR 1.00"), "POST carts/C1/pay": answer], clock: clock)
@@ -36,7 +40,7 @@ private struct PriceCard: Component, Validatable {
         var pay = ActionSpec(id: "pay")
         (pay.send, pay.done) = ("carts/{cart}/pay", "Paid {amount}: order {order}")
         var settings = ScreenSettings(ids: ["cart": "C1"])
-        (settings.actions, settings.perform) = ([pay], "pay")
+        (settings.actions, settings.perform, settings.attempts) = ([pay], "pay", attempts)
         let runtime = ScreenRuntime(
             entries: [ScreenEntry(id: PriceCard.id)], registry: registry, backend: backend, clock: clock,
             settings: settings, report: RuntimeReport(diagnostic: { _ in }))
@@ -46,21 +50,19 @@ private struct PriceCard: Component, Validatable {
 
     @Test func theSendGoesOnceWithItsKeyAndTheAnswersFieldsFillTheLine() async throws {
         let (final, backend) = try await run(answer: #"{"order": 42, "ok": true, "nested": {"x": 1}}"#)
-        let request = ActionRequest(
-            action: "pay", endpoint: try Endpoint("carts", "C1", "pay"), facts: ["amount": "SAR 1.00"])
-        #expect(
-            backend.sent == [
-                SentRequest(path: "carts/C1/pay", body: request.body, headers: ["Idempotency-Key": request.key])
-            ])
+        let body = Data(#"{"amount":"SAR 1.00","cart":"C1"}"#.utf8)
+        #expect(backend.sent == [SentRequest(path: "carts/C1/pay", body: body, headers: ["Idempotency-Key": "key-1"])])
         guard case .done(_, let fields, let line, _, let verdicts, nil)? = final.action else {
             Issue.record("not done: \(String(describing: final.action))")
             return
         }
         #expect(line == "Paid SAR 1.00: order 42")
-        #expect(fields == ["amount": "SAR 1.00", "order": "42", "ok": "true"])
+        #expect(fields == ["amount": "SAR 1.00", "cart": "C1", "method": "Visa", "order": "42", "ok": "true"])
         #expect(
             verdicts == [
-                ActionVerdict(id: "price", verdict: .confirm("SAR 1.00", facts: ["amount": "SAR 1.00"]), reason: nil)
+                ActionVerdict(
+                    id: "price", verdict: .confirm("SAR 1.00", facts: ["amount": .text("SAR 1.00"), "method": "Visa"]),
+                    reason: nil)
             ])
     }
 
@@ -74,8 +76,11 @@ private struct PriceCard: Component, Validatable {
             Issue.record("not done: \(String(describing: final.action))")
             return
         }
-        #expect(unread == "carts/C1/pay: \(why)" && fields == ["amount": "SAR 1.00"])
-        #expect(line == "Pay: done, but the answer could not be read (carts/C1/pay: \(why)); sent: amount SAR 1.00")
+        #expect(unread == "carts/C1/pay: \(why)" && fields == ["amount": "SAR 1.00", "cart": "C1", "method": "Visa"])
+        #expect(
+            line
+                == "Pay: done, but the answer could not be read (carts/C1/pay: \(why)); sent: amount SAR 1.00, cart C1, "
+                + "method Visa")
         #expect(final.next == nil)
     }
 
@@ -83,11 +88,13 @@ private struct PriceCard: Component, Validatable {
     @Test func aSendThatMayHaveReachedTheBackendIsUnknown() async throws {
         let (final, backend) = try await run(.fault(.unanswered("Empty reply from server", path: "carts/C1/pay")))
         #expect(backend.sent.count == 1)
-        guard case .unknown(let id, let reason, let line, let facts, let verdicts)? = final.action else {
+        guard case .unknown(let id, let reason, let line, let facts, let verdicts, _)? = final.action else {
             Issue.record("not unknown: \(String(describing: final.action))")
             return
         }
-        #expect(id == "pay" && reason == "carts/C1/pay: Empty reply from server" && facts == ["amount": "SAR 1.00"])
+        #expect(
+            id == "pay" && reason == "carts/C1/pay: Empty reply from server"
+                && facts == ["amount": "SAR 1.00", "cart": "C1"])
         #expect(line == "Pay may have gone through: check before trying again.")
         #expect(verdicts.count == 1)
     }
@@ -113,7 +120,58 @@ private struct PriceCard: Component, Validatable {
         case .failed(let reason):
             #expect(!unknown)
             #expect(reason.hasSuffix("; nothing was sent") || reason.hasSuffix("refused, nothing was done"))
-        case .done: Issue.record("a fault is never done")
+        case .done, .pending: Issue.record("a fault is never done, nor pending")
         }
+    }
+
+    /// An answer that gives another amount, currency, method or cart than was sent is never reported as what was
+    /// paid: the outcome is unknown, naming each field, and the attempt stays unsettled.
+    @Test func anAnswerContradictingWhatWasSentIsNeverWhatWasPaid() async throws {
+        let (final, _) = try await run(
+            answer: #"{"amount": "SAR 0.01", "method": "Cash", "cart": "C999", "order": "1"}"#)
+        guard case .unknown(_, let reason, _, let facts, _, let contradicted)? = final.action else {
+            Issue.record("not unknown: \(String(describing: final.action))")
+            return
+        }
+        #expect(contradicted == ["amount": "SAR 0.01", "method": "Cash", "cart": "C999"])
+        #expect(
+            reason
+                == "the answer contradicts what was sent: amount SAR 0.01 (sent SAR 1.00), cart C999 (sent C1), method "
+                + "Cash (sent Visa)")
+        #expect(facts == ["amount": "SAR 1.00", "cart": "C1"] && final.next == nil)
+    }
+
+    /// A ledger that refuses (an earlier attempt holds another request) or cannot keep the attempt: nothing is
+    /// sent; and a screen given no ledger sends nothing either.
+    @Test func withoutAKeptAttemptNothingIsSent() async throws {
+        struct Refusing: AttemptLedger {
+            let refusal: AttemptRefusal
+            func begin(_ request: ActionRequest) throws(AttemptRefusal) -> String { throw refusal }
+            func settle(_ request: ActionRequest) {}
+        }
+        let (pending, first) = try await run(.json("{}"), attempts: Refusing(refusal: .pending("an earlier pay")))
+        #expect(first.sent.isEmpty)
+        #expect(pending.action == .pending(action: "pay", reason: "an earlier pay", verdicts: pending.action.verdicts))
+        let (unkept, second) = try await run(.json("{}"), attempts: Refusing(refusal: .unkept("disk full")))
+        #expect(second.sent.isEmpty)
+        guard case .failed(_, let reason, _)? = unkept.action else {
+            Issue.record("not failed: \(String(describing: unkept.action))")
+            return
+        }
+        #expect(reason == "disk full; nothing was sent")
+        let (none, third) = try await run(.json("{}"), attempts: nil)
+        #expect(third.sent.isEmpty)
+        guard case .failed? = none.action else {
+            Issue.record("not failed: \(String(describing: none.action))")
+            return
+        }
+    }
+}
+
+extension ActionProgress? {
+    /// The verdicts a progress carries, for comparing whole values.
+    fileprivate var verdicts: [ActionVerdict] {
+        if case .pending(_, _, let verdicts)? = self { return verdicts }
+        return []
     }
 }

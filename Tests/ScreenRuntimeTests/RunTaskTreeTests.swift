@@ -68,7 +68,7 @@ import Testing
         func card(for state: ComponentState<String>, context: ComponentContext) -> Block? {
             state.info.map { Block(title: "Price", rows: [Row($0)]) }
         }
-        func validate(_ action: UserAction, info: String) -> Verdict { .confirm(info, facts: ["amount": info]) }
+        func validate(_ action: UserAction, info: String) -> Verdict { .confirm(info, facts: ["amount": .text(info)]) }
     }
 
     static func runtime(_ backend: Hanging, clock: VirtualClock, watch: Bool, pay: Bool) throws -> ScreenRuntime {
@@ -80,7 +80,7 @@ import Testing
         if pay {
             var action = ActionSpec(id: "pay")
             (action.send, action.done) = ("carts/{cart}/pay", "Paid {amount}")
-            (settings.actions, settings.perform) = ([action], "pay")
+            (settings.actions, settings.perform, settings.attempts) = ([action], "pay", MemoryAttempts { "key" })
         }
         return ScreenRuntime(
             entries: [ScreenEntry(id: PriceCard.id)], registry: registry, backend: backend, clock: clock,

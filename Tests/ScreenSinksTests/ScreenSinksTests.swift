@@ -245,7 +245,8 @@ private func hiddenRider() -> CardFrame {
             action["reason"] as? String
                 == "carts/C1/pay: server answered HTTP 502. The payment may have gone through: check before paying again."
         )
-        let request = ActionRequest(action: "pay", endpoint: try Endpoint("carts", "C1", "pay"), facts: [:])
+        let request = ActionRequest(
+            action: "pay", endpoint: try Endpoint("carts", "C1", "pay"), intent: [:], words: [:])
         #expect(
             ActionReport(.sending(request, verdicts: []))?.ending == .unknown, "a run that ended mid-send cannot know")
     }

@@ -18,11 +18,12 @@ extension OrderTrackingApp {
             return try await runTracking(parsed, context)
         },
         Command(
-            name: "screen", positionals: .one("NAME"), options: screens + [input.spec, action.spec],
+            name: "screen", positionals: .one("NAME"), options: screens + [input.spec, action.spec, newAttempt.spec],
             summary: "any screen the backend defines (screens/NAME.json)", about: Help.screen
         ) { parsed, context throws(UsageError) in try await runNamedScreen(parsed, context) },
         Command(
-            name: "checkout", positionals: .one("CART-ID"), options: screens + [input.spec, method.spec, pay.spec],
+            name: "checkout", positionals: .one("CART-ID"),
+            options: screens + [input.spec, method.spec, pay.spec, newAttempt.spec],
             summary: "a cart's checkout; --pay pays once the cards have loaded", about: Help.checkout
         ) { parsed, context throws(UsageError) in try await runCheckout(parsed, context) },
         Command(

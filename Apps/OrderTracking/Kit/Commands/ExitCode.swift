@@ -14,6 +14,13 @@ public enum ExitCode: Int32, Sendable {
     /// An action was sent and nothing says how it ended (no answer, a redirect, a 5xx): it may have gone through,
     /// so a script must check before trying again rather than treat it as a failure (1) and pay twice.
     case outcomeUnknown = 5
+    /// An action asked for with an input its intent does not carry (`--pay --promo SAVE10` while the code
+    /// failed, is unknown, or was not applied to the total): nothing was sent, since paying without it is not
+    /// what the person asked for.
+    case incomplete = 6
+    /// An earlier attempt of the action to the same place (the same cart) has no known outcome and held another
+    /// request: nothing was sent. Check it, then settle it (`--new-attempt`) before paying something else.
+    case pending = 7
     /// Usage error: bad flag, value or command.
     case usage = 64
     /// Ended by SIGHUP (the terminal went away).

@@ -80,6 +80,10 @@ public enum OrderTrackingApp {
         }
     }
     static let pay = Option.flag("--pay", help: "pay once the cards have loaded (exit 3 if a card vetoes)")
+    static let newAttempt = Option.flag(
+        "--new-attempt",
+        help: "send under a new key although an earlier attempt (exit 5 or 7) has no\n"
+            + "known outcome: only once you checked it did not go through")
     static let common = [api.spec, cacert.spec, noColor.spec, timeout.spec]
     static let screens =
         [format.spec, plain.spec, watch.spec, every.spec, staleLimit.spec, record.spec, replay.spec, promo.spec]
@@ -139,7 +143,7 @@ struct CommandContext {
         let recording = RecordingFiles(record: parsed[App.record], replay: parsed[App.replay])
         let options = HostOptions(
             api: parsed[App.api], caFile: parsed[App.cacert], timeout: parsed[App.timeout, default: .seconds(5)],
-            dataDir: parsed[App.dataDir], recording: recording)
+            dataDir: parsed[App.dataDir], recording: recording, newAttempt: parsed.isSet(App.newAttempt))
         return try HostEnvironment.make(options, environment: environment, terminal: terminal, clock: clock)
     }
 }

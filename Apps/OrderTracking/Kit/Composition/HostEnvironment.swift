@@ -25,6 +25,8 @@ struct HostOptions: Sendable {
     var dataDir: String?
     /// `--record FILE` / `--replay FILE` (tracking only).
     var recording = RecordingFiles(record: nil, replay: nil)
+    /// `--new-attempt`: the first send of the run replaces an unsettled attempt to the same place.
+    var newAttempt = false
 }
 
 /// The composition root: what every command needs from the outside world (the backend, the clock, the
@@ -40,6 +42,9 @@ struct HostEnvironment: Sendable {
     let store: UserStore
     let login: LoginContainer
     let tabs: TabContainer
+    /// Where the attempts of a person's actions are kept until their outcome is known: the data folder, or under
+    /// `--replay` the recording's own.
+    let attempts: any AttemptLedger
 
     /// Builds the backend from `--api` (or the embedded fixtures), wrapped by `--record`/`--replay`, the clock
     /// (pinned by `COURIER_NOW`, unless one is `given`) and the plugins talking to that backend.
@@ -64,9 +69,14 @@ struct HostEnvironment: Sendable {
         if dataDir == "" { throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier") }
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
         let (login, tabs, registry) = plugins(backend: backend, store: store)
+        let attempts: any AttemptLedger =
+            (backend as? ReplayBackend).map(ReplayedAttempts.init)
+            ?? AttemptFiles(
+                dataFolder: store.path.isEmpty ? nil : store.path, backend: api ?? "embedded",
+                newAttempt: options.newAttempt, clock: clock)
         return HostEnvironment(
             backend: backend, clock: clock, timeout: timeout, terminal: terminal, registry: registry,
-            environment: environment, store: store, login: login, tabs: tabs)
+            environment: environment, store: store, login: login, tabs: tabs, attempts: attempts)
     }
 
     /// The backend `--api` names (over HTTP, trusting `--cacert`), or the embedded demo's fixtures.

@@ -113,6 +113,7 @@ struct ScreenRun: Sendable {
         (settings.timeout, settings.watch, settings.every) = (host.timeout, options.watch, options.every)
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
         (settings.actions, settings.perform, settings.said) = (definition.actions, options.perform, given.map(\.1))
+        settings.attempts = host.attempts
         settings.prompts = interactive ? definition.prompts.map(\.prompt) : []
         settings.sessionLook = interactive ? SessionTabs.every : nil
         // The cards a prompt feeds join the screen when a person may type into it, or was given its value.
@@ -137,6 +138,8 @@ struct ScreenRun: Sendable {
             switch action.ending {
             case .done: return .ok
             case .vetoed: return .vetoed
+            case .incomplete: return .incomplete
+            case .pending: return .pending
             case .cannotTell: return .cannotTell
             case .failed: return .fatal
             case .unknown: return .outcomeUnknown

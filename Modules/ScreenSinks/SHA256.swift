@@ -1,7 +1,7 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), small and portable: Foundation on Linux has no digest, and an action's idempotency key
-/// must not collide for two different payments the way a short hash could.
+/// SHA-256 (FIPS 180-4), small and portable: Foundation on Linux has no digest, and the file an attempt is kept in
+/// is named by the digest of where it goes, which must not collide for two carts the way a short hash could.
 enum SHA256 {
     private static let rounds: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,

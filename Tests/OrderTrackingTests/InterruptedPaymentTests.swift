@@ -50,6 +50,6 @@ import Testing
         #expect(run.status == 143)
         let action = try CLI.json(run.out)["action"] as? [String: Any] ?? [:]
         #expect(action["outcome"] as? String == "unknown", "\(run.out)")
-        #expect((action["sent"] as? [String: String])?["amount"] == "SAR 50.50")
+        #expect((action["sent"] as? [String: String])?["amount_minor"] == "5050")
     }
 }

@@ -66,7 +66,8 @@ import Testing
         }
         let terminal = Terminal(environment: ["COLUMNS": "48"], noColorFlag: true, streams: streams)
         let clock = VirtualClock()
-        let record = folder.url.appendingPathComponent("record.jsonl")
+        // A file of its own per screen: a recording is one run's alone (a second open is refused while it is held).
+        let record = folder.url.appendingPathComponent("record-\(UUID().uuidString).jsonl")
         let options = HostOptions(
             dataDir: dataDir, recording: RecordingFiles(record: replay == nil ? record.path : nil, replay: replay?.path)
         )
@@ -75,6 +76,7 @@ import Testing
         var watched = ScreenSettings(ids: [definition.inputs[0]: order])
         (watched.watch, watched.prompts) = (true, definition.prompts.map(\.prompt))
         (watched.actions, watched.sessionLook) = (definition.actions, SessionTabs.every)
+        watched.attempts = host.attempts
         let settings = watched
         let runtime = try #require(
             await clock.drive {

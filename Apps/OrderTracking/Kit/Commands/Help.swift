@@ -53,18 +53,22 @@ enum Help {
         start as if typed (the definition lists both; an unknown name says which it takes); --action carries
         out one of its actions once the cards have loaded. A card marked critical that fails fails the screen.
         Exit 0 shown (or the action done), 2 degraded, 1 a critical card failed or the action failed, 3 vetoed,
-        4 cannot tell, 5 the action's outcome unknown (it may have gone through: check first), 64 usage.
+        4 cannot tell, 5 the action's outcome unknown (it may have gone through: check first), 6 an input given
+        is not in what would be sent, 7 an earlier attempt is pending, 64 usage.
         """
 
     static let checkout = """
         The checkout screen of a cart: what is in it, how to pay, the coupon and the total. --input gives its
         prompts' values by name: method=ID picks a saved method, promo=CODE applies a code (the total is
         recalculated); --method and --promo are their aliases. --pay pays once the cards have loaded: every
-        card that answers for paying is asked, and a veto stops it (nothing is sent). A payment is sent once, with
-        an Idempotency-Key derived from what is paid. With --watch on a terminal: m chooses a method, p a code,
-        P pays (after y), and the new order is followed. Exit 0 paid, 3 vetoed, 1 failed (nothing was sent, or
-        the backend refused it), 5 unknown (sent, no answer: the payment may have gone through; check before
-        paying again), 64 usage.
+        card that answers for paying is asked, and a veto stops it (nothing is sent); so does a promo code given
+        that the total did not apply. A payment is its typed intent (cart, amount in minor units, currency,
+        method id, promo), sent once under its attempt's Idempotency-Key, kept in the data folder until the
+        outcome is known: the same intent retried reuses it, another is refused until it is settled
+        (--new-attempt). With --watch on a terminal: m chooses a method, p a code, P pays (after y), and the new
+        order is followed. Exit 0 paid, 3 vetoed, 1 failed (nothing was sent, or the backend refused it), 5
+        unknown (the payment may have gone through; check before paying again), 6 an input given is not in the
+        payment, 7 an earlier attempt is pending, 64 usage.
         """
 
     /// The live screen's keys for screen `name` (from the embedded demo's definition).

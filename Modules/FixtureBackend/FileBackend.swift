@@ -15,7 +15,10 @@ import Foundation
 /// squad's own answers, `Modules/<Name>/Fixtures`): a path is answered by the one tree that has it, a folder's
 /// files may come from different trees, and a path two trees both give is refused (one line naming both), never
 /// silently shadowed by the other. Faults and timelines are declared in the first tree only: a later tree's
-/// `_faults.json` or `_timeline.json` is refused, so no squad's file makes another's answer fail.
+/// `_faults.json` or `_timeline.json` is refused, so no squad's file makes another's answer fail. Given whose each
+/// later tree is and what every squad claims (``init(host:squads:claims:clock:)``, as the host builds it), a file
+/// a squad's tree may not hold (``FixtureClaims``: a screen, a layout, another squad's endpoint) is refused too,
+/// one line naming it, the tree and the rule: a tree laid beside a binary by hand is held to what `squad lint` checks.
 public final class FileBackend: Backend {
     /// One declared fault; every field is optional.
     struct Fault: Decodable {
@@ -26,6 +29,9 @@ public final class FileBackend: Backend {
     }
 
     private let roots: [String]
+    /// Whose each root is, by index: nil for the host's (or when nobody said).
+    private let owners: [String?]
+    private let claims: FixtureClaims?
     private let clock: any CourierClock
     /// When each folder with a timeline was first asked for something.
     private let timelineStarts = Locked<[String: Date]>([:])
@@ -39,6 +45,20 @@ public final class FileBackend: Backend {
     /// use this one: the first `URL` operation in a process costs more than serving a file.
     public init(rootPaths: [String], clock: any CourierClock = SystemClock()) {
         roots = rootPaths.map { FileBackend.realPath($0) ?? $0 }
+        owners = roots.map { _ in nil }
+        claims = nil
+        self.clock = clock
+    }
+
+    /// Serves the host's tree (screens, layouts, declarations) with each squad's tree (`squads`: the squad and its
+    /// folder) laid over it, each squad's files held to `claims`; delays run on `clock`.
+    public init(
+        host: String, squads: [(squad: String, path: String)], claims: FixtureClaims,
+        clock: any CourierClock = SystemClock()
+    ) {
+        roots = ([host] + squads.map(\.path)).map { FileBackend.realPath($0) ?? $0 }
+        owners = [nil] + squads.map(\.squad)
+        self.claims = claims
         self.clock = clock
     }
 
@@ -104,8 +124,13 @@ public final class FileBackend: Backend {
     /// trees give is refused, naming both (a squad's answer never silently replaces another's or the host's).
     private func locate(_ segments: [String], path: String) throws(BackendError) -> String? {
         var found: (root: String, file: String)?
-        for root in roots {
+        for (root, owner) in zip(roots, owners) {
             guard let file = try locate(segments, in: root, path: path) else { continue }
+            let relative = segments.joined(separator: "/")
+            if let owner, let why = claims?.refusal(of: relative, in: owner) {
+                throw .invalidRequest(
+                    "fixture \(relative) is in \(root), \(owner)'s tree: \(why); \(FixtureClaims.rule)")
+            }
             if let first = found {
                 throw .invalidRequest(
                     "fixture \(segments.joined(separator: "/")) is in two trees, \(first.root) and \(root); "

@@ -4,16 +4,35 @@ public struct ComponentRegistration: Sendable {
     public let id: ComponentID
     /// The module (squad) that owns the component.
     public let module: String
-    /// The endpoint template it calls, e.g. "orders/{order}/payment.json", for listings.
+    /// The endpoint template it calls, e.g. "orders/{order}/payment.json", for listings; its squad's demo data
+    /// (`Modules/<Name>/Fixtures`) may answer it, and no other squad's may.
     public let endpoint: String
+    /// The sends (a screen action's `send`, "carts/{cart}/pay") whose answers this card's squad gives in its demo
+    /// data (`carts/C100/_pay.post.json`): the card that vouches for a payment answers it, not whoever adds a file.
+    public let sends: [String]
     /// A fresh instance of the component, for a host that runs it its own way (the screen runtime's kernel).
     public let component: @Sendable () -> any Component
 
     /// Registers component `C`, built fresh by `make` for every slot.
-    public init<C: Component>(module: String, endpoint: String, make: @escaping @Sendable () -> C) {
-        (self.id, self.module, self.endpoint) = (C.id, module, endpoint)
+    public init<C: Component>(
+        module: String, endpoint: String, sends: [String] = [], make: @escaping @Sendable () -> C
+    ) {
+        (self.id, self.module, self.endpoint, self.sends) = (C.id, module, endpoint, sends)
         component = make
     }
+}
+
+/// An endpoint a squad's code calls outside any card (a login hook's, a tab's). Like a registration's, it is what
+/// the squad's own demo data may answer: a squad's fixture tree holds the answers to its own calls only, so its
+/// files never stand in for another squad's endpoint or the host's screens.
+public struct EndpointDeclaration: Sendable, Equatable {
+    /// The module (squad) that calls it.
+    public let module: String
+    /// Its template, "users/{user}/profile.json".
+    public let endpoint: String
+
+    /// Declares that `module` calls `endpoint`.
+    public init(module: String, endpoint: String) { (self.module, self.endpoint) = (module, endpoint) }
 }
 
 /// Why the registry refused a registration or a look-up.

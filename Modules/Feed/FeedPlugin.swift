@@ -14,6 +14,9 @@ public struct FeedPlugin: PostLoginSuccessPlugin {
         self.params = params
     }
 
+    /// What the hook and the tab fetch: Feed's demo data answers it.
+    public static let endpoint = EndpointDeclaration(module: "Feed", endpoint: "users/{user}/feed.json")
+
     /// "Fetching user feed with id 1234...".
     public func announcement(for session: LoginSession) -> String { "Fetching user feed with id \(session.userID)..." }
 

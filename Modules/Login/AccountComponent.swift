@@ -41,4 +41,7 @@ public enum LoginModule {
     public static func registration(sessions: any SessionReading) -> ComponentRegistration {
         ComponentRegistration(module: "Login", endpoint: "(stored session)") { AccountComponent(sessions: sessions) }
     }
+
+    /// What logging in fetches (``Authenticator``): Login's demo data answers it.
+    public static let account = EndpointDeclaration(module: "Login", endpoint: "users/{user}/account.json")
 }

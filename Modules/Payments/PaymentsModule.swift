@@ -12,8 +12,9 @@ public enum PaymentsModule {
         PaymentMethodComponent()
     }
 
-    /// What a checkout costs, recalculated when a coupon is applied.
-    public static let total = ComponentRegistration(module: "Payments", endpoint: "carts/{cart}/price.json") {
-        TotalComponent()
-    }
+    /// What a checkout costs, recalculated when a coupon is applied; it vouches for the amount paid, so Payments
+    /// answers the checkout's payment (`carts/<id>/_pay.post.json`) in its demo data.
+    public static let total = ComponentRegistration(
+        module: "Payments", endpoint: "carts/{cart}/price.json", sends: ["carts/{cart}/pay"]
+    ) { TotalComponent() }
 }

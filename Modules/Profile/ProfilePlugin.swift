@@ -10,6 +10,9 @@ public struct ProfilePlugin: PostLoginSuccessPlugin {
     /// A hook fetching from `backend`.
     public init(backend: any Backend) { self.backend = backend }
 
+    /// What the hook and the tab fetch: Profile's demo data answers it.
+    public static let endpoint = EndpointDeclaration(module: "Profile", endpoint: "users/{user}/profile.json")
+
     /// "Fetching user profile with id 1234...".
     public func announcement(for session: LoginSession) -> String {
         "Fetching user profile with id \(session.userID)..."

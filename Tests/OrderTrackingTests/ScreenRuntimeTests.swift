@@ -29,7 +29,7 @@ import Testing
         _ order: String, watch: Bool = true, every: Duration = .seconds(10), staleLimit: Duration = .seconds(60)
     ) throws -> (ScreenHarness, ProbeBackend) {
         let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
-        let backend = ProbeBackend(FileBackend(rootPaths: HostEnvironment.embeddedFixtureTrees, clock: clock))
+        let backend = ProbeBackend(HostEnvironment.embeddedBackend(clock: clock))
         var registry = ComponentRegistry()
         for line in HostRegistry.lines { try registry.register(line) }
         let file = URL(fileURLWithPath: HostEnvironment.embeddedFixtures + "/orders/\(order)/screen.json")
@@ -196,7 +196,7 @@ import Testing
     @Test func aPersonsReloadDuringARoundIsNeverAnIllegalTransition() async throws {
         let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
         let backend = SlowBackend(
-            FileBackend(rootPaths: HostEnvironment.embeddedFixtureTrees, clock: clock), clock: clock)
+            HostEnvironment.embeddedBackend(clock: clock), clock: clock)
         var registry = ComponentRegistry()
         for line in HostRegistry.lines { try registry.register(line) }
         var settings = ScreenSettings(ids: ["order": "1234"])

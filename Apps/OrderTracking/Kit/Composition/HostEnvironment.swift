@@ -85,7 +85,7 @@ struct HostEnvironment: Sendable {
     {
         guard let api else {
             if caFile != nil { throw UsageError(message: "--cacert only applies to an https --api") }
-            return FileBackend(rootPaths: embeddedFixtureTrees, clock: clock)
+            return embeddedBackend(clock: clock)
         }
         let url: URL
         do { url = try HTTPBackend.baseURL(api) } catch { throw UsageError(message: "--api '\(api)' \(error.reason)") }

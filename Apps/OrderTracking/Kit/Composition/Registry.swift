@@ -1,8 +1,11 @@
 import Core
+import Feed
+import FixtureBackend
 import Location
 import Login
 import Order
 import Payments
+import Profile
 import Promo
 import Storage
 import Tabs
@@ -20,6 +23,25 @@ enum HostRegistry {
         PromoModule.registration,
         // squad:new-registration (squad new inserts above this line)
     ]
+
+    /// What squads call outside their cards (login hooks, tabs): one line per declaration, as for a card.
+    static let otherEndpoints: [EndpointDeclaration] = [
+        LoginModule.account, ProfilePlugin.endpoint, FeedPlugin.endpoint,
+    ]
+
+    /// What each squad's demo tree may answer, from the lines above (every card's endpoint and the sends it owns)
+    /// and the other endpoints: the embedded backend refuses any other file in a squad's tree.
+    static var fixtureClaims: FixtureClaims {
+        var endpoints: [String: [String]] = [:]
+        var sends: [String: [String]] = [:]
+        for line in lines {
+            endpoints[line.module, default: []].append(line.endpoint)
+            sends[line.module, default: []] += line.sends
+        }
+        for declaration in otherEndpoints { endpoints[declaration.module, default: []].append(declaration.endpoint) }
+        return FixtureClaims(
+            endpoints.keys.sorted().map { FixtureClaim(squad: $0, endpoints: endpoints[$0]!, sends: sends[$0] ?? []) })
+    }
 
     /// The registry for one run: the static lines plus the Login and Tabs cards, which need the run's session
     /// store and tab container.

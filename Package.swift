@@ -90,7 +90,8 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
             "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
         ]
     ),
-    ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText", "HostIO"]),
+    // FixtureBackend for FixtureClaims: `squad lint` and the demo backend apply one rule to squads' fixture trees.
+    ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText", "HostIO", "FixtureBackend"]),
     (
         "Benchmarks", "courier-bench",
         [

@@ -125,6 +125,7 @@ import Testing
         try repo.write("Apps/OrderTracking/Kit/Fixtures/api/orders/1/screen.json", "{}\n")
         try repo.write("Modules/Order/Fixtures/orders/1/details.json", "{}\n")
         try repo.write("Modules/Tips/Fixtures/orders/1/tips.json", "{}\n")
+        try FixtureLintTests.declare(repo)
         try await repo.commit("trees")
         let clean = await repo.squad(["lint"])
         #expect(clean.status == 0, "\(clean.output)")
@@ -144,12 +145,96 @@ import Testing
             }, "\(run.output)")
     }
 
+    /// Registrations as squads write them: Order's order card, Tips' tip card, Location's two and Payments' total,
+    /// which owns the checkout's payment.
+    static func declare(_ repo: GitRepository) throws {
+        try repo.write(
+            "Modules/Order/OrderModule.swift",
+            "let registration = ComponentRegistration(\n    module: \"Order\", endpoint: \"orders/{order}/details.json\"\n)"
+                + " { OrderComponent() }\n")
+        try repo.write(
+            "Modules/Tips/TipsModule.swift",
+            "let tips = ComponentRegistration(module: \"Tips\", endpoint: \"orders/{order}/tips.json\") { T() }\n")
+        try repo.write(
+            "Modules/Location/LocationModule.swift",
+            "let delivery = ComponentRegistration(module: \"Location\", endpoint: \"orders/{order}/delivery.json\") {}\n"
+                + "let eta = ComponentRegistration(module: \"Location\", endpoint: \"orders/{order}/eta.json\") {}\n")
+        try repo.write(
+            "Modules/Payments/PaymentsModule.swift",
+            "let total = ComponentRegistration(\n    module: \"Payments\", endpoint: \"carts/{cart}/price.json\", "
+                + "sends: [\"carts/{cart}/pay\"]\n) { TotalComponent() }\n")
+        try repo.write(
+            "Modules/Promo/PromoComponent.swift",
+            "let registration = ComponentRegistration(module: \"Promo\", endpoint: \"promos/{code}.json\") {}\n"
+                + "// A claim for another squad counts for nobody:\n"
+                + "let x = EndpointDeclaration(module: \"Location\", endpoint: \"orders/{order}/rider.json\")\n")
+        try repo.write(
+            "Modules/Profile/ProfilePlugin.swift",
+            "static let endpoint = EndpointDeclaration(module: \"Profile\", endpoint: \"users/{user}/profile.json\")\n")
+    }
+
+    /// The cases and their variants: a squad's tree holds only answers to its own endpoints and sends, each
+    /// other file a finding naming the file, the squad and the rule; its own answers (new subjects too) are clean.
+    @Test func aFileASquadsRegistrationsDoNotDeclareIsAFinding() async throws {
+        let repo = try await GitRepository()
+        try repo.write("CODEOWNERS", "* @courier/platform\n")
+        try repo.write("Apps/OrderTracking/Kit/Fixtures/api/screens/checkout.json", "{}\n")
+        try FixtureLintTests.declare(repo)
+        for file in [
+            "Modules/Promo/Fixtures/promos/SAVE10.json", "Modules/Promo/Fixtures/promos/NEW20.json",
+            "Modules/Location/Fixtures/orders/4242/_eta.3.json", "Modules/Payments/Fixtures/carts/C100/_pay.post.json",
+            "Modules/Profile/Fixtures/users/1234/profile.json", "Modules/Tips/Fixtures/orders/7/tips.json",
+        ] {
+            try repo.write(file, "{}\n")
+        }
+        try await repo.commit("own answers")
+        let clean = await repo.squad(["lint"])
+        #expect(clean.status == 0, "\(clean.output)")
+        let hostile: [(file: String, why: String)] = [
+            ("Modules/Promo/Fixtures/screens/promo-checkout.json", "screens are the host's"),
+            ("Modules/Promo/Fixtures/orders/5151/screen.json", "layouts (orders/<id>/screen.json) are the host's"),
+            ("Modules/Promo/Fixtures/orders/4040/delivery.json", "it answers Location's orders/{order}/delivery.json"),
+            ("Modules/Promo/Fixtures/orders/4040/eta.json", "it answers Location's orders/{order}/eta.json"),
+            (
+                "Modules/Promo/Fixtures/carts/C300/_pay.post.json",
+                "it answers the send to carts/C300/pay, which is Payments' carts/{cart}/pay"
+            ),
+            ("Modules/Tips/Fixtures/orders/1/payment.json", "it answers none of Tips' orders/{order}/tips.json"),
+            (
+                "Modules/Order/Fixtures/orders/4242/_eta.1.json",
+                "it is a timeline's file of Location's orders/{order}/eta.json"
+            ),
+            ("Modules/Promo/Fixtures/promos/nested/SAVE10.json", "it answers none of Promo's promos/{code}.json"),
+            ("Modules/Promo/Fixtures/promos/SAVE10.json.bak", "it answers none of Promo's promos/{code}.json"),
+            (
+                "Modules/Location/Fixtures/orders/1/rider.json",
+                "it answers none of Location's orders/{order}/delivery.json, orders/{order}/eta.json"
+            ),
+            ("Modules/Feed/Fixtures/users/1234/feed.json", "Feed declares no endpoint or send"),
+        ]
+        for entry in hostile { try repo.write(entry.file, "{}\n") }
+        try await repo.commit("answers that are not the squad's")
+        let run = await repo.squad(["lint"])
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        for entry in hostile {
+            let squad = entry.file.split(separator: "/")[1]
+            let expected =
+                "\(entry.file): squad \(squad)'s fixture tree may not hold it: \(entry.why); a squad's tree holds only answers to its own endpoints and sends "
+                + "(declared by its registrations; screens, layouts, faults and timelines go in "
+                + "Apps/OrderTracking/Kit/Fixtures/api/), and the demo backend refuses it"
+            #expect(lines.contains(expected), "\(expected)\n\(run.output)")
+        }
+        #expect(run.output.contains("lint: \(hostile.count) finding(s)"), "\(run.output)")
+    }
+
     @Test func aFaultOrTimelineInASquadsTreeIsAFinding() async throws {
         let repo = try await GitRepository()
         try repo.write("CODEOWNERS", "* @courier/platform\n")
         try repo.write("Apps/OrderTracking/Kit/Fixtures/api/orders/1/_faults.json", "{}\n")
         try repo.write("Modules/Order/Fixtures/orders/1/details.json", "{}\n")
         try repo.write("Modules/Tips/Fixtures/carts/C1/_faults.json", "{}\n")
+        try FixtureLintTests.declare(repo)
         try await repo.commit("a squad's fault")
         let run = await repo.squad(["lint"])
         #expect(run.status == 1)

@@ -67,7 +67,7 @@ extension SquadApp {
         }
         let events = EventLint.check(sources: sources)
         (findings, warnings) = (findings + events.findings, warnings + events.warnings)
-        findings += FixtureLint.findings(trackedFiles: files)
+        findings += FixtureLint.findings(trackedFiles: files, sources: sources)
         warnings += OptInLint.warnings(sources: sources)
         var output = findings.map { $0 + "\n" }.joined()
         output += warnings.map { "warning: \($0)\n" }.joined()

@@ -81,7 +81,7 @@ import Testing
         #expect(result.status == 0, "\(result.errors)")
         #expect(
             result.output
-                == #"{"affected":["A","B","BTests"],"changed":["A"],"command":"swift test --filter '^(BTests)\\.'","everything":null,"tests":["BTests"],"why":{"A":"Modules/A/A.swift changed","B":"depends on A","BTests":"depends on B, which is affected"}}"#
+                == #"{"affected":["A","B","BTests"],"changed":["A"],"command":"swift test --filter '^(BTests)\\.'","everything":null,"suites":[],"tests":["BTests"],"why":{"A":"Modules/A/A.swift changed","B":"depends on A","BTests":"depends on B, which is affected"}}"#
                 + "\n")
         let text = await repo.squad(["affected", "--base", "main"])
         #expect(text.output.contains("  BTests: depends on B, which is affected\n"))
@@ -90,6 +90,28 @@ import Testing
         let all = await repo.squad(["affected", "--files", "-"], stdin: "Package.swift\n")
         #expect(all.output.contains("why: \(Self.uncompared)\n"), "\(all.output)")
         #expect(all.output.components(separatedBy: "which affects every target").count == 2, "said once")
+    }
+
+    /// A readers line naming a suite runs that suite alone (its filter ends at the suite, `/`), unless its whole
+    /// target runs anyway; the readers of a file the manifest's text is are run on a manifest change too.
+    @Test func aSuiteTheReadersNameRunsAloneUnlessItsTargetRuns() throws {
+        let graph = PackageGraph(targets: [
+            .init(name: "A", kind: "regular", path: "Modules/A", dependencies: []),
+            .init(name: "ATests", kind: "test", path: "Tests/ATests", dependencies: ["A"]),
+            .init(name: "HostTests", kind: "test", path: "Tests/HostTests", dependencies: []),
+        ])
+        let readers = Readers(
+            text: "Tests/*/.goldens/\tHostTests.GoldenTests\nModules/A/Data/\tHostTests.DataTests ATests\n")
+        let golden = Affected(graph: graph, readers: readers).explain(["Tests/ATests/.goldens/1-a.txt"])
+        #expect(golden.tests.isEmpty && golden.suites == ["HostTests.GoldenTests"])
+        #expect(golden.command == "swift test --filter '^(HostTests\\.GoldenTests)/'")
+        let both = Affected(graph: graph, readers: readers).explain(["Modules/A/Data/x.json", "Modules/A/A.swift"])
+        #expect(both.tests == ["ATests"] && both.suites == ["HostTests.DataTests"])
+        #expect(both.filter == "^(ATests)\\.|^(HostTests\\.DataTests)/")
+        let whole = Affected(graph: graph, readers: readers).explain([
+            "Tests/HostTests/T.swift", "Tests/ATests/.goldens/x",
+        ])
+        #expect(whole.tests == ["HostTests"] && whole.suites.isEmpty, "the whole target runs the suite already")
     }
 
     /// The manifest renamed away (or broken) in the change: the answer comes from the revisions compared (the

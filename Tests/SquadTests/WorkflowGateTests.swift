@@ -109,12 +109,25 @@ import Testing
             run.stdout
                 == #"[{"name": "PaymentsTests PromoTests", "filter": "^(PaymentsTests|PromoTests)\\."}, {"name": "OrderTests", "filter": "^(OrderTests)\\."}]"#
                 + "\n")
+        let suites = try await ProcessRunner.run(
+            Self.script, [], environment: environment,
+            stdin:
+                #"{"tests": ["PaymentsTests"], "suites": ["OrderTrackingTests.ScreenCompositionTests", "SquadTests.X"]}"#
+        )
+        #expect(
+            suites.stdout
+                == #"[{"name": "PaymentsTests SquadTests.X", "filter": "^(PaymentsTests)\\.|^(SquadTests\\.X)/"}, "#
+                + #"{"name": "OrderTrackingTests.ScreenCompositionTests", "filter": "^(OrderTrackingTests\\.ScreenCompositionTests)/"}]"#
+                + "\n", "\(suites.stderr)")
         let none = try await ProcessRunner.run(Self.script, [], stdin: #"{"tests": []}"#)
         #expect(none.stdout == "[]\n", "no affected test target: no test job")
     }
 
     /// Anything but squad affected's JSON fails the workflow, never an empty matrix that tests nothing.
-    @Test(arguments: ["", "not json", #"{"tests": "CoreTests"}"#, #"{"tests": ["A|B"]}"#, "{}"])
+    @Test(arguments: [
+        "", "not json", #"{"tests": "CoreTests"}"#, #"{"tests": ["A|B"]}"#, "{}",
+        #"{"tests": [], "suites": ["A|B.C"]}"#, #"{"tests": [], "suites": ["NoSuite"]}"#,
+    ])
     func malformedInputFailsClosed(input: String) async throws {
         let run = try await ProcessRunner.run(Self.script, [], stdin: input)
         #expect(run.status == 1)

@@ -24,6 +24,7 @@ extension SquadApp {
                 "changed": .array(result.changed.map(JSONValue.string)),
                 "affected": .array(result.affected.map(JSONValue.string)),
                 "tests": .array(result.tests.map(JSONValue.string)),
+                "suites": .array(result.suites.map(JSONValue.string)),
                 "why": .object(result.why.mapValues(JSONValue.string)),
                 "everything": result.everything.map(JSONValue.string) ?? .null,
                 "command": result.command.isEmpty ? .null : .string(result.command),
@@ -33,6 +34,7 @@ extension SquadApp {
             output += "changed targets: \(result.changed.joined(separator: " "))\n"
             output += "affected targets: \(result.affected.joined(separator: " "))\n"
             output += "test targets: \(result.tests.joined(separator: " "))\n"
+            if !result.suites.isEmpty { output += "test suites: \(result.suites.joined(separator: " "))\n" }
             if let everything = result.everything {
                 output += "why: \(everything)\n"
             } else if !result.why.isEmpty {

@@ -87,10 +87,11 @@ struct CheckCommand {
             let files = swift.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
             return ("swift format lint --strict \(files)", "\(swift.count) changed Swift file(s)")
         case "tests":
-            guard !affected.tests.isEmpty else { return (nil, "no test target affected") }
+            guard !affected.filter.isEmpty else { return (nil, "no test target affected") }
             return (
-                "Scripts/test-clean --filter '^(\(affected.tests.joined(separator: "|")))\\.'",
+                "Scripts/test-clean --filter '\(affected.filter)'",
                 "\(affected.tests.count) affected test target(s)"
+                    + (affected.suites.isEmpty ? "" : " and \(affected.suites.count) suite(s)")
             )
         case "build": return (check.command, "incremental: the affected targets recompile")
         default: return (check.command, "as CI runs it")

@@ -16,6 +16,9 @@ public struct Affected: Sendable {
         public let affected: [String]
         /// The test targets among them.
         public let tests: [String]
+        /// Suites to run alone, `OrderTrackingTests.ScreenCompositionTests`: `.ci/readers` names them as the only
+        /// readers of a changed file in a test target that is not otherwise affected.
+        public var suites: [String] = []
         /// Why each affected target is affected: the changed file, or the dependency it reaches it through.
         public let why: [String: String]
         /// Why every target is affected, when one change reaches them all (said once, not once per target).
@@ -31,8 +34,14 @@ public struct Affected: Sendable {
         }
 
         /// The command that runs exactly the affected tests (nothing to run: an empty string).
-        public var command: String {
-            tests.isEmpty ? "" : "swift test --filter '^(\(tests.joined(separator: "|")))\\.'"
+        public var command: String { filter.isEmpty ? "" : "swift test --filter '\(filter)'" }
+
+        /// The `--filter` pattern for the affected test targets and suites (empty: nothing to run): a target's
+        /// tests are `Target.Suite/test()`, so `^(A|B)\.` runs targets and `^(A\.S)/` suites.
+        public var filter: String {
+            let targets = tests.isEmpty ? [] : ["^(\(tests.joined(separator: "|")))\\."]
+            let named = suites.map { $0.replacingOccurrences(of: ".", with: "\\.") }
+            return (targets + (named.isEmpty ? [] : ["^(\(named.joined(separator: "|")))/"])).joined(separator: "|")
         }
     }
 
@@ -56,14 +65,17 @@ public struct Affected: Sendable {
     public func explain(_ paths: [String]) -> Analysis {
         var why: [String: String] = [:]
         var readBy: [String: String] = [:]
+        var suites: [String: String] = [:]
         for path in paths {
             let reason: String?
             if Affected.everything.contains(where: { Affected.path(path, isOrIsBelow: $0) }) {
                 reason = "\(PathBytes.quoted(path)) changed, which affects every target"
             } else if PathBytes.same(path, Affected.manifest) {
                 reason = manifestChange(into: &why)
+                // The manifest is also read as text (squad new edits it): its readers run too.
+                if let line = readers.line(for: path) { read(path, line: line, into: &readBy, suites: &suites) }
             } else if let line = readers.line(for: path) {
-                read(path, line: line, into: &readBy)
+                read(path, line: line, into: &readBy, suites: &suites)
                 reason = nil
             } else if let target = graph.owningTarget(of: path) {
                 if why[target] == nil { why[target] = "\(PathBytes.quoted(path)) changed" }
@@ -88,7 +100,13 @@ public struct Affected: Sendable {
         why.merge(readBy) { compiled, _ in compiled }
         let affected = Set(why.keys)
         let tests = graph.targets.filter { $0.kind == "test" && affected.contains($0.name) }.map(\.name)
-        return Analysis(changed: changed.sorted(), affected: affected.sorted(), tests: tests.sorted(), why: why)
+        // A suite runs alone only when its whole target does not run anyway.
+        let alone = suites.filter { suite, _ in !affected.contains(String(suite.prefix { $0 != "." })) }
+        var analysis = Analysis(
+            changed: changed.sorted(), affected: (affected.union(alone.keys)).sorted(), tests: tests.sorted(),
+            why: why.merging(alone) { target, _ in target })
+        analysis.suites = alone.keys.sorted()
+        return analysis
     }
 
     /// Whether `path` is `entry` or, for an entry ending in "/", below it.
@@ -104,10 +122,21 @@ public struct Affected: Sendable {
     }
 
     /// The test targets a line of the readers table names for `path` (the holding target's own tests for
-    /// ``Readers/own``): the file is read at run time, not compiled, so nothing depending on its target is.
-    private func read(_ path: String, line: Readers.Line, into readBy: inout [String: String]) {
+    /// ``Readers/own``), and the suites it names (`Target.Suite`): the file is read at run time, not compiled, so
+    /// nothing depending on its target is.
+    private func read(
+        _ path: String, line: Readers.Line, into readBy: inout [String: String], suites: inout [String: String]
+    ) {
         let holder = graph.owningTarget(of: path)
         for name in line.tests {
+            if name.contains(".") {
+                if suites[name] == nil,
+                    graph.targets.contains(where: { $0.kind == "test" && name.hasPrefix($0.name + ".") })
+                {
+                    suites[name] = "reads \(PathBytes.quoted(path)) (\(Readers.path): \(line.pattern))"
+                }
+                continue
+            }
             let tests =
                 name == Readers.own
                 ? graph.targets.filter { $0.kind == "test" && holder.map($0.dependencies.contains) == true }

@@ -11,7 +11,8 @@ public struct Readers: Sendable, Equatable {
         public let segments: [String]
         /// The pattern ended in "/": it matches everything below the folder.
         public let isFolder: Bool
-        /// Test target names; ``Readers/own`` stands for the tests of the target holding the file.
+        /// Test target names, or suites (`OrderTrackingTests.ScreenCompositionTests`) where only those of the
+        /// target read the file; ``Readers/own`` stands for the tests of the target holding the file.
         public let tests: [String]
         /// The pattern as written, for the reason printed.
         public let pattern: String

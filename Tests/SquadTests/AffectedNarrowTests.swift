@@ -145,9 +145,20 @@ import Testing
         let table = try String(contentsOf: root.appendingPathComponent(".ci/readers"), encoding: .utf8)
         for line in Readers(text: table).lines {
             for name in line.tests where name != Readers.own {
+                // A suite (Target.Suite) is declared in one of its target's sources.
+                let (target, suite) = (String(name.prefix { $0 != "." }), name.split(separator: ".").dropFirst().first)
+                let folder = root.appendingPathComponent("Tests/\(target)")
                 #expect(
-                    FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/\(name)").path),
+                    FileManager.default.fileExists(atPath: folder.path),
                     "\(line.pattern) names \(name), which is no test target")
+                guard let suite else { continue }
+                let sources = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+                    .filter { $0.hasSuffix(".swift") }
+                let declared = sources.contains { file in
+                    let text = (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)) ?? ""
+                    return ReadersCoverageTests.suites(in: text).contains(String(suite))
+                }
+                #expect(declared, "\(line.pattern) names \(name), which is no suite of \(target)")
             }
         }
         let repository = root
@@ -159,5 +170,14 @@ import Testing
             return output + errors
         }
         #expect(result.contains(#""tests":["OrderTrackingTests","SquadTests"]"#), "\(result)")
+        // A squad's golden runs the one suite that compares goldens, not the squad's own tests.
+        let golden = await OwnThread.run { () -> String in
+            var (output, errors) = ("", "")
+            _ = SquadApp.run(
+                ["affected", "--files", "-", "--format", "json"], directory: repository,
+                stdin: { Array("Tests/LocationTests/.goldens/1234-eta.txt\n".utf8) }, output: &output, errors: &errors)
+            return output + errors
+        }
+        #expect(golden.contains(#""suites":["OrderTrackingTests.ScreenCompositionTests"],"tests":[]"#), "\(golden)")
     }
 }

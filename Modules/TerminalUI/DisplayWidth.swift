@@ -6,6 +6,8 @@
 /// modifier or flag sequence two; marks, format characters (ZWSP, LRM, ZWJ, U+2060–206F, tags) and Hangul
 /// medial/final jamo none; spacing marks (Devanagari का, Thai กำ) a column each, as terminals give every spacing
 /// code point its cell. Controls count none: SafeText turns them into visible stand-ins before anything is drawn.
+/// Terminals that count code points draw some of these clusters otherwise; where the terminal said so when asked
+/// (``WidthProbe``), those kinds are measured by its answers (``ClusterWidths/current``) and the rest as above.
 public enum DisplayWidth {
     /// The Unicode version the widths come from.
     public static let unicodeVersion = UnicodeWidthTable.unicodeVersion
@@ -28,8 +30,54 @@ public enum DisplayWidth {
         return Int(widthClass(value) & 0b11)
     }
 
-    /// Columns one grapheme occupies.
+    /// Columns one grapheme occupies on the terminal drawn on: Unicode's (below), except for the kinds of cluster
+    /// whose width that terminal said differs (``ClusterWidths/current``).
     public static func of(_ character: Character) -> Int {
+        let overrides = ClusterWidths.current.overrides
+        guard !overrides.isEmpty, let kind = kind(of: character), let answer = overrides[kind] else {
+            return unicodeColumns(character)
+        }
+        let scalars = character.unicodeScalars
+        switch kind {
+        case .zwjSequence:
+            // Not one emoji there: each code point its own cells, as the probe's six (2 + 0 + 2 + 0 + 2).
+            return scalars.reduce(0) { $0 + columns($1.value) }
+        case .spacingMark:
+            // The probe is a base and one spacing mark: the mark takes what the base did not.
+            let mark = min(max(answer - 1, 0), 1)
+            return scalars.reduce(0) { $0 + ($1.properties.generalCategory == .spacingMark ? mark : columns($1.value)) }
+        default:
+            return answer
+        }
+    }
+
+    /// The kind of cluster terminals disagree on that `character` is, if any (``ClusterWidths/Kind``).
+    static func kind(of character: Character) -> ClusterWidths.Kind? {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return nil }
+        let base = widthClass(first.value)
+        let regional: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
+        guard let second = scalars.dropFirst().first?.value else {
+            if base & 0b1000 != 0, base & 0b11 == 1, first.value >= 0x1F000, !regional.contains(first.value) {
+                return .textPictograph
+            }
+            if base & 0b11 == 0, first.properties.generalCategory == .format { return .formatCharacter }
+            return nil
+        }
+        if scalars.last?.value == 0x20E3 { return scalars.contains("\u{FE0F}") ? .keycap : nil }
+        if base & 0b1000 != 0, scalars.contains("\u{200D}") { return .zwjSequence }
+        if regional.contains(first.value), regional.contains(second) { return .flag }
+        if base & 0b1_0000 != 0, widthClass(second) & 0b10_0000 != 0 {
+            return base & 0b11 == 2 ? .toneOnEmojiBase : .toneOnTextBase
+        }
+        if base & 0b100 != 0, second == 0xFE0F, base & 0b11 == 1 { return .emojiVS16 }
+        if base & 0b100 != 0, second == 0xFE0E, base & 0b11 == 2 { return .textVS15 }
+        if scalars.contains(where: { $0.properties.generalCategory == .spacingMark }) { return .spacingMark }
+        return nil
+    }
+
+    /// Columns one grapheme occupies by Unicode's rules, whatever the terminal said.
+    static func unicodeColumns(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first?.value else { return 0 }
         let base = widthClass(first)

@@ -23,13 +23,20 @@ public struct SlotView: Sendable, Equatable {
 /// window reaches, and ``finishLive(_:)`` prints it whole once it has settled.
 /// A value type: the one task that paints owns it.
 public struct FramePainter: Sendable {
-    private let width: Int
+    private var width: Int
     private let styler: TextStyler
     private let live: Bool
-    private let header: [String]
+    private var header: [String]
     private let write: @Sendable (String) -> Void
     /// The window's height now (nil: unknown, as tall as the frame).
     private let rows: @Sendable () -> Int?
+    /// The window's width now (nil: unknown, every line one row).
+    private let columns: @Sendable () -> Int?
+    /// The window's width and the widths measured with when the frame on the terminal was painted: when either
+    /// changed (a resize, the terminal's answers about widths), that frame takes another number of rows now, and
+    /// the next frame is painted over all of them.
+    private var paintedColumns: Int?
+    private var paintedWidths = ClusterWidths.unicode
     /// What is on the terminal now, from the painted region's top row (the cursor is on the row below): the
     /// previous frame as painted, the one thing a repaint compares with.
     private var painted: [String] = []
@@ -40,16 +47,61 @@ public struct FramePainter: Sendable {
     public private(set) var bytesWritten = 0
 
     /// A painter under `header`, drawing cards `width` columns wide through `write`, in a window `rows` high.
+    /// `columns` is the window's width now: what the terminal reflowed a line to after a resize.
     public init(
         width: Int, styler: TextStyler, live: Bool, header: [String], rows: @escaping @Sendable () -> Int? = { nil },
-        write: @escaping @Sendable (String) -> Void
+        columns: @escaping @Sendable () -> Int? = { nil }, write: @escaping @Sendable (String) -> Void
     ) {
         self.width = width
         self.styler = styler
         self.live = live
         self.header = header
         self.rows = rows
+        self.columns = columns
         self.write = write
+    }
+
+    /// Cards `width` columns wide under `header` from the next frame on (the window was resized).
+    public mutating func relayout(width: Int, header: [String]) {
+        (self.width, self.header) = (width, header)
+    }
+
+    /// The rows `lines` take on a terminal `columns` wide that measures as ``ClusterWidths/current``: a line
+    /// wider than the window wraps (or, after a resize, is reflowed) onto more than one. Styles take no column.
+    public static func rows(of lines: [String], columns: Int?) -> Int {
+        guard let columns, columns > 0 else { return lines.count }
+        return lines.reduce(0) { $0 + max(1, (DisplayWidth.of(unstyled($1)) + columns - 1) / columns) }
+    }
+
+    /// `line` without its SGR sequences (`ESC [ … m`).
+    static func unstyled(_ line: String) -> String {
+        guard line.contains("\u{1B}") else { return line }
+        var result = ""
+        var escaping = false
+        for scalar in line.unicodeScalars {
+            if escaping {
+                if (0x40...0x7E).contains(scalar.value) && scalar != "[" { escaping = false }
+            } else if scalar == "\u{1B}" {
+                escaping = true
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The rows the painted frame takes on the terminal now.
+    private var paintedRows: Int { Self.rows(of: painted, columns: columns()) }
+
+    /// Whether the painted frame still takes one row a line, as when it was painted.
+    private var paintedAsItWas: Bool {
+        paintedColumns == columns() && paintedWidths == ClusterWidths.current && paintedRows == painted.count
+    }
+
+    /// Notes the window's width and the widths the frame just painted was measured with.
+    private mutating func notePainted() {
+        paintedColumns = columns()
+        paintedWidths = ClusterWidths.current
     }
 
     /// The lines a slot occupies (none when hidden or when the component draws nothing).
@@ -87,6 +139,7 @@ public struct FramePainter: Sendable {
         guard live, !finished else { return }
         firstFramePainted = true
         painted = fitting(allLines(slots, footer))
+        notePainted()
         emit(painted.map { $0 + "\n" }.joined())
     }
 
@@ -95,6 +148,15 @@ public struct FramePainter: Sendable {
     public mutating func paint(_ slots: [SlotView], footer: [String] = []) {
         guard live, firstFramePainted, !finished else { return }
         let new = fitting(allLines(slots, footer))
+        guard paintedAsItWas else {
+            // A resize or the terminal's answers: the painted frame now takes other rows; all of them are
+            // painted over (the terminal stops the cursor at the window's top row).
+            let up = paintedRows
+            emit((up > 0 ? "\u{1B}[\(up)A\r" : "\r") + Self.overwriting(new))
+            painted = new
+            notePainted()
+            return
+        }
         guard new != painted else { return }
         let common = min(painted.count, new.count)
         let first = (0..<common).first { painted[$0] != new[$0] } ?? common
@@ -119,8 +181,8 @@ public struct FramePainter: Sendable {
         guard live, firstFramePainted, !finished else { return }
         let all = allLines(slots, [])
         finished = true
-        guard all != painted else { return }
-        let up = painted.count
+        guard all != painted || !paintedAsItWas else { return }
+        let up = paintedRows
         emit((up > 0 ? "\u{1B}[\(up)A\r" : "\r") + Self.overwriting(all))
         painted = all
     }

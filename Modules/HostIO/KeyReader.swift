@@ -23,14 +23,17 @@ public final class KeyReader: Sendable {
 
     /// Reads stdin for as long as `body` runs, and stops reading when it returns: the reader cannot outlive the
     /// screen that reads it.
-    public static func reading<Value>(_ body: (AsyncStream<[Key]>) async -> Value) async -> Value {
-        let reader = KeyReader()
+    /// The terminal's reports among the bytes (answers to a question it was asked, never keys) go to `reports`.
+    public static func reading<Value>(
+        reports: @escaping @Sendable ([[UInt8]]) -> Void = { _ in }, _ body: (AsyncStream<[Key]>) async -> Value
+    ) async -> Value {
+        let reader = KeyReader(reports: reports)
         defer { reader.stop() }
         return await body(reader.keys)
     }
 
     /// Starts reading stdin now.
-    private init() {
+    private init(reports: @escaping @Sendable ([[UInt8]]) -> Void) {
         (keys, continuation) = AsyncStream<[Key]>.makeStream()
         let (continuation, stopped) = (continuation, stopped)
         let thread = Thread {
@@ -62,6 +65,8 @@ public final class KeyReader: Sendable {
                 }
                 guard count > 0 else { break }
                 let batch = decoder.feed(Array(buffer[0..<count]))
+                let answers = decoder.takeReports()
+                if !answers.isEmpty { reports(answers) }
                 if !batch.isEmpty { continuation.yield(batch) }
             }
             continuation.finish()

@@ -15,8 +15,24 @@ public struct KeyDecoder: Sendable {
     /// The most of one paste kept: a prompt takes a few characters, and a runaway paste must not grow memory.
     static let pasteLimit = 1 << 16
 
+    /// The terminal's reports decoded so far and not yet taken (``takeReports()``): cursor positions, mode
+    /// reports and device attributes, the answers to TerminalUI's `WidthProbe` question. Never keys.
+    public private(set) var reports: [[UInt8]] = []
+
     /// A decoder with nothing pending.
     public init() {}
+
+    /// The reports decoded since the last call, in the order they came.
+    public mutating func takeReports() -> [[UInt8]] {
+        defer { reports = [] }
+        return reports
+    }
+
+    /// A CSI sequence ending in R (a cursor position), y (a mode) or c (device attributes): a terminal's answer.
+    private static func isReport(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let final = bytes.last, "Ryc".utf8.contains(final) else { return false }
+        return bytes.starts(with: [0x1B, 0x5B]) || bytes.first == 0x9B || bytes.starts(with: [0xC2, 0x9B])
+    }
 
     /// The keys `bytes` complete; an unfinished sequence waits for more. A bracketed paste is one
     /// ``Key/paste(_:)``, never the keys it spells: pasted text cannot press `P` and then `y`.
@@ -44,6 +60,7 @@ public struct KeyDecoder: Sendable {
                 continue
             }
             guard let (key, used) = Self.decode(pending) else { break }
+            if key == nil, Self.isReport(pending[..<used]) { reports.append(Array(pending[..<used])) }
             pending.removeFirst(used)
             if let key { keys.append(key) }
         }

@@ -33,6 +33,8 @@ public final class Terminal: Sendable {
     private let background = Locked(false)
     /// Whether a thread is already looking for the job to be the foreground job again.
     private let looking = Locked(false)
+    /// The question about widths asked of this terminal, and its answers (``askWidths(readingKeys:changed:)``).
+    private let widthQuestion = WidthQuestion()
     /// Looks at stdout and the environment once; every later decision reads these answers.
     public init(environment: [String: String], noColorFlag: Bool, streams: StandardStreams) {
         isTTY = streams.isTerminal
@@ -47,6 +49,43 @@ public final class Terminal: Sendable {
         self.streams = streams
         canReadKeys = canRedraw && isatty(STDIN_FILENO) == 1
     }
+
+    /// Asks the terminal how wide it draws the clusters terminals disagree on, and turns grapheme clustering on
+    /// where it can be (``TerminalUI/WidthProbe``): once per run, only where the answers can be read (stdin and
+    /// stdout the same terminal, in the foreground, not `TERM=dumb`; never a pipe, `--plain` or JSON, whose
+    /// callers do not ask). Nothing waits here: the first frame is drawn at once with Unicode's widths and
+    /// `changed` is called (on another thread) if the answers change a width, to draw again. With `readingKeys`
+    /// the live screen's ``KeyReader`` hands the answers over (``heard(_:)``); otherwise a thread reads them
+    /// from stdin, without echo, until they are complete or a second has passed.
+    public func askWidths(readingKeys: Bool, changed: @escaping @Sendable () -> Void) {
+        guard canReadKeys, Self.sameTerminal(), ownsTerminal(), tcgetpgrp(STDIN_FILENO) == getpgrp() else { return }
+        widthQuestion.ask(
+            write: { [streams] in if !$0.isEmpty { streams.out($0) } }, ownReader: !readingKeys, changed: changed)
+    }
+
+    /// Whether stdin and stdout are the same terminal: the answers to what is written come back on stdin.
+    private static func sameTerminal() -> Bool {
+        var input = stat()
+        var output = stat()
+        guard fstat(STDIN_FILENO, &input) == 0, fstat(STDOUT_FILENO, &output) == 0 else { return false }
+        return input.st_rdev == output.st_rdev
+    }
+
+    /// The terminal's reports read with the keys (the answers to ``askWidths(readingKeys:changed:)``).
+    public func heard(_ reports: [[UInt8]]) { widthQuestion.heard(reports) }
+
+    /// The widths this terminal draws with: its answers once complete, else Unicode's.
+    public var widths: ClusterWidths { widthQuestion.widths }
+
+    /// Runs `body` measuring every string as this terminal draws it (``widths``).
+    public func measuring<Value>(_ body: () throws -> Value) rethrows -> Value {
+        try ClusterWidths.$current.withValue(widths, operation: body)
+    }
+
+    /// Waits for the answers to be complete, at most until a second after they were asked (not at all when
+    /// nothing was asked or the task is cancelled): what a one-shot run does before its last frame, so the frame
+    /// it leaves is measured as the terminal draws and no answer comes after the run has given stdin back.
+    public func widthsSettled() async { await widthQuestion.settle() }
 
     /// The terminal's width now (it may have been resized), else the width found at the start.
     public func currentWidth() -> Int {
@@ -145,8 +184,10 @@ public final class Terminal: Sendable {
         streams.out("\u{1B}[?25l")
     }
 
-    /// Shows the cursor if it was hidden.
+    /// Shows the cursor if it was hidden, and turns grapheme clustering off if the width question turned it on.
     public func restore() {
+        let clustering = widthQuestion.clusteringRestored()
+        if !clustering.isEmpty { streams.out(clustering) }
         guard
             cursorHidden.withLock({ hidden in
                 defer { hidden = false }; return hidden
@@ -160,6 +201,8 @@ public final class Terminal: Sendable {
 
     /// Ctrl-Z: gives the terminal back as it was (cursor shown, on a fresh line), then stops the process.
     public func suspend() {
+        let clustering = widthQuestion.clusteringRestored()
+        if !clustering.isEmpty { streams.out(clustering) }
         if interactive.withLock({ $0 }) {
             streams.out(Self.leaveSequence)
             RawMode.restore()
@@ -177,6 +220,8 @@ public final class Terminal: Sendable {
         // `bg` continues the job without the terminal: keep quiet until `fg` (which continues it again).
         guard ownsTerminal() else { return heldInBackground() }
         background.withLock { $0 = false }
+        let clustering = widthQuestion.clusteringResumed()
+        if !clustering.isEmpty { streams.out(clustering) }
         if interactive.withLock({ $0 }) {
             RawMode.enable()
             streams.out(Self.enterSequence)
@@ -199,7 +244,13 @@ public final class Terminal: Sendable {
         let wasInteractive = interactive.withLock { active in
             defer { active = false }; return active
         }
+        let clustering = widthQuestion.clusteringRestored()
+        // The answers' own reader may still hold stdin without echo: it is put back here, before the goodbye.
+        widthQuestion.giveUp()
+        let answersReading = widthQuestion.isReading
         streams.close { out, err in
+            if !clustering.isEmpty { out(clustering) }
+            if answersReading { RawMode.restore() }
             if wasInteractive {
                 out(Self.leaveSequence)
                 RawMode.restore()

@@ -68,6 +68,9 @@ public final class LiveConsole: Sendable {
     public func run(keys: AsyncStream<[Key]>) async -> ScreenFrame {
         terminal.enterInteractive()
         terminal.onResume { [weak self] in self?.redraw() }
+        // Asked before the first frame, never waited for: the key reader hands the answers over, and a width they
+        // change redraws the screen.
+        terminal.askWidths(readingKeys: true) { [weak self] in self?.redraw() }
         signal(SIGWINCH, SIG_IGN)
         let resized = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         resized.setEventHandler { [self] in redraw() }
@@ -80,7 +83,7 @@ public final class LiveConsole: Sendable {
         let final = await withDiscardingTaskGroup { group in
             group.addTask { [self] in
                 for await _ in requests {
-                    if let frame = drawer.withLock({ $0.frame }) { draw(frame) }
+                    if let frame = drawer.withLock({ $0.frame }) { terminal.measuring { draw(frame) } }
                 }
             }
             // Keys and errands stop when the screen has: their stream would only end with the key reader.

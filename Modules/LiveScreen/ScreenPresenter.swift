@@ -36,13 +36,18 @@ public struct ScreenPresenter: Sendable {
             let console = LiveConsole(
                 title: subject.title, runtime: runtime, terminal: terminal, tabs: tabs,
                 skipping: skipping)
-            final = await KeyReader.reading { await console.run(keys: $0) }
+            final = await KeyReader.reading(reports: { [terminal] in terminal.heard($0) }) {
+                await console.run(keys: $0)
+            }
             // The last frame stays on the main screen, as a plain frame at the terminal's width now.
             shown = output()
         } else {
             shown = output()
             final = await runtime.run { frame, moment in shown.show(frame, moment) }
         }
+        // The last frame is measured as the terminal draws: its answers about widths, if asked, are in (or were
+        // given up on a second after the question).
+        await terminal.widthsSettled()
         shown.finish(final)
         return final
     }

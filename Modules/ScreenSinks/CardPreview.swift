@@ -45,6 +45,9 @@ public struct CardPreview: Sendable {
             terminal.err("\(error)" + suggestion(for: id.rawValue, among: known))
             return nil
         }
+        // Asked while the card loads; the card is printed as soon as it is there and printed again below if the
+        // answers change a width (``reprinted``).
+        if terminal.canRedraw { terminal.askWidths(readingKeys: false) {} }
         // One card, through the same runtime as the screen: its own context, alone, fed the payload or the fault.
         var settings = ScreenSettings(ids: ids)
         settings.said = said
@@ -74,12 +77,27 @@ public struct CardPreview: Sendable {
         let styler = terminal.styler
         var lines = [styler.apply(.dim, "\(id) · \(module) · state: \(card.phase.rawValue)")]
         lines += reactions.map { styler.apply(.dim, SafeText.visible($0)) }
-        if let block = card.block {
-            lines += CardRenderer.lines(for: block, width: terminal.cardWidth, styler: styler)
-        } else {
-            lines.append(styler.apply(.error, "(hidden: \(card.reason ?? "nothing to draw"))"))
+        let drawn = terminal.measuring {
+            lines
+                + (card.block.map { CardRenderer.lines(for: $0, width: terminal.cardWidth, styler: styler) }
+                    ?? [styler.apply(.error, "(hidden: \(card.reason ?? "nothing to draw"))")])
         }
-        terminal.out(lines.map { $0 + "\n" }.joined())
+        terminal.out(drawn.map { $0 + "\n" }.joined())
+        await reprinted(drawn, block: card.block, above: lines, terminal: terminal)
         return card.phase
+    }
+
+    /// Once the terminal's answers about widths are in (a second at most): the card printed again over `drawn`
+    /// when they measure it otherwise, so its border is where the terminal draws the last column.
+    private func reprinted(_ drawn: [String], block: Block?, above: [String], terminal: Terminal) async {
+        await terminal.widthsSettled()
+        defer { terminal.restore() }
+        guard let block, !terminal.widths.agreesWithUnicode else { return }
+        let again = terminal.measuring {
+            above + CardRenderer.lines(for: block, width: terminal.cardWidth, styler: terminal.styler)
+        }
+        guard again != drawn else { return }
+        let up = terminal.measuring { FramePainter.rows(of: drawn, columns: terminal.currentWidth()) }
+        terminal.out("\u{1B}[\(up)A\r" + again.map { "\u{1B}[2K" + $0 + "\n" }.joined() + "\u{1B}[J")
     }
 }

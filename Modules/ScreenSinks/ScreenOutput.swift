@@ -20,6 +20,15 @@ public final class ScreenOutput: Sendable {
     private let subject: ScreenSubject
     private let terminal: Terminal
     private let shown: Locked<Shown>
+    /// Live: SIGWINCH while the frame is painted in place (cancelled by ``finish(_:)``).
+    private let resizes = ResizeWatch()
+
+    /// The SIGWINCH source, set once by `init` and only cancelled afterwards (`cancel` may be called from any
+    /// thread): `@unchecked` for that reason, as the source's type is not `Sendable`.
+    private final class ResizeWatch: @unchecked Sendable {
+        var source: (any DispatchSourceSignal)?
+        deinit { source?.cancel() }
+    }
 
     /// The painter, and the frames it compares with: the last one handed (what a resume paints again) and, under
     /// watch, the last one written as a plain frame or an NDJSON line, with its number (a frame that reads the
@@ -41,23 +50,64 @@ public final class ScreenOutput: Sendable {
         let mode: Mode = json ? .json : (terminal.canRedraw && !plain ? .live : .plain)
         (self.mode, watching, self.subject, self.terminal) = (mode, watch, subject, terminal)
         let columns = terminal.currentWidth()
-        // The title is the backend's text and may be longer than the window: cut to one line, as the live screen
-        // cuts it, for the painter counts each line as one row (a wrapped title put every repaint rows too high).
-        let title = DisplayWidth.truncate(subject.title, to: max(columns, 1))
         shown = Locked(
             Shown(
                 painter: FramePainter(
                     width: CardRenderer.width(forColumns: columns), styler: terminal.styler, live: mode == .live,
-                    header: [terminal.styler.apply(.bold, title)], rows: { terminal.currentHeight() }
+                    header: Self.header(subject, columns: columns, terminal: terminal),
+                    rows: { terminal.currentHeight() }, columns: { terminal.isTTY ? terminal.currentWidth() : nil }
                 ) { terminal.out($0) }))
         terminal.onResume { [weak self] in self?.resumed() }
+        guard mode == .live else { return }
+        // The window may change while the frame is painted: the next frame is laid out at its width and painted
+        // over every row the terminal reflowed the last one to, so the run ends with exactly its frame.
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        source.setEventHandler { [weak self] in self?.resized() }
+        source.resume()
+        resizes.source = source
+    }
+
+    /// The title over the cards, `columns` wide at most. It is the backend's text and may be longer than the
+    /// window: cut to one line, as the live screen cuts it, for the painter counts each line as one row (a
+    /// wrapped title put every repaint rows too high).
+    private static func header(_ subject: ScreenSubject, columns: Int, terminal: Terminal) -> [String] {
+        [terminal.styler.apply(.bold, DisplayWidth.truncate(subject.title, to: max(columns, 1)))]
+    }
+
+    /// The window was resized while the frame is painted in place: the last frame handed, laid out again.
+    private func resized() {
+        terminal.measuring {
+            shown.withLock { shown in
+                let columns = terminal.currentWidth()
+                shown.painter.relayout(
+                    width: CardRenderer.width(forColumns: columns),
+                    header: Self.header(subject, columns: columns, terminal: terminal))
+                guard let frame = shown.handed else { return }
+                shown.painter.paint(frame.slots, footer: Self.footer(frame, watching: watching, terminal: terminal))
+            }
+        }
+    }
+
+    /// The terminal said it draws some clusters at other widths than Unicode's: the last frame handed is
+    /// measured and painted again as it draws them.
+    private func remeasured() {
+        terminal.measuring {
+            shown.withLock { shown in
+                guard let frame = shown.handed else { return }
+                shown.painter.paint(frame.slots, footer: Self.footer(frame, watching: watching, terminal: terminal))
+            }
+        }
     }
 
     /// The process was stopped and continued: the last frame handed is painted whole again.
     private func resumed() {
-        shown.withLock { shown in
-            guard let frame = shown.handed else { return }
-            shown.painter.repaintWhole(frame.slots, footer: Self.footer(frame, watching: watching, terminal: terminal))
+        terminal.measuring {
+            shown.withLock { shown in
+                guard let frame = shown.handed else { return }
+                shown.painter.repaintWhole(
+                    frame.slots, footer: Self.footer(frame, watching: watching, terminal: terminal))
+            }
         }
     }
 
@@ -65,14 +115,20 @@ public final class ScreenOutput: Sendable {
     /// "updated" time the frame carries), and under `watch` a timestamped frame or NDJSON line when the screen
     /// `.settled` into something new.
     public func show(_ frame: ScreenFrame, _ moment: FrameMoment) {
-        if moment == .first { terminal.hideCursorIf(mode == .live) }
-        let footer = Self.footer(frame, watching: watching, terminal: terminal)
-        shown.withLock { shown in
-            shown.handed = frame
-            if moment == .first {
-                shown.painter.paintFirstFrame(frame.slots, footer: footer)
-            } else {
-                shown.painter.paint(frame.slots, footer: footer)
+        if moment == .first {
+            terminal.hideCursorIf(mode == .live)
+            // Asked before the first frame is painted, never waited for: the answers repaint it if they must.
+            if mode == .live { terminal.askWidths(readingKeys: false) { [weak self] in self?.remeasured() } }
+        }
+        terminal.measuring {
+            let footer = Self.footer(frame, watching: watching, terminal: terminal)
+            shown.withLock { shown in
+                shown.handed = frame
+                if moment == .first {
+                    shown.painter.paintFirstFrame(frame.slots, footer: footer)
+                } else {
+                    shown.painter.paint(frame.slots, footer: footer)
+                }
             }
         }
         guard moment == .settled, watching, let settled = frame.settledAt else { return }
@@ -104,19 +160,24 @@ public final class ScreenOutput: Sendable {
     }
 
     /// `frame` as a plain text frame: the title and the cards on screen.
-    private func text(of frame: ScreenFrame) -> String { shown.withLock { $0.painter.frame(frame.slots) } }
+    private func text(of frame: ScreenFrame) -> String {
+        terminal.measuring { shown.withLock { $0.painter.frame(frame.slots) } }
+    }
 
     /// The run is over, whatever ended it (a signal too: the run unwinds to here): the last frame or report
     /// (unless `watch` already showed exactly this), then what an action came to (text; a payment sent and not
     /// answered "may have gone through"), the terminal restored, one stderr line if a critical card failed the
     /// screen and one per other hidden card saying why.
     public func finish(_ frame: ScreenFrame) {
+        resizes.source?.cancel()
         switch mode {
         case .live:
-            shown.withLock { shown in
-                shown.handed = frame
-                shown.painter.paint(frame.slots)
-                shown.painter.finishLive(frame.slots)
+            terminal.measuring {
+                shown.withLock { shown in
+                    shown.handed = frame
+                    shown.painter.paint(frame.slots)
+                    shown.painter.finishLive(frame.slots)
+                }
             }
         case .plain: break
         case .json: if !watching { terminal.out(JSONReport(subject: subject, frame: frame).text + "\n") }

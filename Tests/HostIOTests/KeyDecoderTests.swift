@@ -89,6 +89,25 @@ import Testing
         #expect(keys(Array(repeating: 0x61, count: 5000).withOSCPrefix, flush: true).isEmpty, "an endless string")
     }
 
+    /// The answers to the width question (cursor positions, the mode 2027 report, device attributes) arrive
+    /// among the keys, split anywhere: they are handed over as reports, whole and in order, and never as keys.
+    @Test func theWidthQuestionsAnswersAreReportsNotKeys() {
+        let answers = "\u{1B}[?2027;0$y" + "\u{1B}[1;2R\u{1B}[1;4R" + "\u{1B}[?62;22c"
+        let bytes = Array(("q" + answers + "r").utf8)
+        var decoder = KeyDecoder()
+        var keys: [Key] = []
+        for byte in bytes { keys += decoder.feed([byte]) }
+        #expect(keys == [.character("q"), .character("r")])
+        let reports = decoder.takeReports()
+        #expect(
+            reports.map { String(decoding: $0, as: UTF8.self) } == [
+                "\u{1B}[?2027;0$y", "\u{1B}[1;2R", "\u{1B}[1;4R", "\u{1B}[?62;22c",
+            ])
+        #expect(decoder.takeReports().isEmpty, "taken once")
+        var arrows = KeyDecoder()
+        #expect(arrows.feed(Array("\u{1B}[A\u{1B}[15~".utf8)) == [.up] && arrows.takeReports().isEmpty)
+    }
+
     @Test func keysThatMeanNothingAreDropped() {
         #expect(keys([0x1B, 0x5B, 0x31, 0x35, 0x7E]).isEmpty, "F5: a sequence the screen does not use")
         #expect(keys([0x01, 0x02, 0x00]).isEmpty, "control bytes")

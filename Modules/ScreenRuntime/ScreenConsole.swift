@@ -113,8 +113,11 @@ public struct ScreenConsole: Sendable, Equatable {
     /// The selected tab's position in the bar (0: Tracking, the cards).
     public private(set) var selected = 0
     /// The first line of the body shown, when the body is taller than the window (↑ ↓ PgUp PgDn Home End move
-    /// it, as in `less`); a resize keeps it, held within what the host last drew.
+    /// it, as in `less`). A resize keeps it: a window that grows past the body shows it all (the host draws from
+    /// `min(scroll, rows - page)`) and, shrunk back, the same rows as before; a key moves from what is shown.
     public private(set) var scroll = 0
+    /// The first line of the body shown in the window the host last drew: ``scroll`` as far as the body reaches.
+    public var firstShown: Int { min(scroll, lastScroll) }
     /// How many body lines the host last laid out, and how many of them fit (a page).
     public private(set) var bodyRows = 0, page = 0
     /// A line for the person under the screen ("Looking up SAVE10…", "Signed out."), until the next key.
@@ -201,7 +204,6 @@ public struct ScreenConsole: Sendable, Equatable {
     public mutating func wasDrawn(_ drawn: Int, rows: Int, page: Int) {
         if drawn == revision { drawnRevision = drawn }
         (bodyRows, self.page) = (max(rows, 0), max(page, 0))
-        scroll = min(scroll, lastScroll)
     }
 
     /// The furthest the body can scroll: its last line at the window's bottom.
@@ -210,11 +212,13 @@ public struct ScreenConsole: Sendable, Equatable {
     /// Moves the body's window; nil: the key does not scroll.
     private mutating func scrolled(_ key: Key) -> Bool {
         let step = max(page - 1, 1)
+        // From the rows shown: a position kept through a window taller than the body is where the keys start.
+        let shown = firstShown
         switch key {
-        case .up: scroll = max(scroll - 1, 0)
-        case .down: scroll = min(scroll + 1, lastScroll)
-        case .pageUp: scroll = max(scroll - step, 0)
-        case .pageDown: scroll = min(scroll + step, lastScroll)
+        case .up: scroll = max(shown - 1, 0)
+        case .down: scroll = min(shown + 1, lastScroll)
+        case .pageUp: scroll = max(shown - step, 0)
+        case .pageDown: scroll = min(shown + step, lastScroll)
         case .home: scroll = 0
         case .end: scroll = lastScroll
         default: return false

@@ -50,6 +50,10 @@ public final class LiveConsole: Sendable {
     /// While ``run(keys:)`` runs: slow requests (a tab's content) handed to a child task that runs each beside
     /// the keys, so keys are never held behind them.
     private let errands = Locked(AsyncStream<@Sendable () async -> Void>.Continuation?.none)
+    /// The body's rows and page last told to the runtime (``ScreenAction/drawn(revision:rows:page:)``). Compared
+    /// with these, not with the frame's console: a `drawn` makes no new frame, so after a window grew and shrank
+    /// back the frame still held the first page, nothing was told, and the runtime scrolled by the tall window's.
+    private let told = Locked((rows: -1, page: -1))
 
     /// A live screen titled `title` over `runtime` (whose settings carry the host's prompts): a code sent from a
     /// prompt is kept in the screen's state and routed to the cards that declared they take it. The cards in
@@ -200,7 +204,11 @@ public final class LiveConsole: Sendable {
         // far its body scrolls. Said just before the bytes go out, so the `y` of someone who read the question
         // is always behind this in the runtime's queue, however late a busy machine runs this thread.
         let asked = console.asks && tail.count < rows
-        if asked || console.bodyRows != count || console.page != page {
+        let changed = told.withLock { told in
+            defer { told = (count, page) }
+            return told != (count, page)
+        }
+        if asked || changed {
             runtime.send(.drawn(revision: asked ? console.revision : -1, rows: count, page: page))
         }
         terminal.out("\u{1B}[H" + shown.map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")

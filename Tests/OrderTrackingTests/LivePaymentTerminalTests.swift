@@ -116,4 +116,26 @@ extension LiveTerminalTests {
         try await send(live, "q")
         #expect(try await live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"))
     }
+
+    /// Scrolled down, the window grows past the content (all of it shown) and shrinks back: the rows shown are
+    /// the ones shown before, not the top.
+    @Test func aWindowThatGrowsPastTheScreenAndShrinksBackKeepsThePosition() async throws {
+        let live = try await session("1234 --watch --every 30")
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "22"])
+        _ = try await live.waitFor { $0.contains("rows 1–") && !$0.contains("░") }
+        try await send(live, "Down", "Down", "Down")
+        let scrolled = try await live.waitFor { $0.contains("rows 4–") }
+        #expect(scrolled.contains("rows 4–"), "\(scrolled)")
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "60"])
+        let whole = try await live.waitFor { !$0.contains("rows ") && $0.contains("╭─ Account") }
+        #expect(whole.contains("╭─ Order"), "a window that holds it all shows it all:\n\(whole)")
+        try await live.tmux(["resize-window", "-t", live.name, "-x", "80", "-y", "22"])
+        let back = try await live.waitFor { $0.split(separator: "\n").count <= 22 && $0.contains("rows ") }
+        #expect(back.contains("rows 4–"), "shrunk back, the same rows:\n\(back)")
+        try await send(live, "Up")
+        let up = try await live.waitFor(.seconds(10)) { $0.contains("rows 3–") }
+        #expect(up.contains("rows 3–"), "keys move from there:\n\(up)")
+        try await send(live, "q")
+        #expect(try await live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"))
+    }
 }

@@ -6,7 +6,7 @@ import Foundation
 final class HeldAnswer {
     let server: TestServer
     private let folder: TemporaryDirectory
-    private var gate: URL { folder.url.appendingPathComponent("release") }
+    var gate: URL { folder.url.appendingPathComponent("release") }
     /// The file the server creates when the held path is asked for.
     var asked: URL { folder.url.appendingPathComponent("asked") }
 

@@ -69,6 +69,37 @@ extension LiveTerminalTests {
         #expect(!events.contains { $0["order"] as? String == "C100" }, "a cart is never called an order")
     }
 
+    /// A code the person typed that the total did not apply (an unknown one) is never dropped in silence: the
+    /// question says so in words and asks to pay without it, and only the `y` to that question pays the full price.
+    @Test func aCodeNotAppliedIsSaidInTheQuestionAndOnlyAYesPaysWithoutIt() async throws {
+        let live = try await session("checkout C100 --watch --every 30")
+        _ = try await live.waitFor { $0.contains("q quit") && $0.contains("To pay") && !$0.contains("░") }
+        try await send(live, "p")
+        try await send(live, "-l", "nope42")
+        _ = try await live.waitFor { $0.contains("Promo code: nope42") }
+        try await send(live, "Enter")
+        _ = try await live.waitFor { $0.contains("is not recognised") }
+        try await send(live, "P")
+        let asked = try await live.waitFor { $0.contains("(y/n)") }
+        let question =
+            "Promo code nope42 is not applied (the cards did not apply it). Pay SAR 50.50 with Visa •••• 4242 "
+            + "without it? (y/n)"
+        #expect(asked.replacingOccurrences(of: "\n", with: " ").contains("without it? (y/n)"), "\(asked)")
+        try await send(live, "n")
+        _ = try await live.waitFor { !$0.contains("(y/n)") }
+        try await send(live, "P")
+        _ = try await live.waitFor { $0.contains("(y/n)") }
+        try await send(live, "y")
+        _ = try await live.waitFor { $0.contains("Order 4242") && $0.contains("q quit") }
+        try await send(live, "q")
+        #expect(try await live.waitFor { $0.contains("STTY-CHECKED") }.contains("EXIT=0"))
+        let history = try await live.history()
+        #expect(history.contains("Paid SAR 50.50 with Visa •••• 4242: order 4242"), "\(history)")
+        #expect(
+            history.replacingOccurrences(of: "\n", with: " ").contains(question)
+                || history.contains("Promo code nope42 is not applied"), "\(history)")
+    }
+
     /// A pay answer that names no order (`{"id": "4242"}`) is still a payment made: the run ends done (0) and
     /// says why there is no tracking screen, instead of a usage error after the money moved.
     @Test func aPayAnswerWithoutAnOrderEndsDone() async throws {

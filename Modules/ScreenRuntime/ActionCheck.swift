@@ -94,8 +94,7 @@ public struct ActionCheck: Sendable, Equatable {
         return nil
     }
 
-    /// One line per card ("payment: ok: refund SAR 42.50 to card …", "order: veto: …"), as a person reads them,
-    /// then each input the action would go without.
+    /// One line per card ("payment: ok: refund SAR 42.50 to card …", "order: veto: …"), as a person reads them.
     public var lines: [String] {
         var lines = verdicts.map { entry in
             let id = entry.id.rawValue
@@ -107,16 +106,20 @@ public struct ActionCheck: Sendable, Equatable {
             }
         }
         if let disagreement { lines.append("veto: the cards disagree on '\(disagreement)'") }
-        return lines + missing.map(\.line)
+        return lines
     }
 
-    /// The line after the verdicts, in `spec`'s words with the inputs and facts filled in; for an allowed action
-    /// that would go without what a person gave, what was done instead (nothing) and what to do.
+    /// The line after the verdicts of a confirmed action (`--pay`) that stops because it would go without what a
+    /// person gave: what is missing and why, that nothing was sent, and what to do. Nil when nothing is missing.
+    public func refusal(_ spec: ActionSpec) -> String? {
+        guard outcome == .allowed, let first = missing.first else { return nil }
+        return missing.map { $0.line + "." }.joined(separator: " ")
+            + " \(spec.label): nothing was sent; give a \(first.label.lowercased()) that applies, or none to go "
+            + "without it."
+    }
+
+    /// The line after the verdicts, in `spec`'s words with the inputs and facts filled in.
     public func summary(_ spec: ActionSpec) -> String {
-        if outcome == .allowed, let first = missing.first {
-            return "\(spec.label): nothing was sent; give a \(first.label.lowercased()) that applies, or none to go "
-                + "without it."
-        }
         var values = words
         values["vetoes"] = vetoes == 1 ? "1 veto" : "\(vetoes) vetoes"
         let template =

@@ -30,8 +30,9 @@ extension ScreenState {
                 action: id, reason: "no card gave what '\(spec.question)' needs; nothing was sent",
                 verdicts: check.verdicts)
         }
+        if confirmed, let refusal = check.refusal(spec) { action = .checked(check, summary: refusal) }
         guard check.outcome == .allowed, question != nil, confirmed, check.missing.isEmpty else {
-            let lines = check.lines + [check.summary(spec)]
+            let lines = check.lines + [check.refusal(spec).flatMap { confirmed ? $0 : nil } ?? check.summary(spec)]
             let asking = check.outcome == .allowed && !confirmed ? question : nil
             console.showAction(id: id, title: spec.label, lines: lines, question: asking)
             return

@@ -88,7 +88,10 @@ public struct RecordedAnswer: Sendable {
             case nil, .null?: request = (data, nil)
             default: throw RecordingError("\"idempotency_key\" must be a string")
             }
-        default: throw RecordingError("a POST needs \"sent_base64\": what was sent (record it again)")
+        // A recording made before requests were kept: its POST answers no send (nothing matches it), the rest
+        // still replays.
+        case (_, nil, _): request = nil
+        default: throw RecordingError("\"sent_base64\" must be a base64 string")
         }
         switch (fields["status"], fields["body_base64"], fields["error"]) {
         case (.number(let status)?, let body, _):
@@ -214,18 +217,23 @@ public final class ReplayBackend: Backend {
         try await replay(endpoint, method: "GET")
     }
 
-    /// The recorded answer to the same POST (`endpoint`, `body` and `Idempotency-Key` all equal); nothing is sent.
+    /// The recorded answer to the same POST (`endpoint`, `body` and `Idempotency-Key` all equal): that request's own
+    /// answer, never another's; nothing is sent.
     public func send(_ endpoint: Endpoint, body: Data, headers: [String: String]) async throws(BackendError) -> Data {
         let recorded = state.withLock { $0.answers[Self.key(endpoint.path, "POST")] ?? [] }
         guard !recorded.isEmpty else { return try await replay(endpoint, method: "POST") }
         guard recorded.contains(where: { $0.request?.body == body }) else {
-            throw .invalidRequest("\(endpoint.path): the recording holds another request to it (a different body)")
+            let why =
+                recorded.allSatisfy { $0.request == nil }
+                ? "the recording was made before requests were kept; record it again"
+                : "the recording holds another request to it (a different body)"
+            throw .invalidRequest("\(endpoint.path): \(why)")
         }
-        guard recorded.contains(where: { $0.request?.body == body && $0.request?.key == headers["Idempotency-Key"] })
-        else {
+        let key = headers["Idempotency-Key"]
+        guard recorded.contains(where: { $0.request?.body == body && $0.request?.key == key }) else {
             throw .invalidRequest("\(endpoint.path): the recording sent it under another Idempotency-Key")
         }
-        return try await replay(endpoint, method: "POST")
+        return try await replay(endpoint, method: "POST") { $0.request?.body == body && $0.request?.key == key }
     }
 
     /// The `Idempotency-Key` the recording sent `body` to `path` under: a replayed attempt is the recorded one.
@@ -233,15 +241,18 @@ public final class ReplayBackend: Backend {
         state.withLock { $0.answers[Self.key(path, "POST")]?.first { $0.request?.body == body }?.request?.key }
     }
 
-    private func replay(_ endpoint: Endpoint, method: String) async throws(BackendError) -> Data {
+    private func replay(
+        _ endpoint: Endpoint, method: String, matching: (RecordedAnswer) -> Bool = { _ in true }
+    ) async throws(BackendError) -> Data {
         let now = clock.now()
         let key = Self.key(endpoint.path, method)
         let (answer, started) = state.withLock { state -> (RecordedAnswer?, Date) in
             if state.started == nil { state.started = now }
             let queue = state.answers[key] ?? []
+            guard let index = queue.firstIndex(where: matching) else { return (nil, state.started!) }
             // The last answer of an endpoint keeps answering: a replay may ask once more than the recording did.
-            if queue.count > 1 { state.answers[key]?.removeFirst() }
-            return (queue.first, state.started!)
+            if queue.count > 1 { state.answers[key]?.remove(at: index) }
+            return (queue[index], state.started!)
         }
         guard let answer else {
             if method == "POST" { throw .invalidRequest("\(endpoint.path): no POST to it in the recording") }

@@ -17,6 +17,8 @@ public final class JSONLinesFile: Sendable {
     private let path: String
     private let option: String
     private let failed = Locked(false)
+    /// A recording this run holds alone: a line cut short is taken back, so the file is always whole lines.
+    private let alone: Bool
 
     /// Opens `path` for `option`, appending or starting afresh; the error says what to do next.
     public init(path: String, option: String, append: Bool) throws(UsageError) {
@@ -47,12 +49,17 @@ public final class JSONLinesFile: Sendable {
                     "\(option) '\(SafeText.visible(path))' cannot be written: \(reason); give each run its own file")
         }
         if regular, !append { _ = ftruncate(descriptor, 0) }
+        // A line an earlier run could not finish (a full disk) is ended first, so this run's first line is whole.
+        var last: UInt8 = 0
+        if regular, append, kind.st_size > 0, pread(descriptor, &last, 1, kind.st_size - 1) == 1, last != 10 {
+            _ = write(descriptor, [UInt8(10)], 1)
+        }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var status = stat()
         if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == getuid() {
             _ = fchmod(descriptor, 0o600)
         }
-        (self.descriptor, self.path, self.option) = (descriptor, path, option)
+        (self.descriptor, self.path, self.option, alone) = (descriptor, path, option, regular && !append)
     }
 
     deinit { close(descriptor) }
@@ -87,9 +94,15 @@ public final class JSONLinesFile: Sendable {
     /// first line that cannot be written is reported to `problem` (stderr, in the host), later ones dropped.
     public func append(_ line: String, problem: (String) -> Void) {
         let bytes = Array((line + "\n").utf8)
+        var before = stat()
+        let size = alone && fstat(descriptor, &before) == 0 ? before.st_size : -1
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written != bytes.count else { return }
         let reason = written < 0 ? String(cString: strerror(errno)) : "short write"
+        if size >= 0 {
+            _ = ftruncate(descriptor, size)
+            _ = lseek(descriptor, size, SEEK_SET)
+        }
         let first = failed.withLock { failed in
             defer { failed = true }
             return !failed

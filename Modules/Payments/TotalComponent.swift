@@ -32,8 +32,8 @@ public struct TotalComponent: Component, Validatable, RefreshingOnEvents, EventC
     public static let id: ComponentID = "total"
     /// A coupon makes the price worth loading again.
     public static let refreshingEvents: Set<AnyEventName> = [.promoApplied]
-    /// The coupon's rule, applied to the total.
-    public static let consumedEvents: Set<AnyEventName> = [.promoApplied]
+    /// The coupon's rule, applied to the total; a code a person enters replaces the one applied until it applies.
+    public static let consumedEvents: Set<AnyEventName> = [.promoApplied, .promoEntered]
 
     /// Creates the component; it needs nothing but the context it is loaded with.
     public init() {}
@@ -67,10 +67,16 @@ public struct TotalComponent: Component, Validatable, RefreshingOnEvents, EventC
         }
     }
 
-    /// A coupon's discount on this total.
+    /// A coupon's discount on this total. A person entering another code takes the applied one off at once: what
+    /// is paid never carries a code the person replaced, while the new one is looked up or if it is unknown.
     public func consume(_ event: DomainEvent, into info: CheckoutTotal) -> CheckoutTotal {
-        guard let rule = event.payload(of: .promoApplied) else { return info }
         var info = info
+        if let entered = event.payload(of: .promoEntered) {
+            let code = entered.trimmingCharacters(in: .whitespaces).uppercased()
+            if info.promo?.code != code { info.promo = nil }
+            return info
+        }
+        guard let rule = event.payload(of: .promoApplied) else { return info }
         info.promo = AppliedPromo(rule, on: info.total)
         return info
     }

@@ -199,6 +199,23 @@ public struct ActionRequest: Sendable, Equatable {
     /// What was sent, by name, as text (the reports' `sent`).
     public var sent: [String: String] { intent.mapValues(\.description) }
 
+    /// What was said under `name` (its letters' case aside): a sent value, else the words shown.
+    public func said(_ name: String) -> String? {
+        let folded = name.lowercased()
+        if let fact = intent.first(where: { $0.key.lowercased() == folded }) { return fact.value.description }
+        return words.first { $0.key.lowercased() == folded }?.value
+    }
+
+    /// Whether an answer's field `name` = `value` contradicts what was sent: another value for a sent fact (exactly),
+    /// or other words for a fact shown (its letters' case and runs of spaces aside).
+    func contradicts(_ name: String, _ value: String) -> Bool {
+        let folded = name.lowercased()
+        if let fact = intent.first(where: { $0.key.lowercased() == folded }) { return fact.value.description != value }
+        guard let shown = words.first(where: { $0.key.lowercased() == folded })?.value else { return false }
+        let plain = { (text: String) in text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        return plain(shown) != plain(value)
+    }
+
     private static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {

@@ -145,19 +145,19 @@ extension ScreenState {
         let said = request.words.merging(request.sent) { _, sent in sent }
         switch outcome {
         case .done(let answer, let unread):
-            let contradicted = answer.filter { name, value in said[name].map { $0 != value } ?? false }
+            let contradicted = answer.filter { name, value in request.contradicts(name, value) }
             guard contradicted.isEmpty else {
                 let each = contradicted.sorted { $0.key < $1.key }.map { name, value in
-                    "\(name) \(value) (sent \(said[name] ?? "?"))"
+                    "\(name) \(value) (sent \(request.said(name) ?? "?"))"
                 }
                 let reason = "the answer contradicts what was sent: " + each.joined(separator: ", ")
                 return uncertain(spec, request, reason, verdicts, contradicted: contradicted, &effects)
             }
             effects.append(.settle(request))
-            let fields = said.merging(answer) { sent, _ in sent }
+            let fields = answer.filter { request.said($0.key) == nil }.merging(said) { _, sent in sent }
             finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects)
         case .failed(let reason):
-            effects.append(.settle(request))
+            effects.append(.abandon(request))
             action = .failed(action: id, reason: reason, verdicts: verdicts)
             console.message = "\(spec.label) failed: \(reason)"
             effects.append(.trace("action \(id): failed (\(reason))"))

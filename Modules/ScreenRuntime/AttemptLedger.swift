@@ -11,9 +11,12 @@ public protocol AttemptLedger: Sendable {
     /// same body), else a new one, kept before this returns. Throws when it cannot be kept, or when an
     /// unsettled attempt to the same place holds another request.
     func begin(_ request: ActionRequest) throws(AttemptRefusal) -> String
-    /// The outcome of the attempt holding `request` is known (done, or refused): it is forgotten, and the next
-    /// request to the same place is a new attempt.
+    /// The backend took `request` under this run's key (a 2xx that agrees with it): the attempt is forgotten, if it
+    /// still holds that key, and the next request to the same place is a new attempt.
     func settle(_ request: ActionRequest)
+    /// This run's send of `request` failed before it went out, or was refused: the attempt is forgotten only if
+    /// this run made it. One an earlier run sent (its outcome unknown) stays: this run's failure says nothing of it.
+    func abandon(_ request: ActionRequest)
 }
 
 /// Why a request was not sent: the attempt could not be kept, or another one is pending.
@@ -27,7 +30,7 @@ public enum AttemptRefusal: Error, Sendable, Equatable {
 
 /// Attempts kept in memory for one process: a test's ledger, or a run that sends nothing durable.
 public final class MemoryAttempts: AttemptLedger {
-    private let attempts = Locked([String: (body: Data, key: String)]())
+    private let attempts = Locked([String: (body: Data, key: String, made: Bool)]())
     private let makeKey: @Sendable () -> String
 
     /// A ledger whose keys come from `makeKey` (a test passes a counter, so the keys it asserts are known).
@@ -43,7 +46,7 @@ public final class MemoryAttempts: AttemptLedger {
                 return .success(earlier.key)
             }
             let key = makeKey()
-            attempts[request.endpoint.path] = (request.body, key)
+            attempts[request.endpoint.path] = (request.body, key, true)
             return .success(key)
         }
         return try result.get()
@@ -54,5 +57,19 @@ public final class MemoryAttempts: AttemptLedger {
         attempts.withLock { attempts in
             if attempts[request.endpoint.path]?.body == request.body { attempts[request.endpoint.path] = nil }
         }
+    }
+
+    /// Forgets the attempt holding `request` when this ledger made it.
+    public func abandon(_ request: ActionRequest) {
+        attempts.withLock { attempts in
+            if let kept = attempts[request.endpoint.path], kept.body == request.body, kept.made {
+                attempts[request.endpoint.path] = nil
+            }
+        }
+    }
+
+    /// Keeps an attempt as if an earlier run had sent it and its outcome were unknown (a test's starting point).
+    public func keep(_ request: ActionRequest, key: String) {
+        attempts.withLock { $0[request.endpoint.path] = (request.body, key, false) }
     }
 }

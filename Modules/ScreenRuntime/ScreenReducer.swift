@@ -80,8 +80,10 @@ public enum ScreenEffect: Sendable, Equatable {
     case request(ConsoleRequest)
     /// POST a confirmed action, once, under the key its attempt keeps (answer with ``ScreenAction/sent(_:_:)``).
     case send(ActionRequest)
-    /// The outcome of the attempt that sent this request is known (done, or refused): its ledger forgets it.
+    /// The backend took this request under its attempt's key: its ledger forgets the attempt.
     case settle(ActionRequest)
+    /// This run's send of the request failed or was refused: its ledger forgets the attempt if this run made it.
+    case abandon(ActionRequest)
     /// Ask the components of `cards` about `action` given their info (answer with
     /// ``ScreenAction/validated(_:_:)``).
     case validate(UserAction, cards: [Int])

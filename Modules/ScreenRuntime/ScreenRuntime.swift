@@ -386,6 +386,7 @@ public final class ScreenRuntime: Sendable {
                 sink.yield(.action(.sent(request.action, outcome)))
             }
         case .settle(let request): settings.attempts?.settle(request)
+        case .abandon(let request): settings.attempts?.abandon(request)
         case .validate(let action, let indices):
             let infos = world.withLock { world in indices.map { world.state.cards[$0].info } }
             var verdicts: [Int: Verdict?] = [:]

@@ -20,8 +20,8 @@ public enum SendOutcome: Sendable, Equatable {
     /// (``AttemptLedger``); why, and how to settle it.
     case pending(String)
 
-    /// A 2xx answer's `data` from `endpoint`: its fields when it is a JSON object whose values are strings,
-    /// numbers or booleans (others are left out), else done with why it could not be read.
+    /// A 2xx answer's `data` from `endpoint`: its fields when it is a JSON object (strings, numbers and booleans
+    /// as their text, anything else as its JSON), else done with why it could not be read.
     public init(answer data: Data, from endpoint: Endpoint) {
         guard case .object(let object)? = try? JSONValue(parsing: data) else {
             let why = data.isEmpty ? "the answer is empty" : "the answer is not a JSON object"
@@ -37,7 +37,9 @@ public enum SendOutcome: Sendable, Equatable {
                     number == number.rounded() && abs(number) < 1e15
                     ? String(Int64(number)) : String(number)
             case .bool(let flag): fields[name] = String(flag)
-            default: continue
+            // Anything else (an object, a list, null) as its JSON text: never a value that was sent, so an answer
+            // giving one for a sent field contradicts it.
+            default: fields[name] = value.text
             }
         }
         self = .done(fields, unread: nil)

@@ -20,6 +20,8 @@ public final class AttemptFiles: AttemptLedger {
     private let backend: String
     private let fresh: Locked<Bool>
     private let clock: any CourierClock
+    /// The key this run sent under at each attempt file, and whether this run made that attempt.
+    private let keys = Locked([String: (key: String, made: Bool)]())
 
     /// Attempts kept under `dataFolder` (nil: nowhere, so nothing can be sent) for requests to `backend` (the
     /// `--api` URL, or "embedded"). With `newAttempt` (`--new-attempt`), the first request of this run replaces an
@@ -42,26 +44,40 @@ public final class AttemptFiles: AttemptLedger {
         if fresh.withLock({ $0 }) {
             let key = try keep(request, at: path, replacing: true)
             fresh.withLock { $0 = false }
+            keys.withLock { $0[path] = (key, true) }
             return key
         }
         for _ in 0..<3 {
             if let earlier = try read(path) {
                 guard earlier.endpoint == request.endpoint.path, earlier.body == request.body else {
-                    throw .pending(pendingLine(earlier, request))
+                    throw .pending(pendingLine(earlier, request, path))
                 }
+                keys.withLock { $0[path] = (earlier.key, $0[path]?.key == earlier.key && $0[path]?.made == true) }
                 return earlier.key
             }
-            do { return try keep(request, at: path, replacing: false) } catch .pending { continue }
+            do {
+                let key = try keep(request, at: path, replacing: false)
+                keys.withLock { $0[path] = (key, true) }
+                return key
+            } catch .pending { continue }
         }
         throw .unkept("the attempt file \(SafeText.visible(path)) keeps changing; run again")
     }
 
-    /// Forgets the attempt holding `request` (its file, when it still holds this request).
-    public func settle(_ request: ActionRequest) {
-        guard folder != nil else { return }
+    /// Forgets the attempt this run sent `request` under (its file, while it still holds this run's key: a
+    /// `--new-attempt` of another run may have replaced it).
+    public func settle(_ request: ActionRequest) { forget(request, onlyMade: false) }
+
+    /// Forgets the attempt of `request` only when this run made it; one an earlier run sent stays.
+    public func abandon(_ request: ActionRequest) { forget(request, onlyMade: true) }
+
+    private func forget(_ request: ActionRequest, onlyMade: Bool) {
+        guard let folder else { return }
         let path = file(for: request)
-        guard let earlier = try? read(path), earlier.body == request.body else { return }
-        if unlink(path) == 0, let folder { syncFolder(folder) }
+        guard let mine = keys.withLock({ $0[path] }), !onlyMade || mine.made,
+            let earlier = try? read(path), earlier.key == mine.key, earlier.body == request.body
+        else { return }
+        if unlink(path) == 0 { syncFolder(folder) }
     }
 
     /// What an attempt file holds.
@@ -77,14 +93,15 @@ public final class AttemptFiles: AttemptLedger {
         return (folder ?? "") + "/\(digest).json"
     }
 
-    private func pendingLine(_ earlier: Kept, _ request: ActionRequest) -> String {
+    private func pendingLine(_ earlier: Kept, _ request: ActionRequest, _ path: String) -> String {
         let sent = (try? JSONValue(parsing: earlier.body)).map { value -> String in
             guard case .object(let fields) = value else { return value.text }
             return fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.plain)" }.joined(separator: ", ")
         }
         return "an earlier \(request.action) to \(earlier.endpoint) (\(SafeText.visible(sent ?? "unreadable")); "
-            + "sent \(earlier.at)) has no known outcome and this one differs; check whether it went through, "
-            + "then run again with --new-attempt to send this one under a new key"
+            + "sent \(earlier.at)) has no known outcome and this one differs; check whether it went through: if "
+            + "it did not, run again with --new-attempt to send this one under a new key; if it did, remove "
+            + "\(SafeText.visible(path))"
     }
 
     private func read(_ path: String) throws(AttemptRefusal) -> Kept? {
@@ -95,7 +112,7 @@ public final class AttemptFiles: AttemptLedger {
         guard case .object(let fields)? = try? JSONValue(parsing: data),
             case .string(let endpoint)? = fields["endpoint"],
             case .string(let body)? = fields["body_base64"], let decoded = Data(base64Encoded: body),
-            case .string(let key)? = fields["key"], case .string(let at)? = fields["at"]
+            case .string(let key)? = fields["key"], Self.isKey(key), case .string(let at)? = fields["at"]
         else {
             throw .pending(
                 "the attempt file \(SafeText.visible(path)) is not one this tool wrote, so an earlier attempt's "
@@ -148,6 +165,21 @@ public final class AttemptFiles: AttemptLedger {
         guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw .unkept("\(SafeText.visible(folder)) is not a folder; pass another --data-dir")
         }
+    }
+
+    /// The backend an attempt belongs to, spelled one way however `--api` spelled it: scheme and host in lower
+    /// case, the port always given, repeated and trailing slashes dropped (`HTTP://Host:80//api/` is
+    /// `http://host:80/api`). Two names for one machine (`localhost`, `127.0.0.1`) stay two backends.
+    public static func backend(_ url: URL) -> String {
+        let scheme = (url.scheme ?? "http").lowercased()
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let path = url.path.split(separator: "/").joined(separator: "/")
+        return "\(scheme)://\((url.host ?? "").lowercased()):\(port)" + (path.isEmpty ? "" : "/" + path)
+    }
+
+    /// Whether `key` is one this tool makes: a UUID's 36 lower-case hex digits and hyphens.
+    static func isKey(_ key: String) -> Bool {
+        key.utf8.count == 36 && key.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }
     }
 
     private func syncFolder(_ folder: String) {

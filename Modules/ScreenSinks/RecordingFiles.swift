@@ -65,4 +65,7 @@ public struct ReplayedAttempts: AttemptLedger {
 
     /// Nothing to forget.
     public func settle(_ request: ActionRequest) {}
+
+    /// Nothing to forget.
+    public func abandon(_ request: ActionRequest) {}
 }

@@ -56,6 +56,36 @@ import Testing
     /// `--record` keeps every backend answer, a payment's too: the send's answer or its fault, marked POST, so a
     /// replay answers the same send the same way (and sends nothing); a GET of the same path is another answer,
     /// and a send the recording does not hold is refused (nothing is sent).
+    /// Two payments to one place, recorded: a replay answers each with its own line (the refused one's 402, the
+    /// paid one's order), whatever order they are asked in; a recording made before requests were kept answers
+    /// no send, and still replays its fetches.
+    @Test func aReplayedSendGetsItsOwnRequestsAnswer() async throws {
+        let lines = [
+            #"{"at_ms":0,"endpoint":"carts/C1/pay","method":"POST","status":402,"sent_base64":"\#(Data("a".utf8).base64EncodedString())","idempotency_key":"k1"}"#,
+            #"{"at_ms":0,"endpoint":"carts/C1/pay","method":"POST","status":200,"body_base64":"\#(Data("paid".utf8).base64EncodedString())","sent_base64":"\#(Data("b".utf8).base64EncodedString())","idempotency_key":"k2"}"#,
+        ]
+        let replay = try ReplayBackend(recording: Data(lines.joined(separator: "\n").utf8), clock: VirtualClock())
+        let endpoint = try Endpoint("carts", "C1", "pay")
+        #expect(replay.recordedKey("carts/C1/pay", body: Data("b".utf8)) == "k2")
+        #expect(
+            try await replay.send(endpoint, body: Data("b".utf8), headers: ["Idempotency-Key": "k2"])
+                == Data("paid".utf8))
+        await #expect(throws: BackendError.httpStatus(402, path: "carts/C1/pay")) {
+            try await replay.send(endpoint, body: Data("a".utf8), headers: ["Idempotency-Key": "k1"])
+        }
+        let old = #"{"at_ms":0,"endpoint":"carts/C1/pay","method":"POST","status":200,"body_base64":"e30="}"#
+        let older = try ReplayBackend(
+            recording: Data((old + "\n" + #"{"at_ms":0,"endpoint":"a","status":200,"body_base64":"e30="}"#).utf8),
+            clock: VirtualClock())
+        #expect(try await older.fetch(Endpoint("a")) == Data("{}".utf8))
+        await #expect(
+            throws: BackendError.invalidRequest(
+                "carts/C1/pay: the recording was made before requests were kept; record it again")
+        ) {
+            try await older.send(endpoint, body: Data("b".utf8), headers: [:])
+        }
+    }
+
     @Test func sendsAreRecordedAndReplayedAsPOSTs() async throws {
         let clock = VirtualClock()
         let canned = CannedBackend(

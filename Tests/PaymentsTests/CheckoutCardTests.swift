@@ -127,6 +127,21 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
         #expect(await harness.verdict(on: .pay)?.facts["amount_minor"] == "4545")
     }
 
+    /// A person who enters another code after one applied (SAVE10, then an unknown NOPE42) no longer has SAVE10 in
+    /// what paying confirms: the total is the full price until the new code applies, and the same code again keeps it.
+    @Test func anotherCodeEnteredTakesTheAppliedOneOff() async throws {
+        let harness = harness()
+        await harness.load()
+        let rule = try #require(PromoDiscount(code: "SAVE10", percent: 10, capMinorUnits: 1500, currency: "SAR"))
+        await harness.expectReaction(.refreshed, to: rule.event)
+        #expect(await harness.verdict(on: .pay)?.facts["promo"] == "SAVE10")
+        _ = await harness.send(DomainEvent(.promoEntered, "save10"))
+        #expect(await harness.verdict(on: .pay)?.facts["promo"] == "SAVE10", "the same code, in any case, stays")
+        _ = await harness.send(DomainEvent(.promoEntered, "NOPE42"))
+        #expect(await harness.verdict(on: .pay)?.facts["promo"] == nil)
+        #expect(await harness.verdict(on: .pay)?.facts["amount_minor"] == "5050")
+    }
+
     @Test func mixedCurrenciesAreTheCardsFailure() async {
         let harness = harness(
             #"{"items": {"minor": 1, "currency": "SAR"}, "delivery": {"minor": 1, "currency": "KWD"}}"#)

@@ -284,7 +284,7 @@ import Testing
         let refused = "carts/C100/pay: server answered HTTP 402: refused, nothing was done"
         store.send(
             .sent("pay", .failed(refused)),
-            effects: [.settle(request), .trace("action pay: failed (\(refused))"), .draw(.changed), .draw(.settled)]
+            effects: [.abandon(request), .trace("action pay: failed (\(refused))"), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
             (screen.action, screen.sending) = (
@@ -662,6 +662,13 @@ import Testing
         #expect(throws: AttemptRefusal.self, "settling another request settles nothing") { try ledger.begin(full) }
         ledger.settle(off)
         #expect(try ledger.begin(full) == "key-2")
+        // A send that failed forgets only an attempt this run made: one an earlier run sent stays unsettled.
+        ledger.abandon(full)
+        #expect(try ledger.begin(off) == "key-3")
+        let earlier = MemoryAttempts { "never" }
+        earlier.keep(off, key: "sent-before")
+        earlier.abandon(off)
+        #expect(try earlier.begin(off) == "sent-before", "a retry that could not connect keeps the earlier attempt")
     }
 
     @Test func factsTwoCardsGiveDifferentlyStopTheAction() {

@@ -57,7 +57,10 @@ private struct PriceCard: Component, Validatable {
             return
         }
         #expect(line == "Paid SAR 1.00: order 42")
-        #expect(fields == ["amount": "SAR 1.00", "cart": "C1", "method": "Visa", "order": "42", "ok": "true"])
+        #expect(
+            fields == [
+                "amount": "SAR 1.00", "cart": "C1", "method": "Visa", "order": "42", "ok": "true", "nested": #"{"x":1}"#,
+            ])
         #expect(
             verdicts == [
                 ActionVerdict(
@@ -141,6 +144,43 @@ private struct PriceCard: Component, Validatable {
         #expect(facts == ["amount": "SAR 1.00", "cart": "C1"] && final.next == nil)
     }
 
+    /// Only the typed values sent are compared exactly; words are compared by their letters (case and spacing
+    /// aside); a sent field answered in another case, or as an object, a list or null, contradicts it.
+    @Test(arguments: [
+        (#"{"order": "7", "Amount": "SAR 2.00"}"#, ["Amount": "SAR 2.00"]),
+        (#"{"order": "7", "amount": {"value": "SAR 1.00"}}"#, ["amount": #"{"value":"SAR 1.00"}"#]),
+        (#"{"order": "7", "cart": null}"#, ["cart": "null"]),
+        (#"{"order": "7", "CART": "C2"}"#, ["CART": "C2"]),
+        (#"{"order": "7", "method": ["Cash"]}"#, ["method": #"["Cash"]"#]),
+        (#"{"order": "7", "method": "VISA", "amount": "SAR 1.00", "cart": "C1"}"#, [:]),
+    ])
+    func whatAnAnswerMayNotContradict(answer: String, contradicted: [String: String]) async throws {
+        let (final, _) = try await run(answer: answer)
+        switch final.action {
+        case .unknown(_, _, _, _, _, let found)?: #expect(found == contradicted)
+        case .done?: #expect(contradicted.isEmpty)
+        default: Issue.record("neither done nor unknown: \(String(describing: final.action))")
+        }
+    }
+
+    /// A retry that fails before anything goes out (no connection) forgets nothing an earlier run sent: that
+    /// attempt's outcome is still unknown, and the next run resends it under its key.
+    @Test func aFailedRetryKeepsTheEarlierAttempt() async throws {
+        let ledger = MemoryAttempts { "new-key" }
+        let request = ActionRequest(
+            action: "pay", endpoint: try Endpoint("carts", "C1", "pay"),
+            intent: ["amount": .text("SAR 1.00"), "cart": .text("C1")], words: [:])
+        ledger.keep(request, key: "sent-before")
+        let (final, backend) = try await run(
+            .fault(.transport("Couldn't connect to server", path: "carts/C1/pay")), attempts: ledger)
+        #expect(backend.sent.map(\.headers) == [["Idempotency-Key": "sent-before"]])
+        guard case .failed? = final.action else {
+            Issue.record("not failed: \(String(describing: final.action))")
+            return
+        }
+        #expect(try ledger.begin(request) == "sent-before")
+    }
+
     /// A ledger that refuses (an earlier attempt holds another request) or cannot keep the attempt: nothing is
     /// sent; and a screen given no ledger sends nothing either.
     @Test func withoutAKeptAttemptNothingIsSent() async throws {
@@ -148,6 +188,7 @@ private struct PriceCard: Component, Validatable {
             let refusal: AttemptRefusal
             func begin(_ request: ActionRequest) throws(AttemptRefusal) -> String { throw refusal }
             func settle(_ request: ActionRequest) {}
+            func abandon(_ request: ActionRequest) {}
         }
         let (pending, first) = try await run(.json("{}"), attempts: Refusing(refusal: .pending("an earlier pay")))
         #expect(first.sent.isEmpty)

@@ -72,7 +72,8 @@ struct HostEnvironment: Sendable {
         let attempts: any AttemptLedger =
             (backend as? ReplayBackend).map(ReplayedAttempts.init)
             ?? AttemptFiles(
-                dataFolder: store.path.isEmpty ? nil : store.path, backend: api ?? "embedded",
+                dataFolder: store.path.isEmpty ? nil : store.path,
+                backend: api.flatMap { try? HTTPBackend.baseURL($0) }.map(AttemptFiles.backend) ?? "embedded",
                 newAttempt: options.newAttempt, clock: clock)
         return HostEnvironment(
             backend: backend, clock: clock, timeout: timeout, terminal: terminal, registry: registry,

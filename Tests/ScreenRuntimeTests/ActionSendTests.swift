@@ -59,7 +59,8 @@ private struct PriceCard: Component, Validatable {
         #expect(line == "Paid SAR 1.00: order 42")
         #expect(
             fields == [
-                "amount": "SAR 1.00", "cart": "C1", "method": "Visa", "order": "42", "ok": "true", "nested": #"{"x":1}"#,
+                "amount": "SAR 1.00", "cart": "C1", "method": "Visa", "order": "42", "ok": "true",
+                "nested": #"{"x":1}"#,
             ])
         #expect(
             verdicts == [

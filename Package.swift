@@ -15,7 +15,7 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Tabs", ["Core", "TerminalUI", "SafeText"]),
     ("Profile", ["Core", "Login", "Tabs"]),
     ("Feed", ["Core", "Login", "Tabs"]),
-    ("Storage", ["Core", "Login", "Tabs"]),
+    ("Storage", ["Core", "Login", "Tabs", "HostIO"]),
     ("Promo", ["Core", "Currency", "PromoInterface", "SafeText"]),
     // squad:new-module (squad new inserts above this line)
 ]

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import HostIO
 import JSON
 import SafeText
 import ScreenRuntime
@@ -130,19 +131,10 @@ public final class AttemptFiles: AttemptLedger {
             "body_base64": .string(request.body.base64EncodedString()), "key": .string(key),
             "at": .string(clock.now().formatted(.iso8601)), "action": .string(request.action),
         ])
-        let data = Data(record.text.utf8)
-        let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw unkept("cannot create an attempt file in") }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let writeError = errno
-        let synced = fsync(descriptor)
-        let syncError = errno
-        close(descriptor)
-        guard written == data.count, synced == 0 else {
-            unlink(temporary)
-            errno = written == data.count ? syncError : (written < 0 ? writeError : ENOSPC)
-            throw unkept("cannot write the attempt in")
+        let temporary: String
+        do { temporary = try SyncedFile.write(Data(record.text.utf8), to: path) } catch {
+            errno = error.code
+            throw unkept(error.creating ? "cannot create an attempt file in" : "cannot write the attempt in")
         }
         defer { unlink(temporary) }
         if replacing {

@@ -1,4 +1,5 @@
 import Foundation
+import HostIO
 import Login
 import Tabs
 
@@ -50,20 +51,11 @@ public struct UserStore: SessionReading {
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
         do { data = try encoder.encode(session) } catch { throw StoreError(message: "cannot encode the user record") }
-        // The process id names the writer (so a dead writer's file can be told from a live one's); the random
-        // part keeps two writers in one process apart.
-        let temporary = path + "/.user.json.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0 else { throw StoreError.system("cannot create a file in", path) }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let writeError = errno
-        let synced = fsync(descriptor)
-        let syncError = errno
-        close(descriptor)
-        guard written == data.count, synced == 0 else {
-            unlink(temporary)
-            errno = written == data.count ? syncError : (written < 0 ? writeError : ENOSPC)
-            throw StoreError.system("cannot write the user record in", path)
+        let temporary: String
+        do { temporary = try SyncedFile.write(data, to: path + "/.user.json") } catch {
+            errno = error.code
+            throw StoreError.system(
+                error.creating ? "cannot create a file in" : "cannot write the user record in", path)
         }
         guard rename(temporary, filePath) == 0 else {
             let renameError = errno

@@ -154,7 +154,7 @@ public final class ComponentHarness<C: Component>: Sendable {
     /// The card's state now, typed: loading, its info, or why it failed.
     public var state: ComponentState<C.Info> {
         guard let card = log.card else { return .loading }
-        switch card.phase {
+        switch card.machine {
         case .loading: return .loading
         case .info: return (card.info?.value as? C.Info).map { .info($0) } ?? .loading
         case .failed: return .failed(Failure(card.reason ?? ""))

@@ -9,28 +9,28 @@ extension ScreenState {
     /// not carry stops it, and otherwise it is sent once, or done at once when it sends nothing. A screen that has
     /// failed does nothing.
     mutating func act(_ id: String, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect]) {
-        guard let spec = actions.first(where: { $0.id == id }) else {
+        guard let spec = action.spec(id) else {
             effects.append(.diagnostic("this screen has no action '\(id)'"))
             return
         }
-        if case .sending? = action { return }
-        if let failure = frame(at: now).failure {
-            action = .failed(action: id, reason: "the screen failed (\(failure)); nothing was sent")
+        if case .sending? = action.progress { return }
+        if let failure {
+            action.progress = .failed(action: id, reason: "the screen failed (\(failure)); nothing was sent")
             return
         }
-        for index in cards.indices where cards[index].validates && cards[index].phase == .info {
+        for index in cards.indices where cards[index].spec.validates && cards[index].machine == .info {
             if cards[index].verdicts[spec.action] != nil { effects.append(.track(card: index, .verdict(spec.action))) }
         }
         let check = currentCheck(spec.action, carrying: spec.carries)
         effects.append(.trace("action \(id): \(check.outcome) (\(check.vetoes) vetoes)"))
-        action = .checked(check, summary: check.summary(spec))
+        action.progress = .checked(check, summary: check.summary(spec))
         let question = check.question(spec)
         if check.outcome == .allowed, question == nil {
-            action = .failed(
+            action.progress = .failed(
                 action: id, reason: "no card gave what '\(spec.question)' needs; nothing was sent",
                 verdicts: check.verdicts)
         }
-        if confirmed, let refusal = check.refusal(spec) { action = .checked(check, summary: refusal) }
+        if confirmed, let refusal = check.refusal(spec) { action.progress = .checked(check, summary: refusal) }
         guard check.outcome == .allowed, question != nil, confirmed, check.missing.isEmpty else {
             let lines = check.lines + [check.refusal(spec).flatMap { confirmed ? $0 : nil } ?? check.summary(spec)]
             let asking = check.outcome == .allowed && !confirmed ? question : nil
@@ -44,10 +44,10 @@ extension ScreenState {
     /// kept with it, and what it said it would go without. Should the cards now say anything else (a price changed
     /// or a code was applied under the open dialog), nothing is sent and the question is asked again.
     mutating func confirm(_ id: String, _ now: Date, _ effects: inout [ScreenEffect]) {
-        guard case .checked(let shown, _)? = action, shown.action == id,
-            let spec = actions.first(where: { $0.id == id })
-        else { return }
-        guard currentCheck(spec.action, carrying: spec.carries) == shown, frame(at: now).failure == nil else {
+        guard case .checked(let shown, _)? = action.progress, shown.action == id, let spec = action.spec(id) else {
+            return
+        }
+        guard currentCheck(spec.action, carrying: spec.carries) == shown, failure == nil else {
             effects.append(.trace("action \(id): the cards changed before the answer; asking again"))
             return act(id, confirmed: false, now, &effects)
         }
@@ -58,8 +58,8 @@ extension ScreenState {
     /// While an action's dialog is open it shows what the cards say now: when a card's change alters their
     /// answers, it asks again (and must be drawn again before a `y` counts).
     mutating func askAgainIfChanged(_ now: Date, _ effects: inout [ScreenEffect]) {
-        guard case .action(let id, _, _, _) = console.overlay, case .checked(let shown, _)? = action,
-            shown.action == id, let spec = actions.first(where: { $0.id == id }),
+        guard case .action(let id, _, _, _) = console.overlay, case .checked(let shown, _)? = action.progress,
+            shown.action == id, let spec = action.spec(id),
             currentCheck(spec.action, carrying: spec.carries) != shown
         else { return }
         effects.append(.trace("action \(id): the cards changed while it was open; asking again"))
@@ -69,17 +69,19 @@ extension ScreenState {
     /// The validating cards' verdicts on `asked` kept in ``asked``, each one that said something heard by its
     /// squad's analytics (a card without info counts as "could not check").
     mutating func answer(_ asked: UserAction, _ effects: inout [ScreenEffect]) {
-        for index in cards.indices where cards[index].validates && cards[index].phase == .info {
+        for index in cards.indices where cards[index].spec.validates && cards[index].machine == .info {
             if cards[index].verdicts[asked] != nil { effects.append(.track(card: index, .verdict(asked))) }
         }
-        self.asked = currentCheck(asked)
+        action.asked = currentCheck(asked)
     }
 
     /// The validating cards' stored verdicts on `action`, as they stand, with each of the `carrying` prompts'
     /// values a person gave that the intent does not hold.
     private func currentCheck(_ action: UserAction, carrying: [ScreenPrompt] = []) -> ActionCheck {
-        let verdicts = cards.filter(\.validates).map { card in
-            ActionVerdict(id: card.id, verdict: card.phase == .info ? card.verdicts[action] : nil, reason: card.reason)
+        let inputs = self.action.inputs
+        let verdicts = cards.filter(\.spec.validates).map { card in
+            ActionVerdict(
+                id: card.id, verdict: card.machine == .info ? card.verdicts[action] : nil, reason: card.reason)
         }
         let check = ActionCheck(action: action.name, verdicts: verdicts, inputs: inputs)
         let intent = check.intent
@@ -89,7 +91,7 @@ extension ScreenState {
             if let fact = intent[prompt.name], fact.description.lowercased() == value.lowercased() { return nil }
             let card = cards[index]
             let why =
-                if card.hidden || card.phase == .failed {
+                if card.failed {
                     "its card failed: \(card.reason ?? "no reason given")"
                 } else if cards.contains(where: \.loading) {
                     "the cards are still loading"
@@ -121,11 +123,11 @@ extension ScreenState {
             let request = ActionRequest(
                 action: spec.id, endpoint: try ScreenDefinition.endpoint(template, check.words), intent: check.intent,
                 words: check.words)
-            (action, sending) = (.sending(request, verdicts: check.verdicts), true)
+            (action.progress, action.sending) = (.sending(request, verdicts: check.verdicts), true)
             console.message = "\(spec.label): sending…"
             effects.append(.send(request))
         } catch {
-            action = .failed(
+            action.progress = .failed(
                 action: spec.id, reason: "\(Failure(describing: error).reason); nothing was sent",
                 verdicts: check.verdicts)
             console.message = "\(spec.label) failed: \(Failure(describing: error).reason)"
@@ -138,10 +140,10 @@ extension ScreenState {
     /// unknown too, never reported as done. Once the outcome is known (done or failed) the attempt is settled;
     /// nothing is sent again by itself.
     mutating func sent(_ id: String, _ outcome: SendOutcome, _ effects: inout [ScreenEffect]) {
-        guard case .sending(let request, let verdicts)? = action, request.action == id,
-            let spec = actions.first(where: { $0.id == id })
+        guard case .sending(let request, let verdicts)? = action.progress, request.action == id,
+            let spec = action.spec(id)
         else { return }
-        sending = false
+        action.sending = false
         let said = request.words.merging(request.sent) { _, sent in sent }
         switch outcome {
         case .done(let answer, let unread):
@@ -158,13 +160,13 @@ extension ScreenState {
             finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects)
         case .failed(let reason):
             effects.append(.abandon(request))
-            action = .failed(action: id, reason: reason, verdicts: verdicts)
+            action.progress = .failed(action: id, reason: reason, verdicts: verdicts)
             console.message = "\(spec.label) failed: \(reason)"
             effects.append(.trace("action \(id): failed (\(reason))"))
         case .unknown(let reason):
             uncertain(spec, request, reason, verdicts, &effects)
         case .pending(let reason):
-            action = .pending(action: id, reason: reason, verdicts: verdicts)
+            action.progress = .pending(action: id, reason: reason, verdicts: verdicts)
             console.message = "\(spec.label) not sent: \(reason)"
             effects.append(.trace("action \(id): not sent, an earlier attempt is pending"))
         }
@@ -177,7 +179,7 @@ extension ScreenState {
     ) {
         let values = request.words.merging(request.sent) { _, sent in sent }
         let line = ScreenDefinition.fill(spec.uncertain, values) ?? ActionSpec(id: spec.id, label: spec.label).uncertain
-        action = .unknown(
+        action.progress = .unknown(
             action: spec.id, reason: reason, line: line, facts: request.sent, verdicts: verdicts,
             contradicted: contradicted)
         console.message = "\(line) (\(reason))"
@@ -190,18 +192,18 @@ extension ScreenState {
         _ spec: ActionSpec, fields: [String: String], verdicts: [ActionVerdict], unread: String? = nil,
         _ effects: inout [ScreenEffect]
     ) {
-        let values = inputs.merging(fields) { _, field in field }
+        let values = action.inputs.merging(fields) { _, field in field }
         var line = ScreenDefinition.fill(spec.done, values) ?? "\(spec.label): done."
         if let unread {
             let sent = fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             line = "\(spec.label): done, but the answer could not be read (\(unread)); sent: \(sent)"
         }
-        action = .done(
+        action.progress = .done(
             action: spec.id, fields: fields, line: line, result: spec.result, verdicts: verdicts, unread: unread)
         console.message = line
         effects.append(.trace("action \(spec.id): done"))
         if let then = spec.then, unread == nil {
-            next = ScreenLink(screen: then, inputs: fields)
+            action.next = ScreenLink(screen: then, inputs: fields)
             stop(&effects)
         }
     }

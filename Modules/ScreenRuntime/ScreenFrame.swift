@@ -54,8 +54,10 @@ public struct ScreenFrame: Sendable, Equatable {
     public var action: ActionProgress?
     /// The screen a finished action leads to (the live screen follows it).
     public var next: ScreenLink?
-    /// A critical card the definition names that no module registers: the screen cannot be what it should be.
-    public var missing: String?
+    /// Why the screen as a whole has failed (a critical card hidden by a failure, or one no module registers:
+    /// "total: server answered HTTP 500"), as the state decided it (``ScreenState/failure``); nil while every
+    /// critical card is shown (stale counts as shown). Outputs and the exit status read it; none decides it again.
+    public var failure: String?
     /// What is open over the live screen (dialog, prompt, tab content, scroll, message): the live console draws
     /// it from the frame, never from the runtime.
     public var console: ScreenConsole
@@ -65,23 +67,14 @@ public struct ScreenFrame: Sendable, Equatable {
     /// A frame as the runtime hands it out; public so an output can be tested with any screen.
     public init(
         cards: [CardFrame], elapsedMs: Int, finished: Bool, action: ActionProgress? = nil, next: ScreenLink? = nil,
-        missing: String? = nil, console: ScreenConsole = ScreenConsole(), settledAt: Date? = nil
+        failure: String? = nil, console: ScreenConsole = ScreenConsole(), settledAt: Date? = nil
     ) {
         (self.cards, self.elapsedMs, self.finished, self.action, self.next) = (cards, elapsedMs, finished, action, next)
-        (self.missing, self.console, self.settledAt) = (missing, console, settledAt)
+        (self.failure, self.console, self.settledAt) = (failure, console, settledAt)
     }
 
     /// Something failed: a card is hidden, or shown stale. The run's status is "degraded".
     public var degraded: Bool { cards.contains { $0.phase == .failed } }
-
-    /// A critical card is hidden by a failure, so the screen as a whole has failed: "total: server answered HTTP
-    /// 500". Nil while every critical card is shown (stale counts as shown).
-    public var failure: String? {
-        missing
-            ?? cards.first { $0.critical && !$0.visible && $0.phase == .failed }.map {
-                "\($0.id): \($0.reason ?? "failed")"
-            }
-    }
 }
 
 /// Why a frame was handed out.

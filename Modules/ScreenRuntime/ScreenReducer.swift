@@ -99,7 +99,7 @@ extension ScreenState {
         case .start(let loading):
             effects = cards.map { .trace("\($0.id): start → loading") } + [.draw(.first)]
             lookAtSession(now, &effects)
-            for event in said { route(event, path: ["input"], now, &effects, starting: loading) }
+            for event in config.said { route(event, path: ["input"], now, &effects, starting: loading) }
             for index in loading where cards.indices.contains(index) { begin(index, &effects) }
             settleIfQuiet(now, &effects)
             wakeForSession(&effects)
@@ -117,20 +117,20 @@ extension ScreenState {
             settleIfQuiet(now, &effects)
         case .consumed(let index, let answer, let path):
             delivering -= 1
-            if let answer, cards.indices.contains(index), cards[index].phase == .info {
+            if let answer, cards.indices.contains(index), cards[index].machine == .info {
                 receive(answer, index, now, path: path, fromLoad: false, &effects)
                 askAgainIfChanged(now, &effects)
                 effects.append(.draw(.changed))
             }
             settleIfQuiet(now, &effects)
         case .input(let event):
-            followUp = !watch
+            followUp = !config.watch
             route(event, path: ["input"], now, &effects)
             settleIfQuiet(now, &effects)
         case .tick:
             wakeAt = nil
             lookAtSession(now, &effects)
-            if watch && quiet { look(now, &effects) }
+            if config.watch && quiet { look(now, &effects) }
             wakeForSession(&effects)
         case .reload(nil):
             reloadEverything(now, &effects)
@@ -147,10 +147,10 @@ extension ScreenState {
             effects.append(.draw(.changed))
         case .reload(let index?):
             guard cards.indices.contains(index) else { return effects }
-            followUp = !watch
+            followUp = !config.watch
             if cards[index].loading {
                 // A load is under way (a watch round, an `r`): its answer predates the person's input, so it is
-                // dropped and the card loads again now.
+                // dropped and the card loads again now, from where the card is.
                 effects.append(.cancel(card: index, generation: cards[index].generation))
                 cards[index].loading = false
             }
@@ -170,7 +170,7 @@ extension ScreenState {
             settleIfQuiet(now, &effects)
         case .ask(let asked):
             let unstored = cards.indices.filter {
-                cards[$0].validates && cards[$0].phase == .info && cards[$0].verdicts[asked] == nil
+                cards[$0].spec.validates && cards[$0].machine == .info && cards[$0].verdicts[asked] == nil
             }
             if unstored.isEmpty { answer(asked, &effects) } else { effects.append(.validate(asked, cards: unstored)) }
         case .validated(let asked, let verdicts):
@@ -182,14 +182,14 @@ extension ScreenState {
         return effects
     }
 
-    /// Whether load `generation` of card `index` is the one that counts; a late answer is dropped.
+    /// Whether load `generation` of card `index` is the one that counts; a late answer is dropped. The load stays
+    /// under way until its answer is taken (``receive`` or ``fail``), so the move is made from `loading`.
     private mutating func current(_ index: Int, _ generation: Int, _ effects: inout [ScreenEffect]) -> Bool {
         guard cards.indices.contains(index), cards[index].generation == generation, cards[index].loading else {
             let id = cards.indices.contains(index) ? cards[index].id.rawValue : "card #\(index)"
             effects.append(.trace("\(id): dropped a stale answer (load #\(generation))"))
             return false
         }
-        cards[index].loading = false
         return true
     }
 
@@ -197,24 +197,32 @@ extension ScreenState {
     /// stays on screen until the answer), or a retry after a failure (the skeleton again).
     private mutating func begin(_ index: Int, _ effects: inout [ScreenEffect]) {
         guard !cards[index].loading else { return }
-        let phase = cards[index].phase
-        if phase != .loading {
-            guard move(index, phase == .failed ? .retry : .refresh, &effects) else { return }
-            if phase == .failed { draw(cards[index].skeleton, index) }
+        let from = cards[index].machine
+        if from != .loading {
+            guard move(index, from == .failed ? .retry : .refresh, &effects) else { return }
+            // A retry draws the skeleton again: a hidden card stays hidden, a stale one keeps its info on screen.
+            let skeleton = cards[index].spec.skeleton
+            switch cards[index].phase {
+            case .stale(let last, let since, let reason, _):
+                cards[index].phase = .stale(last, failingSince: since, reason: reason, drawn: skeleton)
+            case .hidden(let reason, _, let last, let since):
+                cards[index].phase = .hidden(reason: reason, drawn: skeleton, last: last, failingSince: since)
+            case .waiting, .shown: break
+            }
         }
         cards[index].generation += 1
         cards[index].loading = true
-        effects.append(.load(card: index, generation: cards[index].generation, within: timeout))
+        effects.append(.load(card: index, generation: cards[index].generation, within: config.timeout))
     }
 
-    /// Moves card `index`'s phase by `transition` as the table says (``StateMachine``), the one place a phase
-    /// changes after the start; a move the table refuses is a diagnostic (a store test's unexpected effect, a
-    /// harness's issue) and changes nothing.
+    /// Whether card `index` may move by `transition` as the table says (``StateMachine``), asked before every
+    /// change of its phase or load after the start; the caller then makes the change, which the card's
+    /// ``CardState/machine`` reads back as the table's next phase. A move the table refuses is a diagnostic (a
+    /// store test's unexpected effect, a harness's issue) and changes nothing.
     private mutating func move(_ index: Int, _ transition: Transition, _ effects: inout [ScreenEffect]) -> Bool {
-        let from = cards[index].phase
+        let from = cards[index].machine
         switch StateMachine.next(after: from, on: transition) {
         case .success(let to):
-            cards[index].phase = to
             effects.append(.moved(card: index, from: from, to: to))
             return true
         case .failure(let illegal):
@@ -223,30 +231,19 @@ extension ScreenState {
         }
     }
 
-    private mutating func draw(_ block: Block?, _ index: Int) {
-        cards[index].drawn = block
-        if cards[index].phase == .info { cards[index].lastInfoBlock = block }
-        if cards[index].staleSince == nil { cards[index].block = block }
-    }
-
     private mutating func receive(
         _ answer: CardAnswer, _ index: Int, _ now: Date, path: [ComponentID], fromLoad: Bool,
         _ effects: inout [ScreenEffect]
     ) {
         let id = cards[index].id
         guard move(index, .receive, &effects) else { return }
-        (cards[index].info, cards[index].json, cards[index].reason) = (answer.info, answer.json, nil)
-        cards[index].verdicts = answer.verdicts
-        (cards[index].freshAt, cards[index].settledAt) = (now, now)
-        draw(answer.block, index)
-        if fromLoad && (!cards[index].shownOnce || cards[index].hidden) { effects.append(.track(card: index, .shown)) }
+        let wasFailed = cards[index].failed
+        cards[index].phase = .shown(ShownInfo(info: answer.info, json: answer.json, block: answer.block, at: now))
+        cards[index].loading = false
+        (cards[index].verdicts, cards[index].settledAt) = (answer.verdicts, now)
+        if fromLoad && (!cards[index].shownOnce || wasFailed) { effects.append(.track(card: index, .shown)) }
         cards[index].shownOnce = cards[index].shownOnce || fromLoad
-        if cards[index].hidden {
-            cards[index].hidden = false
-            (cards[index].visible, cards[index].staleSince, cards[index].failingSince) = (true, nil, nil)
-            cards[index].block = cards[index].drawn
-            effects.append(.trace("\(id): show"))
-        }
+        if wasFailed { effects.append(.trace("\(id): show")) }
         if answer.finished && !finished {
             finished = true
             effects.append(.trace("\(id): finished"))
@@ -269,7 +266,8 @@ extension ScreenState {
         _ event: DomainEvent, path: [ComponentID], _ now: Date, _ effects: inout [ScreenEffect],
         starting: [Int] = []
     ) {
-        for target in cards.indices where cards[target].hears.contains(event.name) && cards[target].id != path.last {
+        for target in cards.indices where cards[target].spec.hears.contains(event.name) && cards[target].id != path.last
+        {
             let id = cards[target].id
             guard !path.contains(id) else {
                 effects.append(.diagnostic(EventCycle(loop: path + [id], event: event).description))
@@ -280,11 +278,11 @@ extension ScreenState {
             cards[target].received.removeAll { $0.name == event.name }
             cards[target].received.append(event)
             // A card whose first load is starting needs no second one: that load reads the event.
-            if cards[target].refreshesOn.contains(event.name), !starting.contains(target) {
+            if cards[target].spec.refreshesOn.contains(event.name), !starting.contains(target) {
                 ask(target, after: .zero, now, &effects)
             }
-            guard cards[target].consumes.contains(event.name) else { continue }
-            if cards[target].phase == .info {
+            guard cards[target].spec.consumes.contains(event.name) else { continue }
+            if cards[target].machine == .info {
                 delivering += 1
                 effects.append(.deliver(event, to: target, path: path + [id]))
             }
@@ -296,32 +294,30 @@ extension ScreenState {
     ) {
         let id = cards[index].id
         guard move(index, .fail, &effects) else { return }
-        (cards[index].reason, cards[index].settledAt, cards[index].hidden) = (failure.reason, now, true)
-        draw(drawn, index)
-        if cards[index].lastInfoBlock != nil, failure.transient, staleLimit > .zero {
-            let since = cards[index].failingSince ?? now
-            cards[index].failingSince = since
-            if now.timeIntervalSince(since) <= staleLimit.seconds {
-                let wasStale = cards[index].staleSince != nil
-                cards[index].staleSince = cards[index].freshAt
-                (cards[index].block, cards[index].visible) = (cards[index].lastInfoBlock, true)
-                let fresh = cards[index].freshAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?"
+        cards[index].loading = false
+        cards[index].settledAt = now
+        let (last, wasStale) = (cards[index].last, cards[index].staleSince != nil)
+        var failingSince: Date?
+        switch cards[index].phase {
+        case .stale(_, let since, _, _): failingSince = since
+        case .hidden(_, _, _, let since): failingSince = since
+        case .waiting, .shown: break
+        }
+        if let last, last.block != nil, failure.transient, config.staleLimit > .zero {
+            let since = failingSince ?? now
+            failingSince = since
+            if now.timeIntervalSince(since) <= config.staleLimit.seconds {
+                cards[index].phase = .stale(last, failingSince: since, reason: failure.reason, drawn: drawn)
+                let fresh = ISO8601DateFormatter().string(from: last.at)
                 effects.append(.trace("\(id): stale, keeping the card from \(fresh) (\(failure.reason))"))
                 effects.append(.track(card: index, .hidden(failure)))
-                if !wasStale, let since = cards[index].staleSince {
-                    effects.append(.track(card: index, .stale(since: since)))
-                }
+                if !wasStale { effects.append(.track(card: index, .stale(since: last.at))) }
                 return
             }
         }
-        hide(index)
+        cards[index].phase = .hidden(reason: failure.reason, drawn: drawn, last: last, failingSince: failingSince)
         effects.append(.trace("\(id): hide (\(failure.reason))"))
         effects.append(.track(card: index, .hidden(failure)))
-    }
-
-    private mutating func hide(_ index: Int) {
-        (cards[index].visible, cards[index].staleSince) = (false, nil)
-        cards[index].block = cards[index].drawn
     }
 
     /// What a person's key does: the console decides; the screen acts (reload, route a prompt's code, quit) or
@@ -334,7 +330,7 @@ extension ScreenState {
             // "Pay: sending…", "Paid …" or "… may have gone through: check before paying again" stays through the
             // keys that follow, until another action replaces it: a person who scrolled must still see it before
             // pressing P again.
-            if console.message == nil, action?.keepsItsLine == true { console.message = said }
+            if console.message == nil, action.progress?.keepsItsLine == true { console.message = said }
         }
         switch console.handle(key) {
         case nil: break
@@ -343,7 +339,7 @@ extension ScreenState {
             if !reloaded { reloadEverything(now, &effects) }
             reloaded = true
         case .submit(let event)?:
-            (inputPending, followUp, submitted) = (true, !watch, true)
+            (inputPending, followUp, submitted) = (true, !config.watch, true)
             route(event, path: ["input"], now, &effects)
         case .act(let id)?: act(id, confirmed: false, now, &effects)
         case .confirm(let id)?: confirm(id, now, &effects)
@@ -357,7 +353,7 @@ extension ScreenState {
     private mutating func reloadEverything(_ now: Date, _ effects: inout [ScreenEffect]) {
         guard !reloadAll && !reloading else { return }
         reloadAll = true
-        if watch && quiet { look(now, &effects) }
+        if config.watch && quiet { look(now, &effects) }
     }
 
     /// Shows the host's answer; false when it changes nothing (the same bar again), so nothing is drawn.
@@ -393,8 +389,8 @@ extension ScreenState {
         settledAt = now
         effects.append(.draw(.settled))
         reloading = false
-        if watch {
-            if nextRound == nil { nextRound = now.addingTimeInterval(every.seconds) }
+        if config.watch {
+            if nextRound == nil { nextRound = now.addingTimeInterval(config.every.seconds) }
             if lastLook { return stop(&effects) }
             look(now, &effects)
         } else if followUp {
@@ -405,8 +401,8 @@ extension ScreenState {
             }
             if !quiet { return }
         }
-        if let id = perform, !watch {
-            perform = nil
+        if let id = action.perform {
+            action.perform = nil
             act(id, confirmed: true, now, &effects)
             effects.append(.draw(.changed))
         }
@@ -418,12 +414,13 @@ extension ScreenState {
     private mutating func look(_ now: Date, _ effects: inout [ScreenEffect]) {
         let finishing = finished
         var expired = false
-        for index in cards.indices where cards[index].staleSince != nil {
-            guard let since = cards[index].failingSince, now.timeIntervalSince(since) > staleLimit.seconds else {
-                continue
-            }
-            hide(index)
-            effects.append(.trace("\(cards[index].id): hide (stale for longer than \(staleLimit.seconds)s)"))
+        for index in cards.indices {
+            guard case .stale(let last, let since, let reason, let drawn) = cards[index].phase,
+                now.timeIntervalSince(since) > config.staleLimit.seconds
+            else { continue }
+            cards[index].phase = .hidden(reason: reason, drawn: drawn, last: last, failingSince: since)
+            effects.append(
+                .trace("\(cards[index].id): hide (stale for longer than \(config.staleLimit.seconds)s)"))
             expired = true
         }
         if expired {
@@ -435,7 +432,7 @@ extension ScreenState {
         reloading = reloadAll
         if reloadAll || (!finishing && nextRound.map { now >= $0 } ?? false) {
             chosen = Array(cards.indices)
-            nextRound = now.addingTimeInterval(every.seconds)
+            nextRound = now.addingTimeInterval(config.every.seconds)
         }
         reloadAll = false
         guard chosen.isEmpty else {
@@ -444,9 +441,10 @@ extension ScreenState {
             return
         }
         if finishing { return stop(&effects) }
-        var times = cards.compactMap(\.due) + [nextRound, nextSessionLook].compactMap { $0 }
+        var times = cards.compactMap(\.due) + [nextRound, session.next].compactMap { $0 }
         times += cards.compactMap { card in
-            card.staleSince == nil ? nil : card.failingSince?.addingTimeInterval(staleLimit.seconds + 0.001)
+            guard case .stale(_, let since, _, _) = card.phase else { return nil }
+            return since.addingTimeInterval(config.staleLimit.seconds + 0.001)
         }
         guard let next = times.min(), next != wakeAt else { return }
         wakeAt = next
@@ -455,23 +453,22 @@ extension ScreenState {
 
     /// With session looks, when one is due: the host is asked who is signed in, and the next look is set.
     private mutating func lookAtSession(_ now: Date, _ effects: inout [ScreenEffect]) {
-        guard let sessionLook, nextSessionLook.map({ $0 <= now }) ?? true else { return }
-        effects.append(.request(.lookAtSession))
-        nextSessionLook = now.addingTimeInterval(sessionLook.seconds)
+        if session.due(at: now) { effects.append(.request(.lookAtSession)) }
     }
 
     /// The wake-up for the next session look, unless an earlier one is asked for (``look(_:_:)`` asks for the
     /// earliest of everything once nothing is under way; while loads are, only this one is needed).
     private mutating func wakeForSession(_ effects: inout [ScreenEffect]) {
-        guard !stopped, let next = nextSessionLook, wakeAt.map({ next < $0 }) ?? true else { return }
+        guard !stopped, let next = session.next, wakeAt.map({ next < $0 }) ?? true else { return }
         wakeAt = next
         effects.append(.wake(at: next))
     }
 
     mutating func stop(_ effects: inout [ScreenEffect]) {
+        // The loads under way are cancelled; each card is left as it is (a card cut short while loading stays
+        // loading: its last frame says so), and nothing is reduced any more.
         for index in cards.indices where cards[index].loading {
             effects.append(.cancel(card: index, generation: cards[index].generation))
-            cards[index].loading = false
         }
         stopped = true
         effects.append(.finish)

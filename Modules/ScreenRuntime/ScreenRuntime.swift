@@ -82,11 +82,9 @@ public final class ScreenRuntime: Sendable {
         Self.reportSkipped(skipped, from: source, to: report)
         (self.registrations, self.kernels) = (registrations, kernels)
         let cards = zip(registrations, kernels).enumerated().map { index, pair in
-            var card = CardState(
+            CardState(
                 id: pair.0.id, module: pair.0.module, consumes: pair.1.consumes, refreshesOn: pair.1.refreshesOn,
-                skeleton: pair.1.card(for: .loading))
-            (card.critical, card.validates) = (critical[index], pair.1.validates)
-            return card
+                skeleton: pair.1.card(for: .loading), critical: critical[index], validates: pair.1.validates)
         }
         var state = ScreenState(cards: cards, started: clock.now(), settings: settings)
         state.missing = missing
@@ -215,7 +213,7 @@ public final class ScreenRuntime: Sendable {
     public func ask(_ action: UserAction) async -> [(id: ComponentID, verdict: Verdict?, reason: String?)] {
         sink.yield(.action(.ask(action)))
         await settled()
-        let asked = world.withLock { $0.state.asked }
+        let asked = world.withLock { $0.state.action.asked }
         return (asked?.verdicts ?? []).map { ($0.id, $0.verdict, $0.reason) }
     }
 
@@ -235,14 +233,7 @@ public final class ScreenRuntime: Sendable {
 
     /// The screen now (each card's info as JSON when the settings keep it).
     public func currentFrame(includingInfo: Bool = true) -> ScreenFrame {
-        let (frame, cards) = world.withLock { ($0.state.frame(at: clock.now()), $0.state.cards) }
-        var answer = frame
-        for index in answer.cards.indices {
-            let card = cards[index]
-            let shown = card.phase == .info || card.staleSince != nil
-            answer.cards[index].info = includingInfo && shown ? card.json ?? card.info?.json() : nil
-        }
-        return answer
+        world.withLock { $0.state.frame(at: clock.now(), encoding: includingInfo) }
     }
 
     /// Until everything under way has answered (or the run is over).

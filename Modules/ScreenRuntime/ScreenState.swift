@@ -1,10 +1,9 @@
 import Core
 import Foundation
 
-/// Everything the runtime knows about one card, in one value: the phase and the load under way, what is drawn
-/// and why, the stale mark, the events it heard and said, and when it wants its next look. Only
-/// ``ScreenState/reduce(_:at:)`` changes it, so "why is this card hidden" has one place to look.
-public struct CardState: Sendable, Equatable {
+/// What a card is, fixed for the whole run: read once from its registration and the definition, never changed by
+/// the reducer, so nothing that happens to the card can contradict it.
+public struct CardSpec: Sendable, Equatable {
     /// The component in this slot.
     public let id: ComponentID
     /// The squad module that registered it (outputs group and credit by it).
@@ -16,37 +15,73 @@ public struct CardState: Sendable, Equatable {
     /// Its skeleton: drawn at the start and again when a failed card is retried.
     public let skeleton: Block?
     /// Its failure fails the whole screen.
-    public var critical = false
+    public let critical: Bool
     /// It answers for actions (``Validatable``): without info it counts as "could not check".
-    public var validates = false
-    /// Its verdict on each of the screen's actions, from its latest info.
-    public var verdicts: [UserAction: Verdict] = [:]
-    /// Where its state machine is.
-    public var phase: Phase = .loading
-    /// Bumped each time a load starts: an answer for an older number is late, and dropped.
-    public var generation = 0
-    /// Whether a load is under way.
-    public var loading = false
-    /// Whether the card is on screen.
-    public var visible = true
-    /// While a transport failure keeps the last info on screen: when that info was fresh.
-    public var staleSince: Date?
-    /// Since when loads have failed for a transport reason, while the card is stale.
-    public var failingSince: Date?
-    /// What is drawn: the component's latest card, or while stale its last info card.
-    public var block: Block?
-    /// The component's latest card: what a hidden card falls back to when it is shown again.
-    public var drawn: Block?
-    /// Its last card while showing info: what a stale card keeps on screen.
-    public var lastInfoBlock: Block?
-    /// Its last info (meaningful in `.info`; a stale card keeps it for the JSON report).
+    public let validates: Bool
+
+    /// A card described by its registration (and the definition's critical mark).
+    public init(
+        id: ComponentID, module: String, consumes: Set<String> = [], refreshesOn: Set<String> = [],
+        skeleton: Block? = nil, critical: Bool = false, validates: Bool = false
+    ) {
+        (self.id, self.module, self.consumes, self.refreshesOn) = (id, module, consumes, refreshesOn)
+        (self.skeleton, self.critical, self.validates) = (skeleton, critical, validates)
+    }
+
+    /// Every event name routed to it.
+    public var hears: Set<String> { consumes.union(refreshesOn) }
+}
+
+/// Info a card showed: the value, its JSON, the card the component drew for it and when it arrived. A stale card
+/// keeps the last one on screen, and a hidden card keeps it for when it may go stale again.
+public struct ShownInfo: Sendable, Equatable {
+    /// The info (the component's own type, erased).
     public var info: AnyInfo?
     /// That info as JSON, when the screen keeps JSON (the JSON report's `info`).
     public var json: Data?
-    /// When that info arrived: a stale card is marked "as of" this time.
-    public var freshAt: Date?
-    /// Why it last failed, while failed.
-    public var reason: String?
+    /// The card the component drew for it.
+    public var block: Block?
+    /// When it arrived: a stale card is marked "as of" this time.
+    public var at: Date
+
+    /// Info that arrived `at`.
+    public init(info: AnyInfo?, json: Data? = nil, block: Block?, at: Date) {
+        (self.info, self.json, self.block, self.at) = (info, json, block, at)
+    }
+}
+
+/// What a card has to show, and nothing a phase does not have: a waiting card has only its skeleton, a shown card
+/// its info, a stale card the info it keeps and since when its loads fail, a hidden card why. So "hidden and
+/// visible", or a stale mark without info, cannot be written down. A load under way is apart
+/// (``CardState/loading``): a refresh keeps the info on screen, a retry keeps a failed card where it was.
+public enum CardPhase: Sendable, Equatable {
+    /// No info yet: the skeleton is drawn.
+    case waiting
+    /// Its info is on screen.
+    case shown(ShownInfo)
+    /// A transport failure keeps `last` on screen, marked stale, since loads began failing at `failingSince`; the
+    /// card the component drew since (for the failure, or its skeleton on a retry) is `drawn`, shown if it is hidden.
+    case stale(ShownInfo, failingSince: Date, reason: String, drawn: Block?)
+    /// Off the screen after a failure: why, the card the component drew since, the info it last showed (if any) and,
+    /// when transport failures made it stale first, since when they began.
+    case hidden(reason: String, drawn: Block?, last: ShownInfo?, failingSince: Date?)
+}
+
+/// Everything the runtime knows about one card, in one value: what it is (``spec``), what it has to show
+/// (``phase``), the load under way, the events it heard and said, and when it wants its next look. Only
+/// ``ScreenState/reduce(_:at:)`` changes it, so "why is this card hidden" has one place to look.
+public struct CardState: Sendable, Equatable {
+    /// What the card is; never changes.
+    public let spec: CardSpec
+    /// What it has to show.
+    public var phase: CardPhase = .waiting
+    /// Bumped each time a load starts: an answer for an older number is late, and dropped.
+    public var generation = 0
+    /// A load was started and its answer not yet taken (one cut short by the stop stays so: the card is left
+    /// loading, as its last frame says).
+    public var loading = false
+    /// Its verdict on each of the screen's actions, from its latest info.
+    public var verdicts: [UserAction: Verdict] = [:]
     /// When it last settled (info or failure).
     public var settledAt: Date?
     /// When it asked to be looked at again (the earliest ask wins).
@@ -58,26 +93,98 @@ public struct CardState: Sendable, Equatable {
     public var published: [DomainEvent] = []
     /// It has shown info at least once (analytics hears of a card when it appears, not on every reload).
     public var shownOnce = false
-    /// It failed since it last showed info: the next info shows it again.
-    public var hidden = false
+
+    /// A card of `spec`, showing its skeleton, before its first load.
+    public init(_ spec: CardSpec) { self.spec = spec }
 
     /// A card showing `skeleton`, before its first load.
     public init(
         id: ComponentID, module: String, consumes: Set<String> = [], refreshesOn: Set<String> = [],
-        skeleton: Block? = nil
+        skeleton: Block? = nil, critical: Bool = false, validates: Bool = false
     ) {
-        (self.id, self.module, self.consumes, self.refreshesOn) = (id, module, consumes, refreshesOn)
-        (self.skeleton, block, drawn) = (skeleton, skeleton, skeleton)
+        self.init(
+            CardSpec(
+                id: id, module: module, consumes: consumes, refreshesOn: refreshesOn, skeleton: skeleton,
+                critical: critical, validates: validates))
     }
 
-    /// Every event name routed to it.
-    public var hears: Set<String> { consumes.union(refreshesOn) }
+    /// The component in this slot.
+    public var id: ComponentID { spec.id }
+
+    /// Where its state machine is (``StateMachine``), read off the phase and the load: loading while a load is
+    /// under way (or before the first), info while shown, failed while stale or hidden.
+    public var machine: Phase {
+        if loading { return .loading }
+        switch phase {
+        case .waiting: return .loading
+        case .shown: return .info
+        case .stale, .hidden: return .failed
+        }
+    }
+
+    /// The info it last showed, whatever it shows now (a stale card's, kept for when a hidden one goes stale).
+    public var last: ShownInfo? {
+        switch phase {
+        case .waiting: nil
+        case .shown(let shown), .stale(let shown, _, _, _): shown
+        case .hidden(_, _, let last, _): last
+        }
+    }
+
+    /// The info it last showed (what a deliver, a verdict and analytics are asked about).
+    public var info: AnyInfo? { last?.info }
+
+    /// The info a report gives for it: while its info is shown and settled, or kept on screen while stale; nil
+    /// while a refresh is under way, waiting or hidden. The one place "info or stale" is decided.
+    public var reported: ShownInfo? {
+        switch phase {
+        case .shown(let shown) where !loading: shown
+        case .stale(let shown, _, _, _): shown
+        default: nil
+        }
+    }
+
+    /// What the host draws for it: its skeleton, its info's card, the kept card while stale, or (hidden) the
+    /// component's card for the failure.
+    public var block: Block? {
+        switch phase {
+        case .waiting: spec.skeleton
+        case .shown(let shown), .stale(let shown, _, _, _): shown.block
+        case .hidden(_, let drawn, _, _): drawn
+        }
+    }
+
+    /// Whether the card is on screen: everything but hidden.
+    public var visible: Bool {
+        if case .hidden = phase { return false }
+        return true
+    }
+
+    /// It failed since it last showed info (stale or hidden): the next info shows it again.
+    public var failed: Bool {
+        switch phase {
+        case .stale, .hidden: true
+        case .waiting, .shown: false
+        }
+    }
+
+    /// While stale: when the info it keeps was fresh.
+    public var staleSince: Date? {
+        if case .stale(let shown, _, _, _) = phase { return shown.at }
+        return nil
+    }
+
+    /// Why it last failed, while stale or hidden.
+    public var reason: String? {
+        switch phase {
+        case .stale(_, _, let reason, _), .hidden(let reason, _, _, _): reason
+        case .waiting, .shown: nil
+        }
+    }
 }
 
-/// A whole screen: its cards, its clock marks and whether it is over. One value, changed by one function.
-public struct ScreenState: Sendable, Equatable {
-    /// The cards, in layout order.
-    public var cards: [CardState]
+/// How a screen runs, fixed from its settings at the start: nothing the reducer does changes it.
+public struct ScreenConfig: Sendable, Equatable {
     /// When the screen started, on the runtime's clock.
     public let started: Date
     /// Each load's deadline.
@@ -90,6 +197,68 @@ public struct ScreenState: Sendable, Equatable {
     public let staleLimit: Duration
     /// Whether answers keep their info as JSON.
     public let keepsJSON: Bool
+    /// What a person said before the start, routed at the start.
+    public let said: [DomainEvent]
+
+    /// The parts of `settings` the reducer reads, for a screen that starts at `started`.
+    public init(started: Date, settings: ScreenSettings) {
+        (self.started, timeout, watch, every) = (started, settings.timeout, settings.watch, settings.every)
+        (staleLimit, keepsJSON, said) = (settings.staleLimit, settings.includeInfo, settings.said)
+    }
+}
+
+/// Where a person's actions on the screen stand: what they can do, the one asked for and its send, where a done
+/// one leads, and what a host last asked the cards. Changed by the action reducer (ActionReducer.swift) alone.
+public struct ActionState: Sendable, Equatable {
+    /// What a person can do on this screen.
+    public let actions: [ActionSpec]
+    /// The screen's inputs (`["cart": "C100"]`): filled into the actions' words and addresses.
+    public let inputs: [String: String]
+    /// An action to carry out once the first loads settle (`--pay`; the host refuses it with watch).
+    public var perform: String?
+    /// Where the last action asked for is.
+    public var progress: ActionProgress?
+    /// A confirmed action is on its way to the backend.
+    public var sending = false
+    /// The screen a finished action leads to.
+    public var next: ScreenLink?
+    /// The validating cards' verdicts on the action a host last asked about (``ScreenAction/ask(_:)``).
+    public var asked: ActionCheck?
+
+    /// The actions of `settings`, none asked for yet.
+    public init(settings: ScreenSettings) {
+        (actions, inputs, perform) = (settings.actions, settings.ids, settings.perform)
+    }
+
+    /// The action `id` of this screen, if it has one.
+    public func spec(_ id: String) -> ActionSpec? { actions.first { $0.id == id } }
+}
+
+/// When the host is asked who is signed in: at the start, then every `every` on the runtime's clock.
+public struct SessionLook: Sendable, Equatable {
+    /// How often (nil: never).
+    public let every: Duration?
+    /// When it is next asked.
+    public var next: Date?
+
+    /// Looks every `every` (nil: never).
+    public init(every: Duration?) { self.every = every }
+
+    /// Whether a look is due at `now`; if so the next one is set.
+    public mutating func due(at now: Date) -> Bool {
+        guard let every, next.map({ $0 <= now }) ?? true else { return false }
+        next = now.addingTimeInterval(every.seconds)
+        return true
+    }
+}
+
+/// A whole screen: its cards, the run's config, its clock marks, a person's actions, the session look and
+/// whether it is over. One value, changed by one function.
+public struct ScreenState: Sendable, Equatable {
+    /// The cards, in layout order.
+    public var cards: [CardState]
+    /// How it runs.
+    public let config: ScreenConfig
     /// A component said what the screen follows is finished (the order was delivered).
     public var finished = false
     /// The next `every` round under watch (set once the first loads have settled).
@@ -112,65 +281,59 @@ public struct ScreenState: Sendable, Equatable {
     public var console: ScreenConsole
     /// A person's code was sent: its "Looking up …" line goes once the screen settles.
     public var inputPending = false
-    /// What a person can do on this screen.
-    public let actions: [ActionSpec]
-    /// The screen's inputs (`["cart": "C100"]`): filled into the actions' words and addresses.
-    public let inputs: [String: String]
-    /// An action to carry out once the first loads settle (`--pay`).
-    public var perform: String?
-    /// What a person said before the start, routed at the start.
-    public let said: [DomainEvent]
-    /// Where the last action asked for is.
-    public var action: ActionProgress?
-    /// A confirmed action is on its way to the backend.
-    public var sending = false
-    /// The screen a finished action leads to.
-    public var next: ScreenLink?
+    /// A person's actions.
+    public var action: ActionState
     /// A critical card of the definition that no module can show: the screen has failed from the start.
     public var missing: String?
     /// When the screen last settled (everything asked for had answered), on the runtime's clock: the live
     /// screen's "updated" time.
     public var settledAt: Date?
-    /// The validating cards' verdicts on the action a host last asked about (``ScreenAction/ask(_:)``).
-    public var asked: ActionCheck?
-    /// Under watch, how often the host is asked who is signed in (nil: never).
-    public let sessionLook: Duration?
-    /// When the host is next asked who is signed in, on the runtime's clock.
-    public var nextSessionLook: Date?
+    /// Under watch, when the host is asked who is signed in.
+    public var session: SessionLook
 
     /// A screen of `cards` that starts at `started`.
     public init(cards: [CardState], started: Date, settings: ScreenSettings) {
         self.cards = cards
-        self.started = started
-        (timeout, watch, every, staleLimit) = (settings.timeout, settings.watch, settings.every, settings.staleLimit)
-        keepsJSON = settings.includeInfo
+        config = ScreenConfig(started: started, settings: settings)
         console = ScreenConsole(prompts: settings.prompts, actions: settings.actions)
-        (actions, inputs, perform) = (settings.actions, settings.ids, settings.watch ? nil : settings.perform)
-        said = settings.said
-        sessionLook = settings.watch ? settings.sessionLook : nil
+        action = ActionState(settings: settings)
+        session = SessionLook(every: settings.watch ? settings.sessionLook : nil)
     }
 
     /// Whether no load, delivery or send is under way.
-    public var quiet: Bool { delivering == 0 && !sending && !cards.contains(where: \.loading) }
+    public var quiet: Bool { delivering == 0 && !action.sending && !cards.contains(where: \.loading) }
 
-    /// The screen as the outputs see it.
-    public func frame(at now: Date) -> ScreenFrame {
+    /// A critical card is hidden by a failure (its retry not under way), or missing, so the screen as a whole has
+    /// failed: "total: server answered HTTP 500". Nil while every critical card is shown (stale counts as shown).
+    /// Decided here once: frames carry it, and the action reducer reads it.
+    public var failure: String? {
+        missing
+            ?? cards.first { $0.spec.critical && !$0.visible && $0.machine == .failed }.map {
+                "\($0.id): \($0.reason ?? "failed")"
+            }
+    }
+
+    /// The screen as the outputs see it; each card's info as JSON when `encoding` (encoded now when the answers
+    /// did not keep it), else as the answers kept it.
+    public func frame(at now: Date, encoding: Bool = false) -> ScreenFrame {
         ScreenFrame(
             cards: cards.map { card in
-                var frame = CardFrame(id: card.id, module: card.module)
-                frame.phase = card.phase
+                var frame = CardFrame(id: card.id, module: card.spec.module)
+                frame.phase = card.machine
                 frame.visible = card.visible
                 frame.staleSince = card.staleSince
                 frame.block = card.block
-                frame.info = card.phase == .info || card.staleSince != nil ? card.json : nil
+                frame.info = card.reported.flatMap { encoding ? $0.json ?? $0.info?.json() : $0.json }
                 frame.reason = card.reason
                 frame.settledMs = card.settledAt.map(milliseconds)
-                frame.critical = card.critical
+                frame.critical = card.spec.critical
                 return frame
-            }, elapsedMs: milliseconds(now), finished: finished, action: action, next: next, missing: missing,
-            console: console, settledAt: settledAt)
+            }, elapsedMs: milliseconds(now), finished: finished, action: action.progress, next: action.next,
+            failure: failure, console: console, settledAt: settledAt)
     }
 
     /// Milliseconds from the start to `date`, as traces and frames count them.
-    public func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince(started) * 1000).rounded(.down)) }
+    public func milliseconds(_ date: Date) -> Int {
+        Int((date.timeIntervalSince(config.started) * 1000).rounded(.down))
+    }
 }

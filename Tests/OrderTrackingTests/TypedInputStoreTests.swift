@@ -52,12 +52,8 @@ import Testing
                 .moved(card: 0, from: .loading, to: .info), .track(card: 0, .shown), .draw(.changed), .draw(.settled),
             ]
         ) { screen in
-            (screen.cards[0].loading, screen.cards[0].phase, screen.cards[0].info) = (false, .info, waiting.info)
-            (screen.cards[0].block, screen.cards[0].drawn, screen.cards[0].lastInfoBlock) =
-                (waiting.block, waiting.block, waiting.block)
-            (screen.cards[0].freshAt, screen.cards[0].settledAt, screen.cards[0].shownOnce) = (
-                Self.start, Self.start, true
-            )
+            screen.cards[0].phase = .shown(ShownInfo(info: waiting.info, block: waiting.block, at: Self.start))
+            (screen.cards[0].loading, screen.cards[0].settledAt, screen.cards[0].shownOnce) = (false, Self.start, true)
             screen.settledAt = Self.start  // the frame the sinks are handed says when it settled
         }
         #expect(backend.requests.isEmpty)
@@ -75,7 +71,7 @@ import Testing
             for key in keys { _ = screen.console.handle(key) }
             screen.console.message = nil  // settled at once: "Looking up …" goes
             screen.cards[0].received = [code]  // the code's one home
-            (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 2, true)
+            (screen.cards[0].generation, screen.cards[0].loading) = (2, true)
         }
         let applied = try await load()
         #expect(backend.requests == ["promos/SAVE10.json"], "the next load read the code from its context")
@@ -86,9 +82,8 @@ import Testing
             .loaded(card: 0, generation: 2, applied),
             effects: [.moved(card: 0, from: .loading, to: .info), .draw(.changed), .draw(.settled)]
         ) { screen in
-            (screen.cards[0].loading, screen.cards[0].phase, screen.cards[0].info) = (false, .info, applied.info)
-            (screen.cards[0].block, screen.cards[0].drawn, screen.cards[0].lastInfoBlock) =
-                (applied.block, applied.block, applied.block)
+            screen.cards[0].phase = .shown(ShownInfo(info: applied.info, block: applied.block, at: Self.start))
+            screen.cards[0].loading = false
             screen.cards[0].published = applied.events
         }
     }

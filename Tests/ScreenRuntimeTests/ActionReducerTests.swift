@@ -35,9 +35,7 @@ import Testing
     }
 
     static func validating(_ id: ComponentID, critical: Bool = false) -> CardState {
-        var card = Rules.card(id)
-        (card.validates, card.critical) = (true, critical)
-        return card
+        CardState(id: id, module: "M", skeleton: Rules.skeleton, critical: critical, validates: true)
     }
 
     /// Starts a screen of two cards named `first` and `second`: both load at once, the first frame is drawn.
@@ -96,7 +94,7 @@ import Testing
             screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
-            (screen.perform, screen.action, screen.sending) = (
+            (screen.action.perform, screen.action.progress, screen.action.sending) = (
                 nil, .sending(request, verdicts: Self.allowed.verdicts), true
             )
             screen.console.message = "Pay: sending…"
@@ -112,11 +110,11 @@ import Testing
             .sent("pay", .done(["order": "4242"], unread: nil)),
             effects: [.settle(request), .trace("action pay: done"), .finish]
         ) { screen in
-            (screen.action, screen.sending) = (
+            (screen.action.progress, screen.action.sending) = (
                 .done(action: "pay", fields: fields, line: line, result: "paid", verdicts: Self.allowed.verdicts), false
             )
             screen.console.message = line
-            screen.next = ScreenLink(screen: "tracking", inputs: fields)
+            screen.action.next = ScreenLink(screen: "tracking", inputs: fields)
             screen.stopped = true
         }
     }
@@ -136,7 +134,9 @@ import Testing
             screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": amount]
-            (screen.perform, screen.action, screen.sending) = (nil, .sending(request, verdicts: allowed.verdicts), true)
+            (screen.action.perform, screen.action.progress, screen.action.sending) = (
+                nil, .sending(request, verdicts: allowed.verdicts), true
+            )
             screen.console.message = "Pay: sending…"
         }
         return (store, request)
@@ -154,12 +154,12 @@ import Testing
             effects: [.trace("action pay: unknown (\(reason))"), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
-            screen.sending = false
-            screen.action = .unknown(
+            screen.action.sending = false
+            screen.action.progress = .unknown(
                 action: "pay", reason: reason, line: line, facts: request.sent, verdicts: Self.allowed.verdicts)
             screen.console.message = "\(line) (\(reason))"
         }
-        #expect(store.state.next == nil && store.state.quiet)
+        #expect(store.state.action.next == nil && store.state.quiet)
     }
 
     /// What a send came to, or that it is under way, is the only trace of it on a screen that stays: a key that
@@ -179,8 +179,8 @@ import Testing
             effects: [.trace("action pay: unknown (\(reason))"), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
-            screen.sending = false
-            screen.action = .unknown(
+            screen.action.sending = false
+            screen.action.progress = .unknown(
                 action: "pay", reason: reason, line: line, facts: request.sent, verdicts: Self.allowed.verdicts)
             screen.console.message = "\(line) (\(reason))"
         }
@@ -204,13 +204,13 @@ import Testing
             effects: [.settle(request), .trace("action pay: done"), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
-            screen.sending = false
-            screen.action = .done(
+            screen.action.sending = false
+            screen.action.progress = .done(
                 action: "pay", fields: Self.said, line: line, result: "paid", verdicts: Self.allowed.verdicts,
                 unread: unread)
             screen.console.message = line
         }
-        #expect(store.state.next == nil)
+        #expect(store.state.action.next == nil)
     }
 
     @Test func aVetoListsTheCardsAndSendsNothing() {
@@ -232,8 +232,8 @@ import Testing
             screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
-            screen.perform = nil
-            screen.action = .checked(check, summary: "Checkout C100 can't be paid (1 veto).")
+            screen.action.perform = nil
+            screen.action.progress = .checked(check, summary: "Checkout C100 can't be paid (1 veto).")
             screen.console.showAction(
                 id: "pay", title: "Pay",
                 lines: [
@@ -261,7 +261,7 @@ import Testing
             effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("P"))
-            screen.action = .checked(Self.allowed, summary: "Pay: nobody objects.")
+            screen.action.progress = .checked(Self.allowed, summary: "Pay: nobody objects.")
             screen.console.showAction(
                 id: "pay", title: "Pay",
                 lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
@@ -274,7 +274,7 @@ import Testing
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("y"))
-            (screen.action, screen.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
+            (screen.action.progress, screen.action.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
             screen.console.message = "Pay: sending…"
         }
         store.send(.keys([.character("P")]), effects: [.draw(.changed)]) { screen in
@@ -287,7 +287,7 @@ import Testing
             effects: [.abandon(request), .trace("action pay: failed (\(refused))"), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
-            (screen.action, screen.sending) = (
+            (screen.action.progress, screen.action.sending) = (
                 .failed(action: "pay", reason: refused, verdicts: Self.allowed.verdicts), false
             )
             screen.console.message = "Pay failed: \(refused)"
@@ -324,7 +324,7 @@ import Testing
             ]
         ) { screen in
             _ = screen.console.handle(.character("P"))
-            screen.action = .checked(Self.check(total), summary: "Pay: nobody objects.")
+            screen.action.progress = .checked(Self.check(total), summary: "Pay: nobody objects.")
             screen.console.showAction(
                 id: "pay", title: "Pay",
                 lines: ["method: ok: with Visa", "total: ok: \(amount)", "Pay: nobody objects."],
@@ -364,14 +364,14 @@ import Testing
             ]
         ) { screen in
             _ = screen.console.handle(keys[0])
-            screen.action = .checked(Self.check(Self.amount), summary: "Pay: nobody objects.")
+            screen.action.progress = .checked(Self.check(Self.amount), summary: "Pay: nobody objects.")
             screen.console.showAction(
                 id: "pay", title: "Pay",
                 lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
                 question: "Pay SAR 45.45 with Visa?")
             for key in keys.dropFirst() { _ = screen.console.handle(key) }
         }
-        #expect(!store.state.sending)
+        #expect(!store.state.action.sending)
         #expect(store.state.console.asks && !store.state.console.questionIsOnScreen)
     }
 
@@ -394,7 +394,7 @@ import Testing
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("y"))
-            (screen.action, screen.sending) = (.sending(request, verdicts: asked.verdicts), true)
+            (screen.action.progress, screen.action.sending) = (.sending(request, verdicts: asked.verdicts), true)
             screen.console.message = "Pay: sending…"
         }
     }
@@ -408,7 +408,7 @@ import Testing
             effects: [.moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5))]
         ) {
             screen in
-            (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
+            (screen.cards[1].generation, screen.cards[1].loading) = (2, true)
             screen.followUp = true
         }
         let dearer = Verdict.confirm("SAR 10,009.00", facts: ["amount": "SAR 10,009.00"])
@@ -422,9 +422,9 @@ import Testing
             ]
         ) { screen in
             screen.settledAt = store.now
-            (screen.cards[1].phase, screen.cards[1].loading, screen.cards[1].verdicts) = (.info, false, ["pay": dearer])
+            (screen.cards[1].loading, screen.cards[1].verdicts) = (false, ["pay": dearer])
             screen.followUp = false
-            screen.action = .checked(Self.check(dearer), summary: "Pay: nobody objects.")
+            screen.action.progress = .checked(Self.check(dearer), summary: "Pay: nobody objects.")
             screen.console.showAction(
                 id: "pay", title: "Pay",
                 lines: ["method: ok: with Visa", "total: ok: SAR 10,009.00", "Pay: nobody objects."],
@@ -434,7 +434,7 @@ import Testing
         store.send(.keys([.character("y")]), effects: [.draw(.changed)]) { screen in
             _ = screen.console.handle(.character("y"))
         }
-        #expect(!store.state.sending, "a yes to the old amount sends nothing")
+        #expect(!store.state.action.sending, "a yes to the old amount sends nothing")
         Self.drawn(store)
         let request = try Self.request(Self.check(dearer))
         store.send(
@@ -442,7 +442,9 @@ import Testing
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
             _ = screen.console.handle(.character("y"))
-            (screen.action, screen.sending) = (.sending(request, verdicts: Self.check(dearer).verdicts), true)
+            (screen.action.progress, screen.action.sending) = (
+                .sending(request, verdicts: Self.check(dearer).verdicts), true
+            )
             screen.console.message = "Pay: sending…"
         }
     }
@@ -482,7 +484,7 @@ import Testing
         if !perform { effects += state.reduce(.keys([.character("P")]), at: Rules.start) }
         #expect(!effects.contains { if case .send = $0 { true } else { false } })
         #expect(
-            state.action
+            state.action.progress
                 == .failed(
                     action: "pay", reason: "no card gave what 'Pay {amount} with {method}?' needs; nothing was sent",
                     verdicts: [ActionVerdict(id: "method", verdict: Self.method, reason: nil)]))
@@ -503,12 +505,10 @@ import Testing
             ]
         ) { screen in
             screen.settledAt = store.now
-            screen.cards[1].loading = false
-            (screen.cards[1].phase, screen.cards[1].reason, screen.cards[1].hidden) = (.failed, failure.reason, true)
-            (screen.cards[1].settledAt, screen.cards[1].visible, screen.cards[1].drawn) = (Rules.start, false, nil)
-            screen.cards[1].block = nil
-            screen.perform = nil
-            screen.action = .failed(
+            (screen.cards[1].loading, screen.cards[1].settledAt) = (false, Rules.start)
+            screen.cards[1].phase = .hidden(reason: failure.reason, drawn: nil, last: nil, failingSince: nil)
+            screen.action.perform = nil
+            screen.action.progress = .failed(
                 action: "pay", reason: "the screen failed (total: \(failure.reason)); nothing was sent")
         }
         #expect(store.state.frame(at: Rules.start).failure == "total: \(failure.reason)")
@@ -530,7 +530,7 @@ import Testing
         let store = Self.checkout(Self.method, Self.amount)
         // The method card has info and a stored verdict on paying; the total card is still loading.
         store.send(.ask("pay"), effects: [.track(card: 0, .verdict("pay"))]) { screen in
-            screen.asked = ActionCheck(
+            screen.action.asked = ActionCheck(
                 action: "pay",
                 verdicts: [
                     ActionVerdict(id: "method", verdict: Self.method, reason: nil),
@@ -542,7 +542,7 @@ import Testing
         store.send(.validated("rate-order", [0: .allow]), effects: [.track(card: 0, .verdict("rate-order"))]) {
             screen in
             screen.cards[0].verdicts["rate-order"] = .allow
-            screen.asked = ActionCheck(
+            screen.action.asked = ActionCheck(
                 action: "rate-order",
                 verdicts: [
                     ActionVerdict(id: "method", verdict: .allow, reason: nil),

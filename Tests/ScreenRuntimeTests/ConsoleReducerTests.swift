@@ -67,7 +67,7 @@ import Testing
             _ = screen.console.handle(.enter)
             screen.console.message = nil  // settled at once: "Looking up S…" goes
             screen.cards[1].received = [code]  // the input's one home: the card's state, read by its next load
-            (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
+            (screen.cards[1].generation, screen.cards[1].loading) = (2, true)
         }
         #expect(store.state.console.overlay == .none)
     }
@@ -98,9 +98,7 @@ import Testing
             ]
         ) { screen in
             for index in 0..<2 {
-                (screen.cards[index].phase, screen.cards[index].generation, screen.cards[index].loading) = (
-                    .loading, 2, true
-                )
+                (screen.cards[index].generation, screen.cards[index].loading) = (2, true)
             }
             (screen.reloading, screen.nextRound) = (true, Rules.at(10))
         }
@@ -111,8 +109,7 @@ import Testing
                 .cancel(card: 0, generation: 2), .cancel(card: 1, generation: 2), .finish,
             ]
         ) { screen in
-            for index in 0..<2 { screen.cards[index].loading = false }
-            screen.stopped = true
+            screen.stopped = true  // the refreshes cut short are left as they were: loading
         }
     }
 
@@ -127,7 +124,7 @@ import Testing
                 .cancel(card: 0, generation: 2), .cancel(card: 1, generation: 2), .finish,
             ]
         ) { screen in
-            for index in 0..<2 { (screen.cards[index].phase, screen.cards[index].generation) = (.loading, 2) }
+            for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (2, true) }
             (screen.reloading, screen.nextRound, screen.stopped) = (true, Rules.at(10), true)
         }
     }

@@ -41,12 +41,8 @@ import Testing
     static func shows(_ title: String, _ index: Int, at now: Date) -> (inout ScreenState) -> Void {
         { screen in
             screen.cards[index].loading = false
-            screen.cards[index].phase = .info
-            screen.cards[index].info = AnyInfo(title)
-            (screen.cards[index].block, screen.cards[index].drawn) = (block(title), block(title))
-            screen.cards[index].lastInfoBlock = block(title)
-            (screen.cards[index].freshAt, screen.cards[index].settledAt) = (now, now)
-            screen.cards[index].shownOnce = true
+            screen.cards[index].phase = .shown(ShownInfo(info: AnyInfo(title), block: block(title), at: now))
+            (screen.cards[index].settledAt, screen.cards[index].shownOnce) = (now, true)
         }
     }
 
@@ -132,9 +128,8 @@ import Testing
                 .track(card: 1, .hidden(late)), .draw(.changed),
             ]
         ) { screen in
-            (screen.cards[1].loading, screen.cards[1].phase, screen.cards[1].hidden) = (false, .failed, true)
-            (screen.cards[1].reason, screen.cards[1].settledAt) = ("no answer within 5s", Self.at(5))
-            (screen.cards[1].visible, screen.cards[1].block, screen.cards[1].drawn) = (false, nil, nil)
+            (screen.cards[1].loading, screen.cards[1].settledAt) = (false, Self.at(5))
+            screen.cards[1].phase = .hidden(reason: "no answer within 5s", drawn: nil, last: nil, failingSince: nil)
         }
         #expect(store.state.frame(at: Self.at(5)).degraded)
     }
@@ -150,7 +145,7 @@ import Testing
             effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5))]
         ) {
             screen in
-            (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 2, true)
+            (screen.cards[0].generation, screen.cards[0].loading) = (2, true)
         }
         store.send(
             .loaded(card: 0, generation: 2, soon),
@@ -170,7 +165,7 @@ import Testing
             effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 3, within: .seconds(5))]
         ) {
             screen in
-            (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 3, true)
+            (screen.cards[0].generation, screen.cards[0].loading) = (3, true)
             (screen.cards[0].due, screen.wakeAt) = (nil, nil)
         }
     }
@@ -265,7 +260,7 @@ import Testing
                 .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
-            for index in 0..<2 { (screen.cards[index].phase, screen.cards[index].generation) = (.loading, 2) }
+            for index in 0..<2 { screen.cards[index].generation = 2 }
             for index in 0..<2 { screen.cards[index].loading = true }
             (screen.nextRound, screen.wakeAt) = (Self.at(20.1), nil)
         }
@@ -284,10 +279,9 @@ import Testing
             ]
         ) { screen in
             screen.settledAt = store.now
-            (screen.cards[1].loading, screen.cards[1].phase, screen.cards[1].hidden) = (false, .failed, true)
-            (screen.cards[1].reason, screen.cards[1].settledAt) = ("connection refused", Self.at(10.1))
-            (screen.cards[1].failingSince, screen.cards[1].staleSince) = (Self.at(10.1), Self.at(0.1))
-            screen.cards[1].drawn = nil
+            (screen.cards[1].loading, screen.cards[1].settledAt) = (false, Self.at(10.1))
+            let last = ShownInfo(info: AnyInfo("payment"), block: Self.block("payment"), at: Self.at(0.1))
+            screen.cards[1].phase = .stale(last, failingSince: Self.at(10.1), reason: "connection refused", drawn: nil)
             screen.wakeAt = Self.at(20.1)
         }
         let stale = store.state.frame(at: Self.at(10.1)).cards[1]
@@ -304,9 +298,11 @@ import Testing
             ]
         ) { screen in
             screen.settledAt = store.now
-            (screen.cards[1].visible, screen.cards[1].staleSince) = (false, nil)
-            (screen.cards[1].block, screen.cards[1].drawn) = (Self.skeleton, Self.skeleton)
-            for index in 0..<2 { (screen.cards[index].phase, screen.cards[index].generation) = (.loading, 3) }
+            // Hidden (with its last info and since when loads fail kept), then retried: the skeleton is drawn.
+            let last = ShownInfo(info: AnyInfo("payment"), block: Self.block("payment"), at: Self.at(0.1))
+            screen.cards[1].phase = .hidden(
+                reason: "connection refused", drawn: Self.skeleton, last: last, failingSince: Self.at(10.1))
+            for index in 0..<2 { screen.cards[index].generation = 3 }
             for index in 0..<2 { screen.cards[index].loading = true }
             (screen.nextRound, screen.wakeAt) = (Self.at(81.1), nil)
         }
@@ -320,8 +316,6 @@ import Testing
             ]
         ) { screen in
             Self.shows("payment", 1, at: Self.at(71.1))(&screen)
-            (screen.cards[1].hidden, screen.cards[1].visible, screen.cards[1].failingSince) = (false, true, nil)
-            screen.cards[1].reason = nil
         }
     }
 
@@ -331,7 +325,7 @@ import Testing
             .reload(card: 0),
             effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5))]
         ) {
-            ($0.cards[0].phase, $0.cards[0].generation, $0.cards[0].loading) = (.loading, 2, true)
+            ($0.cards[0].generation, $0.cards[0].loading) = (2, true)
         }
         // `r` while the order loads: noted, and done once the screen is quiet.
         store.send(.reload(card: nil), effects: []) { $0.reloadAll = true }
@@ -346,8 +340,8 @@ import Testing
         ) { screen in
             screen.settledAt = store.now
             Self.shows("order", 0, at: Self.at(0.1))(&screen)
-            (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 3, true)
-            (screen.cards[1].phase, screen.cards[1].generation, screen.cards[1].loading) = (.loading, 2, true)
+            (screen.cards[0].generation, screen.cards[0].loading) = (3, true)
+            (screen.cards[1].generation, screen.cards[1].loading) = (2, true)
             (screen.reloadAll, screen.reloading, screen.nextRound) = (false, true, Self.at(10.1))
         }
         // Another `r` while that reload is under way is the same reload.
@@ -362,7 +356,7 @@ import Testing
             .reload(card: 0),
             effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5))]
         ) {
-            ($0.cards[0].phase, $0.cards[0].generation, $0.cards[0].loading) = (.loading, 2, true)
+            ($0.cards[0].generation, $0.cards[0].loading) = (2, true)
         }
         store.send(
             .loaded(card: 0, generation: 2, delivered),
@@ -385,7 +379,7 @@ import Testing
         store.send(
             .stop, effects: [.cancel(card: 0, generation: 1), .cancel(card: 1, generation: 1), .finish]
         ) { screen in
-            for index in 0..<2 { screen.cards[index].loading = false }
+            // The cards are left as they are: loading, as the last frame says (no answer is taken any more).
             screen.stopped = true
         }
     }

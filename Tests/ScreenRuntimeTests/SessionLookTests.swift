@@ -36,7 +36,7 @@ import Testing
             ]
         ) { screen in
             (screen.cards[0].generation, screen.cards[0].loading) = (1, true)
-            (screen.nextSessionLook, screen.wakeAt) = (Rules.at(0.25), Rules.at(0.25))
+            (screen.session.next, screen.wakeAt) = (Rules.at(0.25), Rules.at(0.25))
         }
         store.send(.answered(.tabs(signedOut, user: nil)), effects: [.draw(.changed)]) {
             $0.console.tabsChanged(to: signedOut, user: nil)
@@ -50,7 +50,7 @@ import Testing
         let store = Self.started()
         store.advance(by: .milliseconds(250))
         store.send(.tick, effects: [.request(.lookAtSession), .wake(at: Rules.at(0.5))]) { screen in
-            (screen.nextSessionLook, screen.wakeAt) = (Rules.at(0.5), Rules.at(0.5))
+            (screen.session.next, screen.wakeAt) = (Rules.at(0.5), Rules.at(0.5))
         }
         store.send(.answered(.tabs(Self.signedIn, user: "1234")), effects: [.draw(.changed)]) {
             $0.console.tabsChanged(to: Self.signedIn, user: "1234")
@@ -72,7 +72,7 @@ import Testing
         }
         store.advance(by: .milliseconds(250))
         store.send(.tick, effects: [.request(.lookAtSession), .wake(at: Rules.at(0.75))]) { screen in
-            (screen.nextSessionLook, screen.wakeAt) = (Rules.at(0.75), Rules.at(0.75))
+            (screen.session.next, screen.wakeAt) = (Rules.at(0.75), Rules.at(0.75))
         }
     }
 

@@ -5,8 +5,8 @@ import Testing
 
 @testable import ScreenRuntime
 
-/// The transition table is what the reducer consults: every pair is legal or a typed refusal, and a move the
-/// table refuses is a diagnostic that changes nothing.
+/// The transition table is what the reducer consults: every pair is legal or a typed refusal, each move the
+/// reducer makes is the table's, and a card's state cannot be in a phase from which an answer is refused.
 @Suite struct StateMachineTests {
     typealias Rules = ScreenReducerTests
 
@@ -28,9 +28,27 @@ import Testing
         }
     }
 
-    /// A screen whose order card is `phase` while its load #1 is under way: a state no action leads to, so only
-    /// a test can put the reducer before a move the table refuses.
-    static func store(_ phase: Phase) -> Rules.Store {
+    /// The state the reducer's refusals were once tested on (a failed card while its load is under way, forged by
+    /// hand) cannot be written any more: a card's state machine is read off what it shows and its load, so a load
+    /// under way is always `loading`, and an answer or a failure only ever meets a loading card.
+    @Test func aLoadUnderWayIsLoadingWhateverTheCardShows() {
+        let last = ShownInfo(info: AnyInfo("order"), block: Rules.block("order"), at: Rules.start)
+        let phases: [(CardPhase, Phase)] = [
+            (.waiting, .loading), (.shown(last), .info),
+            (.stale(last, failingSince: Rules.start, reason: "down", drawn: nil), .failed),
+            (.hidden(reason: "down", drawn: nil, last: last, failingSince: nil), .failed),
+        ]
+        for (phase, settled) in phases {
+            var card = Rules.card("order")
+            card.phase = phase
+            #expect(card.machine == settled)
+            card.loading = true
+            #expect(card.machine == .loading)
+        }
+    }
+
+    /// A screen whose order card's load #1 is under way.
+    static func store() -> Rules.Store {
         let store = Rules.store([Rules.card("order")])
         store.send(
             .start(loading: [0]),
@@ -38,34 +56,12 @@ import Testing
                 .trace("order: start → loading"), .draw(.first), .load(card: 0, generation: 1, within: .seconds(5)),
             ]
         ) { ($0.cards[0].generation, $0.cards[0].loading) = (1, true) }
-        var state = store.state
-        state.cards[0].phase = phase
-        return Rules.Store(state, at: Rules.start) { $0.reduce($1, at: $2) }
-    }
-
-    @Test func anAnswerForAFailedCardIsRefusedAndSaidNeverApplied() {
-        let store = Self.store(.failed)
-        store.send(
-            .loaded(card: 0, generation: 1, Rules.answer("late")),
-            effects: [
-                .diagnostic("order: illegal transition 'receive' from 'failed'"), .draw(.changed), .draw(.settled),
-            ]
-        ) { ($0.cards[0].loading, $0.settledAt) = (false, Rules.start) }
-        #expect(store.state.cards[0].info == nil && store.state.cards[0].block == Rules.skeleton)
-    }
-
-    @Test func aFailureOfAFailedCardIsRefusedAndSaidNeverApplied() {
-        let store = Self.store(.failed)
-        store.send(
-            .failed(card: 0, generation: 1, Failure("again"), drawn: nil),
-            effects: [.diagnostic("order: illegal transition 'fail' from 'failed'"), .draw(.changed), .draw(.settled)]
-        ) { ($0.cards[0].loading, $0.settledAt) = (false, Rules.start) }
-        #expect(store.state.cards[0].reason == nil && store.state.cards[0].visible)
+        return store
     }
 
     /// Every move the reducer makes is the table's: a refresh, its answer, a failure and a retry each say which.
     @Test func eachMoveIsTheTablesAndSaysFromWhereToWhere() {
-        let store = Self.store(.loading)
+        let store = Self.store()
         store.send(
             .loaded(card: 0, generation: 1, Rules.answer("order")),
             effects: [
@@ -78,7 +74,7 @@ import Testing
         store.send(
             .reload(card: 0),
             effects: [.moved(card: 0, from: .info, to: .loading), .load(card: 0, generation: 2, within: .seconds(5))]
-        ) { ($0.cards[0].phase, $0.cards[0].generation, $0.cards[0].loading, $0.followUp) = (.loading, 2, true, true) }
+        ) { ($0.cards[0].generation, $0.cards[0].loading, $0.followUp) = (2, true, true) }
         let broken = Failure("missing key 'name'")
         store.send(
             .failed(card: 0, generation: 2, broken, drawn: nil),
@@ -88,16 +84,18 @@ import Testing
             ]
         ) { screen in
             screen.settledAt = store.now
-            (screen.cards[0].phase, screen.cards[0].loading, screen.cards[0].hidden) = (.failed, false, true)
-            (screen.cards[0].reason, screen.cards[0].visible, screen.followUp) = (broken.reason, false, false)
-            (screen.cards[0].block, screen.cards[0].drawn) = (nil, nil)
+            let last = ShownInfo(info: AnyInfo("order"), block: Rules.block("order"), at: Rules.start)
+            screen.cards[0].phase = .hidden(reason: broken.reason, drawn: nil, last: last, failingSince: nil)
+            (screen.cards[0].loading, screen.followUp) = (false, false)
         }
         store.send(
             .reload(card: 0),
             effects: [.moved(card: 0, from: .failed, to: .loading), .load(card: 0, generation: 3, within: .seconds(5))]
         ) { screen in
-            (screen.cards[0].phase, screen.cards[0].generation, screen.cards[0].loading) = (.loading, 3, true)
-            (screen.cards[0].drawn, screen.cards[0].block, screen.followUp) = (Rules.skeleton, Rules.skeleton, true)
+            (screen.cards[0].generation, screen.cards[0].loading, screen.followUp) = (3, true, true)
+            let last = ShownInfo(info: AnyInfo("order"), block: Rules.block("order"), at: Rules.start)
+            screen.cards[0].phase = .hidden(
+                reason: broken.reason, drawn: Rules.skeleton, last: last, failingSince: nil)
         }
     }
 }

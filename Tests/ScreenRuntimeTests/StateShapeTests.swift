@@ -1,0 +1,46 @@
+import Core
+import Foundation
+import Testing
+
+@testable import ScreenRuntime
+
+/// The state's shape is its meaning: a card's phase carries what that phase has, and the screen is composed of
+/// child states, so neither grows a field for each fix again. Issue 58 found 27 and 30 stored properties.
+@Suite struct StateShapeTests {
+    static let goalForACard = 14
+    static let goalForAScreen = 18
+
+    /// The stored properties of `value`, by name, as the runtime holds them (computed properties are not counted).
+    static func stored(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+
+    @Test func aCardHoldsAtMostFourteenStoredProperties() {
+        let card = ScreenReducerTests.card("order")
+        let fields = Self.stored(card)
+        #expect(fields.count <= Self.goalForACard, "CardState holds \(fields.count): \(fields)")
+        #expect(fields.count == 10, "CardState's count changed (\(fields)): update the count here and in the README")
+    }
+
+    @Test func aScreenHoldsAtMostEighteenStoredPropertiesInItsChildStates() {
+        let store = ScreenReducerTests.store()
+        let fields = Self.stored(store.state)
+        #expect(fields.count <= Self.goalForAScreen, "ScreenState holds \(fields.count): \(fields)")
+        #expect(fields.count == 17, "ScreenState's count changed (\(fields)): update the count here and in the README")
+        for child in ["config", "action", "session"] { #expect(fields.contains(child)) }
+    }
+
+    /// Each phase has only what it needs: a waiting card nothing, a hidden one no stale mark, a stale one its info.
+    @Test func whatAPhaseDoesNotHaveCannotBeRead() {
+        let last = ShownInfo(info: AnyInfo("order"), block: ScreenReducerTests.block("order"), at: .distantPast)
+        var card = ScreenReducerTests.card("order")
+        #expect(card.visible && card.reason == nil && card.staleSince == nil && card.reported == nil)
+        #expect(card.block == ScreenReducerTests.skeleton)
+        card.phase = .stale(last, failingSince: .distantFuture, reason: "down", drawn: nil)
+        #expect(card.visible && card.staleSince == .distantPast && card.reported == last && card.block == last.block)
+        card.phase = .hidden(reason: "down", drawn: nil, last: last, failingSince: nil)
+        #expect(!card.visible && card.staleSince == nil && card.reported == nil && card.block == nil)
+        #expect(card.reason == "down" && card.info == AnyInfo("order"))
+        card.phase = .shown(last)
+        card.loading = true  // a refresh: the info stays on screen, but no report gives it until it answers
+        #expect(card.visible && card.reported == nil && card.block == last.block && card.machine == .loading)
+    }
+}

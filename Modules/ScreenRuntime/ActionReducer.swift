@@ -2,17 +2,15 @@ import Core
 import Foundation
 
 extension ScreenState {
-    /// A person asked for action `id`: the validating cards' stored verdicts are added up (``ActionCheck``). A
+    /// A person asked for action `spec` (one of the screen's: the console offers no other, the host refuses any
+    /// other `--pay` or `--action`): the validating cards' stored verdicts are added up (``ActionCheck``). A
     /// veto or "cannot tell" is listed and stops it, and so does a question the cards' facts cannot fill (no
     /// amount: nothing to confirm). An allowed action is confirmed first (the dialog's question, which says what it
     /// would go without) unless `confirmed` (`--action`, `--pay`): then an input a person gave that the intent does
     /// not carry stops it, and otherwise it is sent once, or done at once when it sends nothing. A screen that has
     /// failed does nothing.
-    mutating func act(_ id: String, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect]) {
-        guard let spec = action.spec(id) else {
-            effects.append(.diagnostic("this screen has no action '\(id)'"))
-            return
-        }
+    mutating func act(_ spec: ActionSpec, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect]) {
+        let id = spec.id
         if case .sending? = action.progress { return }
         if let failure {
             action.progress = .failed(action: id, reason: "the screen failed (\(failure)); nothing was sent")
@@ -49,7 +47,7 @@ extension ScreenState {
         }
         guard currentCheck(spec.action, carrying: spec.carries) == shown, failure == nil else {
             effects.append(.trace("action \(id): the cards changed before the answer; asking again"))
-            return act(id, confirmed: false, now, &effects)
+            return act(spec, confirmed: false, now, &effects)
         }
         effects.append(.trace("action \(id): confirmed"))
         send(spec, shown, &effects)
@@ -63,7 +61,7 @@ extension ScreenState {
             currentCheck(spec.action, carrying: spec.carries) != shown
         else { return }
         effects.append(.trace("action \(id): the cards changed while it was open; asking again"))
-        act(id, confirmed: false, now, &effects)
+        act(spec, confirmed: false, now, &effects)
     }
 
     /// The validating cards' verdicts on `asked` kept in ``asked``, each one that said something heard by its

@@ -130,8 +130,10 @@ public struct ScreenSettings: Sendable {
     public var sessionLook: Duration?
     /// What a person can do on it (the definition's actions); validating cards answer each one as they load.
     public var actions: [ActionSpec] = []
-    /// An action to carry out, already confirmed, once the first loads have settled (`--pay`); not with `watch`.
-    public var perform: String?
+    /// One of ``actions`` to carry out, already confirmed, once the first loads have settled (`--pay`); not with
+    /// `watch`. The host decides both once (it tells a person which actions the screen has, and refuses `--pay`
+    /// with `--watch`), so the screen takes the action itself and checks neither again.
+    public var perform: ActionSpec?
     /// What a person said before the screen started (a prompt's value: `--input method=cash`): routed at the
     /// start as if typed, kept in the state of each card that takes it and handed to every load of it.
     public var said: [DomainEvent] = []

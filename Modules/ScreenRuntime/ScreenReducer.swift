@@ -26,9 +26,6 @@ public enum ScreenAction: Sendable, Equatable {
     case keys([Key])
     /// The host's answer to a ``ConsoleRequest``.
     case answered(ConsoleAnswer)
-    /// A person asked for action `id` (pay); `confirmed` when they already said yes (`--pay`, `--action`), else
-    /// the screen asks first and a `y` in its dialog confirms what the dialog showed.
-    case act(String, confirmed: Bool)
     /// The host drew revision `revision` of the console (``ScreenConsole/revision``) with `rows` body lines of which
     /// `page` fit the window: a question it showed may now be answered, and scrolling stays within the body.
     case drawn(revision: Int, rows: Int, page: Int)
@@ -159,10 +156,6 @@ extension ScreenState {
             stop(&effects)
         case .drawn(let revision, let rows, let page):
             console.wasDrawn(revision, rows: rows, page: page)
-        case .act(let id, let confirmed):
-            act(id, confirmed: confirmed, now, &effects)
-            effects.append(.draw(.changed))
-            if confirmed { settleIfQuiet(now, &effects) }
         case .sent(let id, let result):
             sent(id, result, &effects)
             if stopped { return effects }
@@ -341,7 +334,9 @@ extension ScreenState {
         case .submit(let event)?:
             (inputPending, followUp, submitted) = (true, !config.watch, true)
             route(event, path: ["input"], now, &effects)
-        case .act(let id)?: act(id, confirmed: false, now, &effects)
+        case .act(let id)?:
+            // The console offers the screen's own actions only.
+            if let spec = action.spec(id) { act(spec, confirmed: false, now, &effects) }
         case .confirm(let id)?: confirm(id, now, &effects)
         case .open(let id)?: effects.append(.request(.open(tab: id)))
         case .perform(let id)?: effects.append(.request(.perform(tab: id)))
@@ -401,9 +396,9 @@ extension ScreenState {
             }
             if !quiet { return }
         }
-        if let id = action.perform {
+        if let spec = action.perform {
             action.perform = nil
-            act(id, confirmed: true, now, &effects)
+            act(spec, confirmed: true, now, &effects)
             effects.append(.draw(.changed))
         }
     }

@@ -215,7 +215,7 @@ public struct ActionState: Sendable, Equatable {
     /// The screen's inputs (`["cart": "C100"]`): filled into the actions' words and addresses.
     public let inputs: [String: String]
     /// An action to carry out once the first loads settle (`--pay`; the host refuses it with watch).
-    public var perform: String?
+    public var perform: ActionSpec?
     /// Where the last action asked for is.
     public var progress: ActionProgress?
     /// A confirmed action is on its way to the backend.

@@ -40,7 +40,7 @@ private struct PriceCard: Component, Validatable {
         var pay = ActionSpec(id: "pay")
         (pay.send, pay.done) = ("carts/{cart}/pay", "Paid {amount}: order {order}")
         var settings = ScreenSettings(ids: ["cart": "C1"])
-        (settings.actions, settings.perform, settings.attempts) = ([pay], "pay", attempts)
+        (settings.actions, settings.perform, settings.attempts) = ([pay], pay, attempts)
         let runtime = ScreenRuntime(
             entries: [ScreenEntry(id: PriceCard.id)], registry: registry, backend: backend, clock: clock,
             settings: settings, report: RuntimeReport(diagnostic: { _ in }))

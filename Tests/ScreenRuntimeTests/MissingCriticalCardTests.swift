@@ -23,7 +23,7 @@ private struct NoteCard: Component {
         let said = Locked([String]())
         var settings = ScreenSettings(ids: [:])
         settings.actions = [ActionSpec(id: "pay")]
-        settings.perform = "pay"
+        settings.perform = settings.actions.first
         let runtime = ScreenRuntime(
             entries: entries, registry: registry, backend: CannedBackend([:], clock: clock), clock: clock,
             settings: settings, report: RuntimeReport(diagnostic: { line in said.withLock { $0.append(line) } }))

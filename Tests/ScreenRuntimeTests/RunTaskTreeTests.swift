@@ -80,7 +80,7 @@ import Testing
         if pay {
             var action = ActionSpec(id: "pay")
             (action.send, action.done) = ("carts/{cart}/pay", "Paid {amount}")
-            (settings.actions, settings.perform, settings.attempts) = ([action], "pay", MemoryAttempts { "key" })
+            (settings.actions, settings.perform, settings.attempts) = ([action], action, MemoryAttempts { "key" })
         }
         return ScreenRuntime(
             entries: [ScreenEntry(id: PriceCard.id)], registry: registry, backend: backend, clock: clock,

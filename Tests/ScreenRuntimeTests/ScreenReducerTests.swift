@@ -19,7 +19,8 @@ import Testing
         var settings = ScreenSettings(ids: ids)
         (settings.timeout, settings.watch, settings.every, settings.staleLimit) =
             (.seconds(5), watch, .seconds(10), .seconds(60))
-        (settings.prompts, settings.actions, settings.perform) = (prompts, actions, perform)
+        (settings.prompts, settings.actions) = (prompts, actions)
+        settings.perform = actions.first { $0.id == perform }
         let cards = cards ?? [card("order"), card("payment")]
         return TestStore(ScreenState(cards: cards, started: start, settings: settings), at: start) {
             $0.reduce($1, at: $2)

@@ -85,7 +85,8 @@ extension OrderTrackingApp {
     {
         try JSONLinesFile.refuseShared([record, replay, analytics].map { ($0.name, parsed[$0]) })
         let host = try context.host(parsed)
-        let analytics = try host.analytics(parsed[analytics], subject: Dictionary(options.inputs) { first, _ in first })
+        // Each screen the run shows names its own subject (ScreenRun.show builds the inputs by name once).
+        let analytics = try host.analytics(parsed[analytics], subject: [:])
         return await ScreenRun(options: options, host: host, analytics: analytics).run()
     }
 }

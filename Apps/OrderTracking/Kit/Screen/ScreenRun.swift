@@ -104,15 +104,19 @@ struct ScreenRun: Sendable {
         let given = definition.prompts.compactMap { prompt in
             options.inputs.first { $0.0 == prompt.name }.map { (prompt, prompt.event($0.1)) }
         }
-        let analytics = analytics?.about(Dictionary(inputs) { first, _ in first })
+        // The inputs by name, built once: the analytics' subject and the ids every card and action reads.
+        let ids = Dictionary(inputs) { first, _ in first }
+        let analytics = analytics?.about(ids)
         let presenter = ScreenPresenter(
             subject: ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs),
             json: options.json, plain: options.plain, watch: options.watch, terminal: host.terminal)
         let interactive = presenter.interactive
-        var settings = ScreenSettings(ids: Dictionary(inputs) { first, _ in first })
+        var settings = ScreenSettings(ids: ids)
         (settings.timeout, settings.watch, settings.every) = (host.timeout, options.watch, options.every)
         (settings.staleLimit, settings.includeInfo) = (options.staleLimit, options.json)
-        (settings.actions, settings.perform, settings.said) = (definition.actions, options.perform, given.map(\.1))
+        (settings.actions, settings.said) = (definition.actions, given.map(\.1))
+        // The action itself: ``refusal(of:by:missing:)`` told a person when the screen has no such action.
+        settings.perform = definition.actions.first { $0.id == options.perform }
         settings.attempts = host.attempts
         settings.prompts = interactive ? definition.prompts.map(\.prompt) : []
         settings.sessionLook = interactive ? SessionTabs.every : nil

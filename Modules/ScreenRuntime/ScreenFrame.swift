@@ -126,7 +126,8 @@ public struct ScreenSettings: Sendable {
     /// What a person can type on the live screen (none elsewhere).
     public var prompts: [ConsolePrompt] = []
     /// Under `watch`, how often the host is asked who is signed in (``ConsoleRequest/lookAtSession``, first at the
-    /// start: its answer puts the tab bar in the state, and another process may sign in or out); nil: never.
+    /// start: its answer puts the tab bar in the state, and another process may sign in or out); nil: never. The
+    /// host sets it only on a watched screen (a person's live screen), and the state takes it as given.
     public var sessionLook: Duration?
     /// What a person can do on it (the definition's actions); validating cards answer each one as they load.
     public var actions: [ActionSpec] = []

@@ -297,7 +297,7 @@ public struct ScreenState: Sendable, Equatable {
         config = ScreenConfig(started: started, settings: settings)
         console = ScreenConsole(prompts: settings.prompts, actions: settings.actions)
         action = ActionState(settings: settings)
-        session = SessionLook(every: settings.watch ? settings.sessionLook : nil)
+        session = SessionLook(every: settings.sessionLook)
     }
 
     /// Whether no load, delivery or send is under way.

@@ -10,6 +10,9 @@ public struct ScreenSubject: Sendable, Equatable {
     public let title: String
     /// The inputs, in order.
     public let inputs: [Input]
+    /// The same inputs by name (the first of a name given twice), built once here: the title is filled from them,
+    /// and the host hands them on as the screen's ids and the analytics' subject.
+    public let ids: [String: String]
 
     /// One input: its name and value.
     public struct Input: Sendable, Equatable {
@@ -23,8 +26,9 @@ public struct ScreenSubject: Sendable, Equatable {
     public init(screen: String, title: String, inputs: [(String, String)]) {
         self.screen = screen
         self.inputs = inputs.map { Input(name: $0.0, value: $0.1) }
+        ids = Dictionary(inputs) { first, _ in first }
         // A title is the backend's text: never a control character on a terminal.
-        let filled = ScreenDefinition.fill(title, Dictionary(inputs, uniquingKeysWith: { first, _ in first }))
+        let filled = ScreenDefinition.fill(title, ids)
         self.title = SafeText.visible(filled ?? title)
     }
 

@@ -104,11 +104,12 @@ struct ScreenRun: Sendable {
         let given = definition.prompts.compactMap { prompt in
             options.inputs.first { $0.0 == prompt.name }.map { (prompt, prompt.event($0.1)) }
         }
-        // The inputs by name, built once: the analytics' subject and the ids every card and action reads.
-        let ids = Dictionary(inputs) { first, _ in first }
+        let subject = ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs)
+        // The inputs by name, built once (by the subject): the analytics' subject and the ids every card reads.
+        let ids = subject.ids
         let analytics = analytics?.about(ids)
         let presenter = ScreenPresenter(
-            subject: ScreenSubject(screen: definition.name, title: definition.title, inputs: inputs),
+            subject: subject,
             json: options.json, plain: options.plain, watch: options.watch, terminal: host.terminal)
         let interactive = presenter.interactive
         var settings = ScreenSettings(ids: ids)

@@ -51,8 +51,8 @@ public struct SystemClock: CourierClock {
     /// Sleeps on the continuous clock.
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
     /// A dispatch timer: no task is created or woken unless it fires, and cancelling removes it (with everything
-    /// its action holds) at once. A fired action runs as a task, on the same pool as the work it guards, so a
-    /// pool kept busy elsewhere cannot turn into false timeouts.
+    /// its action holds) at once. A fired action runs as a placed task (`Task.placed`, never a bare `Task {}`),
+    /// on the same pool as the work it guards, so a pool kept busy elsewhere cannot turn into false timeouts.
     public func schedule(after duration: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
         let timer = DispatchTimer(DispatchSource.makeTimerSource(queue: SystemClock.timers))
         timer.source.schedule(deadline: .now() + duration.seconds)
@@ -60,7 +60,7 @@ public struct SystemClock: CourierClock {
         // caller may forget the returned value without the timer dying with it.
         timer.source.setEventHandler {
             timer.source.cancel()
-            Task { action() }
+            Task.placed { action() }
         }
         timer.source.resume()
         return ScheduledTimer { timer.source.cancel() }

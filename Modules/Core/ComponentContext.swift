@@ -18,9 +18,10 @@ public struct ComponentContext: Sendable {
     /// with `--input`, another card's announcement), kept in the screen's state and handed in on every load.
     public var received: [DomainEvent]
 
-    /// Creates a context; only `backend` is required.
+    /// Creates a context. The clock has no default: a library that read the wall clock on its own would make
+    /// every deadline and "minutes ago" untestable, so the host (or a test's virtual clock) always hands it in.
     public init(
-        ids: [String: String] = [:], backend: any Backend, clock: any CourierClock = SystemClock(),
+        ids: [String: String] = [:], backend: any Backend, clock: any CourierClock,
         presentation: Presentation = .embedded, timeout: Duration = .seconds(5), payload: Data? = nil,
         received: [DomainEvent] = []
     ) {

@@ -46,7 +46,7 @@ public struct LatencyBackend: Backend {
     private let clock: any CourierClock
 
     /// Card `i` answers after `latencies[i]` (zero when out of range).
-    public init(latencies: [Duration], clock: any CourierClock = SystemClock()) {
+    public init(latencies: [Duration], clock: any CourierClock) {
         self.latencies = latencies
         self.clock = clock
     }

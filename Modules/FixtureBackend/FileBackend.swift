@@ -37,13 +37,13 @@ public final class FileBackend: Backend {
     private let timelineStarts = Locked<[String: Date]>([:])
 
     /// Serves files below `root` alone; delays run on `clock`.
-    public convenience init(root: URL, clock: any CourierClock = SystemClock()) {
+    public convenience init(root: URL, clock: any CourierClock) {
         self.init(rootPaths: [root.standardizedFileURL.path], clock: clock)
     }
 
     /// Serves the folders at `rootPaths` laid over each other; delays run on `clock`. Hosts on a start-up budget
     /// use this one: the first `URL` operation in a process costs more than serving a file.
-    public init(rootPaths: [String], clock: any CourierClock = SystemClock()) {
+    public init(rootPaths: [String], clock: any CourierClock) {
         roots = rootPaths.map { FileBackend.realPath($0) ?? $0 }
         owners = roots.map { _ in nil }
         claims = nil
@@ -54,7 +54,7 @@ public final class FileBackend: Backend {
     /// folder) laid over it, each squad's files held to `claims`; delays run on `clock`.
     public init(
         host: String, squads: [(squad: String, path: String)], claims: FixtureClaims,
-        clock: any CourierClock = SystemClock()
+        clock: any CourierClock
     ) {
         roots = ([host] + squads.map(\.path)).map { FileBackend.realPath($0) ?? $0 }
         owners = [nil] + squads.map(\.squad)

@@ -26,7 +26,7 @@ public struct Authenticator: Sendable {
     /// Creates an authenticator. `say` receives the reference lines as they happen ("Logging in...");
     /// `note` what each success hook found (hosts show it on request); `warn` every hook that failed.
     public init(
-        backend: any Backend, container: LoginContainer, clock: any CourierClock = SystemClock(),
+        backend: any Backend, container: LoginContainer, clock: any CourierClock,
         hookDeadline: Duration = .seconds(5), say: @escaping @Sendable (String) -> Void,
         note: @escaping @Sendable (String) -> Void = { _ in }, warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {

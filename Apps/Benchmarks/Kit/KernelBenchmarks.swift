@@ -13,7 +13,8 @@ enum KernelBenchmarks {
         try registry.register(SyntheticCard.registration)
         let registration = try registry.registration(for: SyntheticCard.id)
         return (0..<count).map { index in
-            let context = ComponentContext(ids: ["card": "\(index)"], backend: backend, timeout: .seconds(30))
+            let context = ComponentContext(
+                ids: ["card": "\(index)"], backend: backend, clock: SystemClock(), timeout: .seconds(30))
             return registration.kernel(context: context)
         }
     }
@@ -34,7 +35,7 @@ enum KernelBenchmarks {
 
     /// Wall time ÷ the slowest latency (concurrent) or ÷ the sum (sequential).
     static func concurrencyRatio(_ latencies: [Duration], sequential: Bool = false) async throws -> Double {
-        let cards = try screen(latencies.count, backend: LatencyBackend(latencies: latencies))
+        let cards = try screen(latencies.count, backend: LatencyBackend(latencies: latencies, clock: SystemClock()))
         let wall: Double
         if sequential {
             wall = await seconds { for card in cards { _ = await card.load(within: .seconds(30), on: SystemClock()) } }
@@ -47,7 +48,7 @@ enum KernelBenchmarks {
     /// One screen of `count` cards: load all, then paint the whole frame into a buffer. Seconds.
     static func scale(_ count: Int) async throws -> Double {
         try await seconds {
-            let cards = try screen(count, backend: LatencyBackend(latencies: []))
+            let cards = try screen(count, backend: LatencyBackend(latencies: [], clock: SystemClock()))
             let answers = await loadConcurrently(cards).answers
             let blocks = zip(cards, answers).map { card, info in card.card(for: info.map { .info($0) } ?? .loading) }
             let painter = FramePainter(

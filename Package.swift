@@ -8,7 +8,7 @@ import PackageDescription
 /// Squad modules under Modules/<Name>, each with the modules it may import.
 let modules: [(name: String, dependencies: [String])] = [
     ("Core", []),
-    ("Payments", ["Core", "Currency", "PaymentsInterface", "OrderInterface", "PromoInterface"]),
+    ("Payments", ["Core", "Currency", "InputRules", "PaymentsInterface", "OrderInterface", "PromoInterface"]),
     ("Order", ["Core", "Currency", "OrderInterface", "LocationInterface"]),
     ("Location", ["Core", "LocationInterface", "OrderInterface"]),
     ("Login", ["Core"]),
@@ -16,13 +16,13 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Profile", ["Core", "Login", "Tabs"]),
     ("Feed", ["Core", "Login", "Tabs"]),
     ("Storage", ["Core", "Login", "Tabs", "HostIO"]),
-    ("Promo", ["Core", "Currency", "PromoInterface", "SafeText"]),
+    ("Promo", ["Core", "Currency", "PromoInterface", "SafeText", "InputRules"]),
     // squad:new-module (squad new inserts above this line)
 ]
 
 /// Squads with an interface target, `<Name>Interface` under Modules/<Name>/Interface (the interface-module pattern
 /// of Tuist's µFeatures): the events the squad publishes and their payload types, owned with the squad's folder.
-/// Other squads and apps import the interface, never the squad's module; an interface depends on Core only.
+/// Other squads and apps import the interface, never the squad's module; an interface depends on Core (and shared libraries) only.
 let interfaces: [String] = [
     "Payments",
     "Order",
@@ -51,16 +51,20 @@ let fixtures: [String] = [
 let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("JSON", ["SafeText"]),
     ("SafeText", []),
-    ("ArgumentParsing", ["SafeText"]),
+    ("InputRules", ["SafeText"]),
+    ("ArgumentParsing", ["SafeText", "InputRules"]),
     ("Currency", []),
     ("CodeOwnership", []),
     ("TerminalUI", ["Core", "SafeText"]),
     ("FixtureBackend", ["Core", "JSON"]),
-    ("ScreenRuntime", ["Core", "JSON"]),
+    ("ScreenRuntime", ["Core", "JSON", "InputRules"]),
     ("HostIO", ["Core", "SafeText", "TerminalUI", "ArgumentParsing"]),
     (
         "ScreenSinks",
-        ["Core", "JSON", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing", "FixtureBackend"]
+        [
+            "Core", "JSON", "SafeText", "InputRules", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing",
+            "FixtureBackend",
+        ]
     ),
     ("LiveScreen", ["Core", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ScreenSinks"]),
 ]
@@ -87,7 +91,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         "OrderTracking", "order-tracking",
         modules.map(\.name) + interfaces.map { "\($0)Interface" } + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
-            "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
+            "InputRules", "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
         ]
     ),
     // FixtureBackend for FixtureClaims: `squad lint` and the demo backend apply one rule to squads' fixture trees.
@@ -117,7 +121,9 @@ for library in modules + sharedLibraries + adapters + testSupport {
 }
 
 for squad in interfaces {
-    targets.append(.target(name: "\(squad)Interface", dependencies: ["Core"], path: "Modules/\(squad)/Interface"))
+    // An interface may use the shared input rules (PromoDiscount's code is an InputCode).
+    targets.append(
+        .target(name: "\(squad)Interface", dependencies: ["Core", "InputRules"], path: "Modules/\(squad)/Interface"))
     products.append(.library(name: "\(squad)Interface", targets: ["\(squad)Interface"]))
 }
 

@@ -1,3 +1,4 @@
+import InputRules
 import SafeText
 
 /// A problem with the command line: the message says what was wrong and what to type instead.
@@ -39,14 +40,11 @@ public func editDistance(_ a: String, _ b: String) -> Int {
     return previous[b.count]
 }
 
-/// Ids from the command line: letters, digits, `-`, `_`; 1 to 64 characters. Anything else could reach a path.
+/// Ids from the command line, held to InputRules' one rule for an id (``InputID``): anything else could reach a
+/// path. The refusal gives the id's one piece of advice and echoes the value cut.
 public func validateID(_ id: String, kind: String) throws(UsageError) -> String {
-    let allowed = id.unicodeScalars.allSatisfy {
-        ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
-    }
-    guard (1...64).contains(id.count), allowed else {
-        throw UsageError(
-            message: "invalid \(kind) id '\(SafeText.visible(id))': use 1 to 64 letters, digits, '-' or '_'")
+    guard InputID.accepts(id) else {
+        throw UsageError(message: "invalid \(kind) id \(InputEcho.quoted(id)): \(InputID.advice)")
     }
     return id
 }

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import InputRules
 import PaymentsInterface
 import PromoInterface
 
@@ -59,8 +60,8 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
         let data = try await context.payloadOrFetch(try Endpoint("carts", try context.id("cart"), "methods.json"))
         let payload = try JSONDecoder().decode(SavedMethodsPayload.self, from: data)
         let methods = try payload.methods.map { saved in
-            guard PromoDiscount.isCode(saved.id) else {
-                throw Failure("a saved method's id must be 1 to 16 letters and digits")
+            guard InputCode.accepts(saved.id) else {
+                throw Failure("a saved method's id is not a code: \(InputCode.advice)")
             }
             return SavedMethods.Saved(
                 id: saved.id, label: try PaymentInfo.Method(saved.method).label, usable: saved.usable,

@@ -1,6 +1,7 @@
 import Core
 import Currency
 import Foundation
+import InputRules
 import PromoInterface
 import SafeText
 
@@ -35,7 +36,7 @@ public struct PromoComponent: Component, EventPublishing, RefreshingOnEvents {
     public func load(_ context: ComponentContext) async throws -> PromoInfo {
         guard let typed = context.latest(.promoEntered) else { return PromoInfo(status: .waiting) }
         let code = String(typed.trimmingCharacters(in: .whitespaces).uppercased().prefix(64))
-        guard PromoDiscount.isCode(code) else { return PromoInfo(status: .unknown, code: code) }
+        guard InputCode.accepts(code) else { return PromoInfo(status: .unknown, code: code) }
         let data: Data
         do { data = try await context.backend.fetch(try Endpoint("promos", code + ".json")) } catch .notFound {
             return PromoInfo(status: .unknown, code: code)

@@ -1,4 +1,5 @@
 import Core
+import InputRules
 
 /// One tab of the live screen's bar, as the host's tab bar describes it: part of the screen's state, so the bar is
 /// drawn from the frame and a key moves between the tabs the state holds.
@@ -41,7 +42,7 @@ public struct ConsolePrompt: Sendable, Equatable {
     /// What a prompt accepts, key by key: ASCII letters and digits (`../x`, `A?B`, `é1` are no codes, so they are
     /// never typed into one).
     public static func mayBeTyped(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber)
+        InputCode.mayHold(character)
     }
 }
 

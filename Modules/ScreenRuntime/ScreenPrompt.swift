@@ -1,4 +1,5 @@
 import Core
+import InputRules
 import JSON
 
 /// One prompt of a screen's definition: the name a command line gives its value by (`--input promo=SAVE10`), the
@@ -17,10 +18,9 @@ public struct ScreenPrompt: Sendable, Equatable {
         (self.name, self.prompt, self.card) = (name, prompt, card)
     }
 
-    /// Whether `value` is what a person could type into it: 1 to `limit` ASCII letters and digits.
-    public func takes(_ value: String) -> Bool {
-        (1...prompt.limit).contains(value.count) && value.allSatisfy(ConsolePrompt.mayBeTyped)
-    }
+    /// Whether `value` is what a person could type into it: a code (InputRules' ``InputCode``, the one rule
+    /// `--input`, `--event` and the cards that read it apply too), no longer than the prompt's line.
+    public func takes(_ value: String) -> Bool { InputCode.accepts(value) && value.count <= prompt.limit }
 
     /// The event a value given for it is (`promo.entered` = "SAVE10"), routed as a typed one is.
     public func event(_ value: String) -> DomainEvent { DomainEvent(prompt.event, text: value) }

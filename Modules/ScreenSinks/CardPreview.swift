@@ -3,6 +3,7 @@ import Core
 import FixtureBackend
 import Foundation
 import HostIO
+import InputRules
 import SafeText
 import ScreenRuntime
 import TerminalUI
@@ -62,10 +63,12 @@ public struct CardPreview: Sendable {
                 let reaction = await runtime.deliver(event)[id]
                 // A signal that cut the delivery short leaves the card's reaction untold, not "no change".
                 guard !Task.isCancelled else { break }
+                // The event as given, cut: a 100 KB value is said back as one short line.
+                let said = InputEcho.cut(event.description)
                 switch reaction {
-                case .reloaded?: reactions.append("\(event): reloaded")
-                case .updated?: reactions.append("\(event): updated")
-                default: reactions.append("\(event): no change (\(id) does not act on \(event.name) now)")
+                case .reloaded?: reactions.append("\(said): reloaded")
+                case .updated?: reactions.append("\(said): updated")
+                default: reactions.append("\(said): no change (\(id) does not act on \(event.name) now)")
                 }
             }
             return reactions

@@ -2,6 +2,7 @@ import Core
 import CoreTesting
 import Foundation
 import HostIO
+import InputRules
 import PromoInterface
 import ScreenRuntime
 import ScreenSinks
@@ -324,7 +325,7 @@ import Testing
             + ["é", "٣", "ｆ", "日", "🙂", "\u{200B}"]
         for character in samples {
             #expect(
-                ConsolePrompt.mayBeTyped(character) == PromoDiscount.isCode(String(character)), "\(character)")
+                ConsolePrompt.mayBeTyped(character) == InputCode.accepts(String(character)), "\(character)")
         }
     }
 }

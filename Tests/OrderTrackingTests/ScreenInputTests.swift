@@ -91,12 +91,53 @@ private struct TipCard: Component, RefreshingOnEvents {
             "--input promo 'SAVE-10' is not what the Promo code prompt takes: use 1 to 16 letters and digits"
         ),
         (["screen", "checkout", "--input", "cart=C100", "--input", "promos=SAVE10"], "did you mean 'promo'?"),
+        // One rule per input (issue 58): a code is refused with the same advice whatever broke it, an id with its own.
+        (
+            ["checkout", "C100", "--input", "promo=SAVE10=X"],
+            "--input promo 'SAVE10=X' is not what the Promo code prompt takes: use 1 to 16 letters and digits"
+        ),
+        (
+            ["checkout", "C100", "--input", "promo=SAVE10-X"],
+            "--input promo 'SAVE10-X' is not what the Promo code prompt takes: use 1 to 16 letters and digits"
+        ),
+        (
+            ["checkout", "C100", "--promo", "SAVE10-X"],
+            "--promo 'SAVE10-X' is not a code: use 1 to 16 letters and digits"
+        ),
+        (
+            ["checkout", "C100", "--method", "visa=1"],
+            "--method 'visa=1' is not a code: use 1 to 16 letters and digits"
+        ),
+        (
+            ["screen", "checkout", "--input", "cart=C1/00"],
+            "invalid cart id 'C1/00': use 1 to 64 letters, digits, '-' or '_'"
+        ),
+        (
+            ["preview", "promo", "--event", "promo.entered=SAVE-10"],
+            "--event promo.entered 'SAVE-10' is not a code: use 1 to 16 letters and digits"
+        ),
+        (
+            ["preview", "payment", "--input", "order=a/b"],
+            "invalid order id 'a/b': use 1 to 64 letters, digits, '-' or '_'"
+        ),
     ])
     func aWrongInputIsAUsageErrorThatSaysWhatToType(arguments: [String], message: String) async {
         let run = await InProcess.run(arguments)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    @Test(arguments: [
+        ["checkout", "C100", "--input", "promo=" + String(repeating: "A", count: 100_000)],
+        ["checkout", "C100", "--promo", String(repeating: "A", count: 100_000)],
+        ["screen", "checkout", "--input", "cart=" + String(repeating: "/", count: 100_000)],
+    ])
+    func aHugeValueIsRefusedWithoutBeingEchoedWhole(arguments: [String]) async {
+        let run = await InProcess.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.count < 300, "\(run.stderr.prefix(300))")
+        #expect(run.stderr.contains("…' (100000 characters)"), "\(run.stderr.prefix(300))")
     }
 
     /// The aliases are the inputs: the same bytes out, whichever spelling, and on `screen checkout` too.

@@ -1,4 +1,5 @@
 import Core
+import InputRules
 
 /// The events the Promo squad publishes (its `PromoComponent.publishedEvents`), declared in its interface target
 /// so Payments applies a code by importing PromoInterface, never Promo.
@@ -26,7 +27,7 @@ public struct PromoDiscount: Sendable, Equatable, EventPayload {
     /// A rule, or nil when a part is out of range (a code of 1 to 16 letters and digits, 1–100 %, a positive cap,
     /// a three-letter currency).
     public init?(code: String, percent: Int, capMinorUnits: Int, currency: String) {
-        guard PromoDiscount.isCode(code), (1...100).contains(percent), capMinorUnits > 0,
+        guard InputCode.accepts(code), (1...100).contains(percent), capMinorUnits > 0,
             currency.utf8.count == 3, currency.utf8.allSatisfy({ (65...90).contains($0) })
         else { return nil }
         (self.code, self.percent, self.capMinorUnits, self.currency) = (code, percent, capMinorUnits, currency)
@@ -49,12 +50,6 @@ public struct PromoDiscount: Sendable, Equatable, EventPayload {
 
     /// The event that announces it.
     public var event: DomainEvent { DomainEvent(.promoApplied, self) }
-
-    /// Whether `text` can be a code: 1 to 16 ASCII letters and digits.
-    public static func isCode(_ text: String) -> Bool {
-        (1...16).contains(text.utf8.count)
-            && text.utf8.allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
-    }
 
     private struct Wire: Codable {
         let code: String

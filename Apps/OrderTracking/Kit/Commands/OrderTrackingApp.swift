@@ -3,7 +3,7 @@ import Core
 import FixtureBackend
 import Foundation
 import HostIO
-import PromoInterface
+import InputRules
 import SafeText
 import ScreenRuntime
 import ScreenSinks
@@ -38,8 +38,7 @@ public enum OrderTrackingApp {
     static let record = Option.text("--record", "FILE", help: "write every backend answer to FILE (JSON lines)")
     static let replay = Option.text("--replay", "FILE", help: "play a --record file back as the backend")
     static let promo = code(
-        "--promo", "CODE", help: "alias of --input promo=CODE: a code for the Promo card (demo: SAVE10)",
-        refusal: "is not a code: use 1 to 16 letters and digits")
+        "--promo", "CODE", help: "alias of --input promo=CODE: a code for the Promo card (demo: SAVE10)")
     static let trace = Option.flag(
         "--trace", help: "state transitions, event hops and refresh requests, timestamped, to stderr")
     static let version = Option.flag("--version", help: "the version")
@@ -60,22 +59,21 @@ public enum OrderTrackingApp {
         help: "an input by name: an id the cards read (cart=C100) or, on a screen, a\n"
             + "prompt's value (promo=SAVE10, method=cash); repeatable, each name once"
     ) { (pair: NamedValue) throws(UsageError) -> NamedValue in
+        // Only the name here: the value is an id or a prompt's code, which the screen that names it knows
+        // (ScreenRun.refusal, preview), so it is held to one rule with one piece of advice.
         guard ScreenDefinition.isName(pair.name) else {
-            throw UsageError(message: "--input '\(SafeText.visible(pair.name))' is not an input name like cart")
+            throw UsageError(message: "--input \(InputEcho.quoted(pair.name)) is not an input name like cart")
         }
-        return NamedValue(pair.name, try validateID(pair.value, kind: pair.name))
+        return pair
     }
     static let action = Option.text("--action", "ID", help: "carry out the screen's action ID once")
     static let method = code(
-        "--method", "ID", help: "alias of --input method=ID: pay with saved method ID (e.g. cash)",
-        refusal: "is not a method id like visa4242")
+        "--method", "ID", help: "alias of --input method=ID: pay with saved method ID (e.g. cash)")
 
-    /// An option whose value is 1 to 16 letters and digits (a promo code, a payment method's id).
-    static func code(_ name: String, _ placeholder: String, help: String, refusal: String) -> Option<String> {
+    /// An option whose value is a code (InputRules' ``InputCode``: a promo code, a payment method's id).
+    static func code(_ name: String, _ placeholder: String, help: String) -> Option<String> {
         Option(name, placeholder, help: help) { (text: String) throws(UsageError) -> String in
-            guard PromoDiscount.isCode(text) else {
-                throw UsageError(message: "\(name) '\(SafeText.visible(text))' \(refusal)")
-            }
+            guard InputCode.accepts(text) else { throw UsageError(message: InputCode.refusal(of: text, given: name)) }
             return text
         }
     }

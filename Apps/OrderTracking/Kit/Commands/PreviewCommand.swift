@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import FixtureBackend
 import Foundation
+import InputRules
 import ScreenSinks
 
 extension OrderTrackingApp {
@@ -24,7 +25,7 @@ extension OrderTrackingApp {
         var said: [DomainEvent] = []
         for given in parsed.all(input) {
             guard let prompt = prompts.first(where: { $0.name == given.name }) else {
-                ids[given.name] = given.value
+                ids[given.name] = try validateID(given.value, kind: given.name)
                 continue
             }
             if let refusal = ScreenRun.refusal(of: given.value, by: prompt, command: "preview") { throw refusal }
@@ -35,10 +36,16 @@ extension OrderTrackingApp {
             ids[subject.input] = subject.id
             host.terminal.err(subject.line)
         }
-        // `--event order.status=delivered`: another squad's event, delivered after the load.
+        // `--event order.status=delivered`: another squad's event, delivered after the load. A prompt's event is
+        // what a person types, so its value is held to the prompt's rule (a code), as `--input` holds it.
+        let events = parsed.all(event)
+        for given in events where prompts.contains(where: { $0.prompt.event == given.name }) {
+            guard InputCode.accepts(given.value) else {
+                throw UsageError(message: InputCode.refusal(of: given.value, given: "--event \(given.name)"))
+            }
+        }
         let preview = CardPreview(
-            id: card,
-            events: parsed.all(event).map { DomainEvent($0.name, text: $0.value) }, said: said,
+            id: card, events: events.map { DomainEvent($0.name, text: $0.value) }, said: said,
             ids: ids, payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced)
         let phase = await preview.show(
             registry: host.registry, backend: host.backend, clock: host.clock, timeout: host.timeout,

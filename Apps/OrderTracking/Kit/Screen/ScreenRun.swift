@@ -1,4 +1,5 @@
 import ArgumentParsing
+import InputRules
 import LiveScreen
 import SafeText
 import ScreenRuntime
@@ -70,6 +71,10 @@ struct ScreenRun: Sendable {
                     + "its prompts: \(list(definition.prompts.map(\.name))))"
                     + suggestion(for: name, among: definition.inputNames), command: command)
         }
+        for (name, value) in options.inputs where definition.inputs.contains(name) && !InputID.accepts(value) {
+            return UsageError(
+                message: "invalid \(name) id \(InputEcho.quoted(value)): \(InputID.advice)", command: command)
+        }
         for prompt in definition.prompts {
             guard let (_, value) = options.inputs.first(where: { $0.0 == prompt.name }),
                 let refusal = Self.refusal(of: value, by: prompt, command: command)
@@ -92,10 +97,9 @@ struct ScreenRun: Sendable {
     /// Why `prompt` does not take `value` given on the command line (`--input NAME=VALUE`), or nil when it does.
     static func refusal(of value: String, by prompt: ScreenPrompt, command: String?) -> UsageError? {
         guard !prompt.takes(value) else { return nil }
-        let (given, label) = (SafeText.visible(value), SafeText.visible(prompt.prompt.label))
         return UsageError(
-            message: "--input \(prompt.name) '\(given)' is not what the \(label) prompt takes: use 1 to "
-                + "\(prompt.prompt.limit) letters and digits", command: command)
+            message: "--input \(prompt.name) \(InputEcho.quoted(value)) is not what the "
+                + "\(SafeText.visible(prompt.prompt.label)) prompt takes: \(InputCode.advice)", command: command)
     }
 
     private func show(_ definition: ScreenDefinition, _ options: ScreenOptions) async -> (ScreenFrame, Bool)? {

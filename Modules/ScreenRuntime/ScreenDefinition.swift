@@ -94,7 +94,53 @@ public struct ScreenDefinition: Sendable, Equatable {
                         + "input or one of the report's keys")
             }
         }
+        try definition.checkKeys()
         return definition
+    }
+
+    /// Refuses two prompts or actions on one key, or two actions with one id: the live screen could open only one
+    /// of them, and `--action` could name only one. The error names the file, the field and both holders.
+    func checkKeys() throws {
+        var holders: [Character: String] = [:]
+        let keyed =
+            prompts.map { ($0.prompt.key, "prompt '\($0.name)'", "prompts") }
+            + actions.map { ($0.key, "action '\($0.id)'", "actions") }
+        for (key, holder, field) in keyed {
+            if let first = holders.updateValue(holder, forKey: key) {
+                throw Failure(
+                    "screens/\(name).json: '\(field)': \(holder)'s 'key' '\(key)' is \(first)'s too; give each its own key"
+                )
+            }
+        }
+        var ids = Set<String>()
+        for action in actions where !ids.insert(action.id).inserted {
+            throw Failure("screens/\(name).json: 'actions': the 'id' '\(action.id)' is given twice")
+        }
+    }
+
+    /// Refuses a prompt whose event no card that hears it would get: its card (or, without one, any card of
+    /// `entries`) must consume or refresh on it, as `registry` says of each component. A typo in `"event"` would
+    /// otherwise run, and the typed value would silently do nothing. Unknown cards are skipped here: the runtime
+    /// skips them with their own line.
+    public func checkPrompts(against entries: [ScreenEntry], registry: ComponentRegistry, context: ComponentContext)
+        throws(Failure)
+    {
+        for prompt in prompts {
+            let event = prompt.prompt.event
+            let hearers = (prompt.card.map { [$0] } ?? entries.map(\.id)).compactMap { id in
+                (try? registry.registration(for: id)).map { (id, $0.kernel(context: context)) }
+            }
+            guard !hearers.isEmpty,
+                !hearers.contains(where: { $0.1.consumes.contains(event) || $0.1.refreshesOn.contains(event) })
+            else { continue }
+            let cards = hearers.map { id, kernel in
+                let heard = (kernel.consumes.union(kernel.refreshesOn)).sorted()
+                return "'\(id)' hears \(heard.isEmpty ? "no event" : heard.joined(separator: ", "))"
+            }
+            throw Failure(
+                "screens/\(name).json: prompt '\(prompt.name)': its 'event' '\(event)' is heard by no card it feeds ("
+                    + cards.joined(separator: "; ") + ")")
+        }
     }
 
     /// Every name `--input` takes on this screen: its inputs, then its prompts'.
@@ -137,6 +183,11 @@ public struct ScreenDefinition: Sendable, Equatable {
         var (entries, source) = try await entries(
             for: settings.ids, backend: backend, clock: clock, timeout: settings.timeout)
         entries += extra.filter { id in !entries.contains { $0.id == id } }.map { ScreenEntry(id: $0) }
+        // Where the definition meets the registry: each prompt's event must reach a card that hears it.
+        let context = ComponentContext(ids: settings.ids, backend: backend, clock: clock)
+        do { try checkPrompts(against: entries, registry: registry, context: context) } catch {
+            throw .unreadable(error)
+        }
         return ScreenRuntime(
             entries: entries, registry: registry, backend: backend, clock: clock, settings: settings, report: report,
             source: source)

@@ -29,7 +29,8 @@ import Testing
         var registry = ComponentRegistry()
         try registry.register(PaymentsModule.registration)
         let runtime = ScreenRuntime(
-            entries: [ScreenEntry(id: "payment")], registry: registry, backend: FileBackend(root: tree.url, clock: SystemClock()),
+            entries: [ScreenEntry(id: "payment")], registry: registry,
+            backend: FileBackend(root: tree.url, clock: SystemClock()),
             clock: SystemClock(), settings: ScreenSettings(ids: ["order": "1"]),
             report: RuntimeReport(diagnostic: { _ in }))
         await runtime.open(loading: [0])

@@ -3,19 +3,25 @@ import JSON
 import SafeText
 import ScreenRuntime
 
-/// What the squads said about a user action (cancelling an order), in the words a person reads and the object a
-/// script reads: `order-tracking cancel` prints it, and the live screen's cancel dialog says the same words.
-/// Fails closed: a validating card that could not load counts as a veto, and no validating card at all is "cannot
-/// tell" (never "can be cancelled").
+/// What the squads said about one of a screen's actions, in the words a person reads and the object a script reads:
+/// `order-tracking cancel` prints it for the tracking screen's `cancel-order`, and the live screen's dialog says the
+/// same words. Every sentence is the screen definition's (the action's `allowed`, `vetoed` and `unknown`, filled with
+/// the screen's inputs), so no screen's words live here. Fails closed: a validating card that could not load counts
+/// as a veto, and no validating card at all is "cannot tell" (never "allowed").
 public struct VerdictReport: Sendable {
     /// One validating card's answer; `verdict` is nil when the card could not load (`reason` says why).
     public typealias Entry = (id: ComponentID, verdict: Verdict?, reason: String?)
 
-    let order: String
+    let spec: ActionSpec
+    let inputs: [String: String]
+    let answer: String
     let entries: [Entry]
 
-    /// The report for `order`, entries in screen order.
-    public init(order: String, entries: [Entry]) { (self.order, self.entries) = (order, entries) }
+    /// The report on `spec` for a screen of `inputs` (`["order": "1234"]`), entries in screen order; `answer` is
+    /// the JSON key that says whether the action may go (the script's word for it: "cancellable").
+    public init(action spec: ActionSpec, inputs: [String: String], answer: String, entries: [Entry]) {
+        (self.spec, self.inputs, self.answer, self.entries) = (spec, inputs, answer, entries)
+    }
 
     /// How many said no (or could not answer), as the action mechanism counts them.
     public var vetoes: Int { check.vetoes }
@@ -39,34 +45,24 @@ public struct VerdictReport: Sendable {
         }
     }
 
-    /// One line per card ("payment: ok: refund SAR 42.50 to card …", "order: veto: …") and the outcome.
-    public var lines: [String] {
-        var lines = check.lines
-        let plural = vetoes == 1 ? "veto" : "vetoes"
-        switch outcome {
-        case .allowed: lines.append("Order \(order) can be cancelled.")
-        case .vetoed: lines.append("Order \(order) can't be cancelled (\(vetoes) \(plural)).")
-        case .cannotTell:
-            lines.append(
-                "Cannot tell whether order \(order) can be cancelled: no card on its screen answers for cancelling.")
-        }
-        return lines.map(SafeText.visible)
-    }
+    /// One line per card ("payment: ok: refund SAR 42.50 to card …", "order: veto: …") and the outcome in the
+    /// definition's words.
+    public var lines: [String] { (check.lines + [check.summary(spec)]).map(SafeText.visible) }
 
-    /// `cancel --format json`: every verdict with its reason or confirmation, in one object.
+    /// `--format json`: the screen's inputs, whether it may go under `answer` (null when nobody could tell), and
+    /// every verdict with its reason or confirmation, in one object.
     public var json: JSONValue {
-        return .object([
-            "order": .string(order), "cancellable": outcome == .cannotTell ? .null : .bool(outcome == .allowed),
-            "vetoes": .number(Double(vetoes)),
-            "verdicts": .array(check.verdicts.map(ActionReport.verdict)),
-        ])
+        var fields = inputs.mapValues(JSONValue.string)
+        fields[answer] = outcome == .cannotTell ? .null : .bool(outcome == .allowed)
+        fields["vetoes"] = .number(Double(vetoes))
+        fields["verdicts"] = .array(check.verdicts.map(ActionReport.verdict))
+        return .object(fields)
     }
 
     /// The same answers as the screen's action mechanism adds them up (its per-card words and JSON rows).
     private var check: ActionCheck {
         ActionCheck(
-            action: UserAction.cancelOrder.name,
-            verdicts: entries.map { ActionVerdict(id: $0.id, verdict: $0.verdict, reason: $0.reason) })
+            action: spec.id, verdicts: entries.map { ActionVerdict(id: $0.id, verdict: $0.verdict, reason: $0.reason) },
+            inputs: inputs)
     }
-
 }

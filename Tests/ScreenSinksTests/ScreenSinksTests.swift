@@ -88,8 +88,16 @@ private func hiddenRider() -> CardFrame {
         ("payment", .confirm("refund SAR 45.50 to Visa •••• 4242", facts: ["amount": "45.50"]), nil),
     ]
 
+    /// The tracking screen's words for its action, as its definition gives them: the report has none of its own.
+    private func report(_ order: String, _ entries: [VerdictReport.Entry]) -> VerdictReport {
+        var spec = ActionSpec(id: "cancel-order", key: "c", label: "Cancel")
+        spec.allowed = "Order {order} can be cancelled."
+        spec.vetoed = "Order {order} can't be cancelled ({vetoes})."
+        return VerdictReport(action: spec, inputs: ["order": order], answer: "cancellable", entries: entries)
+    }
+
     @Test func everyoneAllowingMeansTheOrderCanBeCancelled() {
-        let report = VerdictReport(order: "3333", entries: entries)
+        let report = report("3333", entries)
         #expect(report.vetoes == 0)
         #expect(
             report.lines == [
@@ -99,10 +107,9 @@ private func hiddenRider() -> CardFrame {
     }
 
     @Test func aCardThatCouldNotAnswerIsAVetoWithItsReason() {
-        let report = VerdictReport(
-            order: "1234",
-            entries: entries + [("delivery", .veto("the rider has\u{1B}[2J picked it up"), nil)]
-                + [("eta", nil, "timed out")])
+        let report = report(
+            "1234",
+            entries + [("delivery", .veto("the rider has\u{1B}[2J picked it up"), nil)] + [("eta", nil, "timed out")])
         #expect(report.vetoes == 2)
         #expect(
             report.lines.suffix(3) == [
@@ -111,6 +118,15 @@ private func hiddenRider() -> CardFrame {
             ])
         #expect(report.json.text.contains(#""reason":"could not check (timed out)""#))
         #expect(report.json.text.contains(#""cancellable":false"#))
+    }
+
+    @Test func nobodyToAskIsTheDefinitionsOwnCannotTell() {
+        var spec = ActionSpec(id: "return-item")
+        spec.unknown = "Nobody can say whether item {item} can go back."
+        let report = VerdictReport(action: spec, inputs: ["item": "7"], answer: "returnable", entries: [])
+        #expect(report.outcome == .cannotTell)
+        #expect(report.lines == ["Nobody can say whether item 7 can go back."])
+        #expect(report.json.text == #"{"item":"7","returnable":null,"verdicts":[],"vetoes":0}"#)
     }
 }
 

@@ -22,7 +22,9 @@ struct CancelCommand {
         let entries = await runtime.verdicts(on: UserAction.cancelOrder)
         // Cut short by a signal: a card the signal kept from loading is no veto, so there is no answer to print.
         if Task.isCancelled { return .fatal }
-        let report = VerdictReport(order: order, entries: entries)
+        // The sentences are the tracking screen's own words for its action.
+        let spec = definition.actions.first { $0.id == UserAction.cancelOrder.name } ?? ActionSpec(id: "cancel-order")
+        let report = VerdictReport(action: spec, inputs: ["order": order], answer: "cancellable", entries: entries)
         host.terminal.out(json ? report.json.text + "\n" : report.lines.map { $0 + "\n" }.joined())
         return report.outcome == .allowed ? .ok : report.outcome == .vetoed ? .vetoed : .cannotTell
     }

@@ -61,12 +61,15 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("HostIO", ["Core", "SafeText", "TerminalUI", "ArgumentParsing"]),
     (
         "ScreenSinks",
-        [
-            "Core", "JSON", "SafeText", "InputRules", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing",
-            "FixtureBackend",
-        ]
+        ["Core", "JSON", "SafeText", "InputRules", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing"]
     ),
     ("LiveScreen", ["Core", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ScreenSinks"]),
+    // What a command-line host composes: its backend (the embedded demo's trees, --record and --replay) and its
+    // demo's subjects. Backends are built here and in the app, never in a sink.
+    (
+        "HostComposition",
+        ["Core", "JSON", "InputRules", "FixtureBackend", "HostIO", "ArgumentParsing", "ScreenRuntime"]
+    ),
 ]
 
 /// Squad modules other squad modules may plug into (their containers: a login hook, a tab).
@@ -91,7 +94,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         "OrderTracking", "order-tracking",
         modules.map(\.name) + interfaces.map { "\($0)Interface" } + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
-            "InputRules", "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen",
+            "InputRules", "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen", "HostComposition",
         ]
     ),
     // FixtureBackend for FixtureClaims: `squad lint` and the demo backend apply one rule to squads' fixture trees.

@@ -1,6 +1,5 @@
 import ArgumentParsing
 import Core
-import FixtureBackend
 import Foundation
 import HostIO
 import InputRules
@@ -8,8 +7,9 @@ import SafeText
 import ScreenRuntime
 import TerminalUI
 
-/// One component alone (presentation: alone) with a payload, an injected fault or a forced state, through the
-/// same runtime as a screen, so a squad sees every state of its card without the rest of the app
+/// One component alone (presentation: alone) with a payload, a forced state or the backend the host composed for
+/// it (an injected fault in front of its own: backends are built by the host, never here), through the same
+/// runtime as a screen, so a squad sees every state of its card without the rest of the app
 /// (`order-tracking preview COMPONENT`).
 public struct CardPreview: Sendable {
     let id: ComponentID
@@ -20,18 +20,15 @@ public struct CardPreview: Sendable {
     /// The ids the card reads (`--order`, `--input`).
     let ids: [String: String]
     let payload: Data?
-    let fault: InjectedFault?
     let state: Phase?
 
-    /// A preview of card `id` reading `ids` and the prompts' values `said`, fed `payload` or failing with `fault`,
-    /// forced to `state`, then handed `events`.
+    /// A preview of card `id` reading `ids` and the prompts' values `said`, fed `payload` (or, without one, what
+    /// its backend answers), forced to `state`, then handed `events`.
     public init(
         id: ComponentID, events: [DomainEvent], said: [DomainEvent] = [], ids: [String: String], payload: Data?,
-        fault: InjectedFault?, state: Phase?
+        state: Phase?
     ) {
-        (self.id, self.events, self.said, self.ids, self.payload, self.fault, self.state) = (
-            id, events, said, ids, payload, fault, state
-        )
+        (self.id, self.events, self.said, self.ids, self.payload, self.state) = (id, events, said, ids, payload, state)
     }
 
     /// Shows the card on `terminal` and returns the phase it reached, or nil when `registry` has no such card
@@ -54,8 +51,7 @@ public struct CardPreview: Sendable {
         settings.said = said
         (settings.presentation, settings.timeout, settings.load) = (.alone, timeout, state != .loading)
         let runtime = ScreenRuntime(
-            entries: [ScreenEntry(id: id, payload: fault == nil ? payload : nil)], registry: registry,
-            backend: fault.map { FaultInjectingBackend(fault: $0, clock: clock) } ?? backend,
+            entries: [ScreenEntry(id: id, payload: payload)], registry: registry, backend: backend,
             clock: clock, settings: settings, report: RuntimeReport(terminal: terminal, trace: false, analytics: nil))
         let (reactions, last) = await runtime.opened(loading: settings.load ? [0] : []) {
             var reactions: [String] = []

@@ -22,13 +22,6 @@ public struct JSONReport: Sendable {
             (subject, frame, sequence, time, includingTimes)
     }
 
-    /// A report of order `order`'s tracking screen.
-    public init(order: String, frame: ScreenFrame, sequence: Int? = nil, time: Date? = nil, includingTimes: Bool = true)
-    {
-        self.init(
-            subject: .order(order), frame: frame, sequence: sequence, time: time, includingTimes: includingTimes)
-    }
-
     /// The object, keys sorted, info bytes as the squad encoded them.
     public var text: String {
         let cards = frame.cards.map { card in

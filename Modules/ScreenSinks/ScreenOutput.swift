@@ -40,11 +40,6 @@ public final class ScreenOutput: Sendable {
         var sequence = 0
     }
 
-    /// An output for order `order`'s tracking screen, written to `terminal`.
-    public convenience init(order: String, json: Bool, plain: Bool, watch: Bool, terminal: Terminal) {
-        self.init(subject: .order(order), json: json, plain: plain, watch: watch, terminal: terminal)
-    }
-
     /// An output for `subject`'s screen, written to `terminal`.
     public init(subject: ScreenSubject, json: Bool, plain: Bool, watch: Bool, terminal: Terminal) {
         let mode: Mode = json ? .json : (terminal.canRedraw && !plain ? .live : .plain)

@@ -31,9 +31,4 @@ public struct ScreenSubject: Sendable, Equatable {
         let filled = ScreenDefinition.fill(title, ids)
         self.title = SafeText.visible(filled ?? title)
     }
-
-    /// The tracking screen of `order`.
-    public static func order(_ order: String) -> ScreenSubject {
-        ScreenSubject(screen: "tracking", title: "Order {order}", inputs: [("order", order)])
-    }
 }

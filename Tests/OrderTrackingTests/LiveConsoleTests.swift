@@ -1,6 +1,7 @@
 import Core
 import CoreTesting
 import Foundation
+import HostComposition
 import HostIO
 import InputRules
 import PromoInterface

@@ -1,5 +1,6 @@
 import Core
 import CoreTesting
+import HostComposition
 import Testing
 
 @testable import OrderTrackingKit
@@ -52,7 +53,7 @@ private struct Rewards: Component {
             ComponentRegistration(module: "Rewards", endpoint: "orders/{order}/rewards.json") {
                 Rewards()
             })
-        #expect(DemoSubject.first(for: Rewards.id, registry: registry) == [DemoSubject(input: "order", id: "1234")])
-        #expect(DemoSubject.first(for: "unknown", registry: registry).isEmpty)
+        #expect(HostEnvironment.demoSubjects(for: Rewards.id, registry: registry) == [DemoSubject(input: "order", id: "1234")])
+        #expect(HostEnvironment.demoSubjects(for: "unknown", registry: registry).isEmpty)
     }
 }

@@ -58,6 +58,33 @@ import Testing
         #expect(found == Self.unstructured)
     }
 
+    /// The host's Kit holds only what is this host's (issue 58 moved the demo's trees and subjects and the
+    /// --record/--replay files to HostComposition): at most 1,019 code lines, the figure Apps/OrderTracking/README.md
+    /// gives. The goal is 800; until it is met the known issue below says by how much it is missed.
+    @Test func theHostKitStaysWithinItsFigure() throws {
+        let total = try Self.sources(under: "Apps/OrderTracking/Kit").reduce(0) { $0 + Self.codeLines($1.text) }
+        #expect(total <= 1019, "Kit has \(total) code lines")
+        withKnownIssue("Kit's goal is 800 code lines (issue 58); it has \(total)") { #expect(total <= 800) }
+    }
+
+    /// ScreenSinks is where frames go: it builds no backend (no FixtureBackend or CoreHTTP import) and its code names
+    /// no squad, screen or demo subject (the words come from definitions and the host). Comments may explain with
+    /// examples.
+    @Test func screenSinksBuildsNoBackendAndNamesNoSquad() throws {
+        let words = ["tracking", "checkout", "payment", "promo", "rider", "cart", "order", "1234", "c100", "cancel-"]
+        for (path, text) in try Self.sources(under: "Modules/ScreenSinks") {
+            for line in text.split(separator: "\n") {
+                let code = line.drop { $0 == " " }
+                guard !code.hasPrefix("//") else { continue }
+                let lowered = code.lowercased()
+                #expect(!lowered.hasPrefix("import fixturebackend") && !lowered.hasPrefix("import corehttp"), "\(path)")
+                for word in words where lowered.range(of: #"\b"# + word + #"\b"#, options: .regularExpression) != nil {
+                    Issue.record("\(path): '\(word)' in \(code)")
+                }
+            }
+        }
+    }
+
     @Test func theTaskCountSeesEveryWayToStartOne() {
         #expect(Self.tasksStarted(in: "Task { a() }\nlet t = Task.placed {\n// Task { }\nTask(priority: .low) {") == 3)
         #expect(Self.tasksStarted(in: "group.addTask { }\nlet x: Task<Void, Never>\nTask.sleep(for: .seconds(1))") == 0)

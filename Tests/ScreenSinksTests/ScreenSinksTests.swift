@@ -66,7 +66,7 @@ private func hiddenRider() -> CardFrame {
     @Test func everyComponentCarriesEveryKeyInOrderWithInfoBytesAsTheSquadWroteThem() {
         var stale = paymentCard()
         stale.staleSince = Date(timeIntervalSince1970: 1_800_000_000)
-        let text = JSONReport(order: "1234", frame: frame([stale, hiddenRider()])).text
+        let text = JSONReport(subject: tracking1234, frame: frame([stale, hiddenRider()])).text
         #expect(
             text == #"{"components":[{"elapsed_ms":7,"hidden":false,"id":"payment","info":{"amount":45.5},"#
                 + #""module":"Payments","reason":null,"stale_since":"2027-01-15T08:00:00Z","state":"info"},"#
@@ -76,7 +76,7 @@ private func hiddenRider() -> CardFrame {
     }
 
     @Test func comparableReportsLeaveOutWhatChangesOnEveryRun() {
-        let text = JSONReport(order: "1234", frame: frame([paymentCard()]), includingTimes: false).text
+        let text = JSONReport(subject: tracking1234, frame: frame([paymentCard()]), includingTimes: false).text
         #expect(text.contains(#""elapsed_ms":null,"hidden""#))
         #expect(text.hasSuffix(#""elapsed_ms":null,"order":"1234","screen":"tracking","status":"complete"}"#))
     }
@@ -133,7 +133,7 @@ private func hiddenRider() -> CardFrame {
 @Suite struct ScreenOutputTests {
     private func output(_ captured: Captured, json: Bool = false, watch: Bool = false) -> ScreenOutput {
         let terminal = Terminal(environment: ["COLUMNS": "48"], noColorFlag: true, streams: captured.streams)
-        return ScreenOutput(order: "1234", json: json, plain: false, watch: watch, terminal: terminal)
+        return ScreenOutput(subject: tracking1234, json: json, plain: false, watch: watch, terminal: terminal)
     }
 
     @Test func withoutATerminalOnlyTheLastFrameIsPrintedAndHiddenCardsAreSaidOnStderr() {
@@ -213,7 +213,7 @@ private func hiddenRider() -> CardFrame {
 
     static func action(_ progress: ActionProgress) throws -> [String: Any] {
         let text = JSONReport(
-            order: "C1", frame: ScreenFrame(cards: [], elapsedMs: 0, finished: true, action: progress)
+            subject: tracking1234, frame: ScreenFrame(cards: [], elapsedMs: 0, finished: true, action: progress)
         ).text
         let report = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         return report?["action"] as? [String: Any] ?? [:]
@@ -276,3 +276,6 @@ private func hiddenRider() -> CardFrame {
         #expect(action["reason"] as? String == "the answer could not be read: carts/C1/pay: the answer is empty")
     }
 }
+
+/// The tracking screen of order 1234, as the host's definition names it (the sinks hold no screen of their own).
+let tracking1234 = ScreenSubject(screen: "tracking", title: "Order {order}", inputs: [("order", "1234")])

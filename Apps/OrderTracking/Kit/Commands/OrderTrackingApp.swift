@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import FixtureBackend
 import Foundation
+import HostComposition
 import HostIO
 import InputRules
 import SafeText

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import FixtureBackend
 import Foundation
+import HostComposition
 import InputRules
 import ScreenSinks
 
@@ -20,7 +21,7 @@ extension OrderTrackingApp {
         let card = ComponentID(parsed.positionals[0])
         // An input named like a prompt of the card's screen is that prompt's value, said at the start as on the
         // screen (`--input promo=SAVE10`); any other is an id the card reads.
-        let prompts = DemoSubject.screen(showing: card)?.prompts ?? []
+        let prompts = HostEnvironment.demoScreen(showing: card)?.prompts ?? []
         var ids = parsed[order].map { ["order": $0] } ?? [:]
         var said: [DomainEvent] = []
         for given in parsed.all(input) {
@@ -32,7 +33,8 @@ extension OrderTrackingApp {
             said.append(prompt.event(given.value))
         }
         // An input not given: the first demo subject of the card's screen, said in one line.
-        for subject in DemoSubject.first(for: card, registry: host.registry) where ids[subject.input] == nil {
+        for subject in HostEnvironment.demoSubjects(for: card, registry: host.registry) where ids[subject.input] == nil
+        {
             ids[subject.input] = subject.id
             host.terminal.err(subject.line)
         }
@@ -44,11 +46,15 @@ extension OrderTrackingApp {
                 throw UsageError(message: InputCode.refusal(of: given.value, given: "--event \(given.name)"))
             }
         }
+        // The backend is composed here, with the host's others: a fault injected in front of the host's.
+        let fault = forced == .failed && injected == nil ? .malformed : injected
         let preview = CardPreview(
-            id: card, events: events.map { DomainEvent($0.name, text: $0.value) }, said: said,
-            ids: ids, payload: data, fault: forced == .failed && injected == nil ? .malformed : injected, state: forced)
+            id: card, events: events.map { DomainEvent($0.name, text: $0.value) }, said: said, ids: ids,
+            payload: fault == nil ? data : nil, state: forced)
         let phase = await preview.show(
-            registry: host.registry, backend: host.backend, clock: host.clock, timeout: host.timeout,
+            registry: host.registry,
+            backend: fault.map { FaultInjectingBackend(fault: $0, clock: host.clock) } ?? host.backend,
+            clock: host.clock, timeout: host.timeout,
             terminal: host.terminal)
         return phase == nil ? .usage : phase == .failed ? .degraded : .ok
     }

@@ -4,6 +4,7 @@ import CoreHTTP
 import Feed
 import FixtureBackend
 import Foundation
+import HostComposition
 import HostIO
 import LiveScreen
 import Login

@@ -42,7 +42,9 @@ extension HostEnvironment {
         } catch {
             if Task.isCancelled { return nil }
             let subject = definition.inputs.first.map { (kind: $0, id: settings.ids[$0] ?? "") }
-            terminal.err(error.advice(what: "the screen layout", subject: subject, timeout: settings.timeout))
+            let hint = subject?.kind == "order" ? "try the demo order 1234" : nil
+            terminal.err(
+                error.advice(what: "the screen layout", subject: subject, hint: hint, timeout: settings.timeout))
             return nil
         }
     }

@@ -53,7 +53,10 @@ private struct Rewards: Component {
             ComponentRegistration(module: "Rewards", endpoint: "orders/{order}/rewards.json") {
                 Rewards()
             })
-        #expect(HostEnvironment.demoSubjects(for: Rewards.id, registry: registry) == [DemoSubject(input: "order", id: "1234")])
+        #expect(
+            HostEnvironment.demoSubjects(for: Rewards.id, registry: registry) == [
+                DemoSubject(input: "order", id: "1234")
+            ])
         #expect(HostEnvironment.demoSubjects(for: "unknown", registry: registry).isEmpty)
     }
 }

@@ -65,7 +65,9 @@ public protocol Tracking: Component {
 public protocol EventConsuming: Component {
     /// The events this component listens to, named through their publisher's declaration.
     static var consumedEvents: Set<AnyEventName> { get }
-    /// The info after `event`; return `info` unchanged to ignore it.
+    /// The info after `event`; return `info` unchanged to ignore it. Must be idempotent and depend only on `event`
+    /// and `info`: the screen keeps the latest event of each name and applies it again to every later info (each
+    /// reload's), so consuming the same event twice must give what consuming it once gave.
     func consume(_ event: DomainEvent, into info: Info) -> Info
 }
 

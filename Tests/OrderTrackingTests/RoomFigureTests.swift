@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import OrderTrackingKit
+
 /// The figures the docs give about where code lives (issue 58): which files may start an unstructured task, and how
 /// large the host's Kit may grow. Each is read from the sources, so a doc never states a number no test checks.
 @Suite struct RoomFigureTests {
@@ -83,6 +85,11 @@ import Testing
                 }
             }
         }
+    }
+
+    /// ARCHITECTURE.md §5 says the registry has a static line for each of eight cards.
+    @Test func theRegistryHasTheEightStaticLinesTheDocsSay() {
+        #expect(HostRegistry.lines.count == 8)
     }
 
     @Test func theTaskCountSeesEveryWayToStartOne() {

@@ -16,6 +16,12 @@ import Testing
         .failed: [.retry: .loading],
     ]
 
+    /// ARCHITECTURE.md §4 and the module's README say the table has six rows: the six legal moves above.
+    @Test func theTableIsTheSixRowsTheDocsSay() {
+        #expect(StateMachine.table.count == 6)
+        #expect(StateMachine.table.count == Self.legal.values.map(\.count).reduce(0, +))
+    }
+
     @Test(arguments: Phase.allCases, Transition.allCases)
     func everyPairIsLegalOrATypedError(phase: Phase, transition: Transition) {
         let result = StateMachine.next(after: phase, on: transition)

@@ -97,8 +97,12 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
             "InputRules", "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen", "HostComposition",
         ]
     ),
-    // FixtureBackend for FixtureClaims: `squad lint` and the demo backend apply one rule to squads' fixture trees.
-    ("Squad", "squad", ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText", "HostIO", "FixtureBackend"]),
+    // FixtureBackend for FixtureClaims: `squad lint` and the demo backend apply one rule to squads' fixture trees;
+    // InputRules for InputID: a scaffold's demo subjects are folders whose names are ids, as `preview`'s are.
+    (
+        "Squad", "squad",
+        ["JSON", "ArgumentParsing", "CodeOwnership", "SafeText", "HostIO", "FixtureBackend", "InputRules"]
+    ),
     (
         "Benchmarks", "courier-bench",
         [

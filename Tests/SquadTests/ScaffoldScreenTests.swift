@@ -15,6 +15,25 @@ import Testing
         #expect(tracking.subject == "order" && tracking.subjects.contains("1234") && tracking.subjects.contains("4242"))
     }
 
+    /// A demo subject is a folder whose name is an id, the rule `preview` picks its first one by: a file, a hidden
+    /// folder or a name no command line could give is none.
+    @Test func aDemoSubjectIsAFolderWhoseNameIsAnId() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let api = root.appendingPathComponent(ScaffoldScreen.hostTree)
+        try FileManager.default.createDirectory(
+            at: api.appendingPathComponent("screens"), withIntermediateDirectories: true)
+        try Data(#"{"inputs": ["cart"], "components": ["total"]}"#.utf8).write(
+            to: api.appendingPathComponent("screens/checkout.json"))
+        for folder in ["carts/C100", "Modules/Promo/Fixtures/carts/B7", "carts/.git", "carts/not an id"] {
+            let url =
+                folder.hasPrefix("Modules") ? root.appendingPathComponent(folder) : api.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        try Data().write(to: api.appendingPathComponent("carts/A1"))
+        #expect(try ScaffoldScreen.read("checkout", root: root).subjects == ["B7", "C100"])
+    }
+
     @Test func aScreenTheHostDoesNotDefineIsAUsageErrorNamingThoseItDoes() {
         var output = ""
         var errors = ""

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import InputRules
 import JSON
 import SafeText
 
@@ -57,16 +58,23 @@ struct ScaffoldScreen: Sendable, Equatable {
             let folder = root.appendingPathComponent("\(hostTree)/\(collection)")
             let file = layout.split(separator: "/").last.map(String.init) ?? "screen.json"
             for id in (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
-            where files.fileExists(atPath: folder.appendingPathComponent("\(id)/\(file)").path) {
+            where InputID.accepts(id) && files.fileExists(atPath: folder.appendingPathComponent("\(id)/\(file)").path) {
                 subjects.insert(id)
             }
         } else {
             // Every subject some tree answers for, the host's or a squad's.
             let modules = (try? files.contentsOfDirectory(atPath: root.appendingPathComponent("Modules").path)) ?? []
+            // A subject is a folder whose name is an id (InputRules' InputID), as `preview` picks its first one
+            // (HostComposition's DemoSubject): a file or a name no command line could give is no subject.
             for tree in [hostTree] + modules.map({ "Modules/\($0)/Fixtures" }) {
                 let folder = root.appendingPathComponent("\(tree)/\(collection)")
-                for id in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] where !id.hasPrefix(".") {
-                    subjects.insert(id)
+                for id in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] where InputID.accepts(id) {
+                    var isFolder: ObjCBool = false
+                    if files.fileExists(atPath: folder.appendingPathComponent(id).path, isDirectory: &isFolder),
+                        isFolder.boolValue
+                    {
+                        subjects.insert(id)
+                    }
                 }
             }
         }

@@ -120,12 +120,19 @@ public struct ScreenDefinition: Sendable, Equatable {
 
     /// Refuses a prompt whose event no card that hears it would get: its card (or, without one, any card of
     /// `entries`) must consume or refresh on it, as `registry` says of each component. A typo in `"event"` would
-    /// otherwise run, and the typed value would silently do nothing. Unknown cards are skipped here: the runtime
-    /// skips them with their own line.
+    /// otherwise run, and the typed value would silently do nothing. A prompt's own `card` must be registered (a
+    /// typo there would drop the card it feeds); the screen's other unknown cards are skipped by the runtime with
+    /// their own line.
     public func checkPrompts(against entries: [ScreenEntry], registry: ComponentRegistry, context: ComponentContext)
         throws(Failure)
     {
         for prompt in prompts {
+            if let card = prompt.card, (try? registry.registration(for: card)) == nil {
+                let known = registry.registrations.map(\.id.rawValue)
+                throw Failure(
+                    "screens/\(name).json: prompt '\(prompt.name)': its 'card' '\(card)' is no registered component "
+                        + "(known: \(known.joined(separator: ", ")))")
+            }
             let event = prompt.prompt.event
             let hearers = (prompt.card.map { [$0] } ?? entries.map(\.id)).compactMap { id in
                 (try? registry.registration(for: id)).map { (id, $0.kernel(context: context)) }

@@ -76,6 +76,11 @@ private struct CodeCard: Component, EventConsuming {
         let loose = try definition(
             #"{"prompts": [{"key": "c", "label": "Code", "event": "code.entered", "name": "c"}]}"#)
         try check(loose, entries: ["code"])
+        let misnamed = try definition(
+            #"{"prompts": [{"key": "c", "label": "Code", "event": "code.entered", "card": "cod"}]}"#)
+        #expect(
+            throws: Failure("screens/s.json: prompt 'cod': its 'card' 'cod' is no registered component (known: code)")
+        ) { try check(misnamed) }
         let deaf = try definition(#"{"prompts": [{"key": "c", "label": "Code", "event": "nobody", "name": "c"}]}"#)
         #expect(throws: Failure.self) { try check(deaf, entries: ["code"]) }
     }

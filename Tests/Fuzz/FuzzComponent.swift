@@ -10,7 +10,7 @@ struct NoBackend: Backend {
 /// Feeds `bytes` to `component` as its payload slice, then draws whatever state it reached at two widths.
 func fuzzComponent<C: Component>(_ component: C, _ bytes: UnsafeBufferPointer<UInt8>) {
     let context = ComponentContext(
-        ids: ["order": "1"], backend: NoBackend(), timeout: .seconds(5), payload: Data(bytes))
+        ids: ["order": "1"], backend: NoBackend(), clock: SystemClock(), timeout: .seconds(5), payload: Data(bytes))
     let done = DispatchSemaphore(value: 0)
     let result = Box<ComponentState<C.Info>>(.loading)
     Task {

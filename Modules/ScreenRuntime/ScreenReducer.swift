@@ -132,16 +132,9 @@ extension ScreenState {
         case .reload(nil):
             reloadEverything(now, &effects)
         case .keys(let keys):
-            var (reloaded, submitted) = (false, false)
-            for key in keys where !stopped {
-                press(key, now, &effects, reloaded: &reloaded, submitted: &submitted)
-            }
-            guard !stopped else { return effects }
-            effects.append(.draw(.changed))
-            if submitted { settleIfQuiet(now, &effects) }
+            reduceConsole(keys.map(ConsoleInput.key), now, &effects)
         case .answered(let answer):
-            guard show(answer, &effects) else { return effects }
-            effects.append(.draw(.changed))
+            reduceConsole([.answered(answer)], now, &effects)
         case .reload(let index?):
             guard cards.indices.contains(index) else { return effects }
             followUp = !config.watch
@@ -155,7 +148,7 @@ extension ScreenState {
         case .stop:
             stop(&effects)
         case .drawn(let revision, let rows, let page):
-            console.wasDrawn(revision, rows: rows, page: page)
+            reduceConsole([.drawn(revision: revision, rows: rows, page: page)], now, &effects)
         case .sent(let id, let result):
             sent(id, result, &effects)
             if stopped { return effects }
@@ -255,7 +248,7 @@ extension ScreenState {
 
     /// Hands `event`, published by the last card on `path`, to every card that hears it, in screen order; a card
     /// already on the path would close a loop, so it is refused. The cards `starting` are about to load first.
-    private mutating func route(
+    mutating func route(
         _ event: DomainEvent, path: [ComponentID], _ now: Date, _ effects: inout [ScreenEffect],
         starting: [Int] = []
     ) {
@@ -313,68 +306,17 @@ extension ScreenState {
         effects.append(.track(card: index, .hidden(failure)))
     }
 
-    /// What a person's key does: the console decides; the screen acts (reload, route a prompt's code, quit) or
-    /// asks the host for what only it can do.
-    private mutating func press(
-        _ key: Key, _ now: Date, _ effects: inout [ScreenEffect], reloaded: inout Bool, submitted: inout Bool
-    ) {
-        let said = console.message
-        defer {
-            // "Pay: sending…", "Paid …" or "… may have gone through: check before paying again" stays through the
-            // keys that follow, until another action replaces it: a person who scrolled must still see it before
-            // pressing P again.
-            if console.message == nil, action.progress?.keepsItsLine == true { console.message = said }
-        }
-        switch console.handle(key) {
-        case nil: break
-        case .quit?: stop(&effects)
-        case .reload?:
-            if !reloaded { reloadEverything(now, &effects) }
-            reloaded = true
-        case .submit(let event)?:
-            (inputPending, followUp, submitted) = (true, !config.watch, true)
-            route(event, path: ["input"], now, &effects)
-        case .act(let id)?:
-            // The console offers the screen's own actions only.
-            if let spec = action.spec(id) { act(spec, confirmed: false, now, &effects) }
-        case .confirm(let id)?: confirm(id, now, &effects)
-        case .open(let id)?: effects.append(.request(.open(tab: id)))
-        case .perform(let id)?: effects.append(.request(.perform(tab: id)))
-        }
-    }
-
     /// A person's `r`: every card again, now or once the loads under way have answered. An `r` while one is
     /// asked for or under way is that same reload, so a pasted burst of them is one.
-    private mutating func reloadEverything(_ now: Date, _ effects: inout [ScreenEffect]) {
+    mutating func reloadEverything(_ now: Date, _ effects: inout [ScreenEffect]) {
         guard !reloadAll && !reloading else { return }
         reloadAll = true
         if config.watch && quiet { look(now, &effects) }
     }
 
-    /// Shows the host's answer; false when it changes nothing (the same bar again), so nothing is drawn.
-    private mutating func show(_ answer: ConsoleAnswer, _ effects: inout [ScreenEffect]) -> Bool {
-        switch answer {
-        case .opened(let id, let lines):
-            // Only if that tab is still the one open (a person may have moved on while it loaded).
-            guard console.selected > 0, console.selectedTab?.id == id else { return true }
-            console.body = lines
-        case .performed(let said): console.message = said
-        case .tabs(let tabs, let user):
-            guard tabs != console.tabs || user != console.user else { return false }
-            let before = console.user
-            console.tabsChanged(to: tabs, user: user)
-            // Another user signed in while a tab of theirs is open: its content is fetched again, for them.
-            if user != before, console.selected > 0, let tab = console.selectedTab {
-                effects.append(.request(.open(tab: tab.id)))
-            }
-        case .said(let line): console.message = line
-        }
-        return true
-    }
-
     /// Once no load or delivery is under way: the screen has settled. Under watch it looks at what is due next
     /// (or ends, after the last look); without watch, a person's input gets the looks the cards asked for.
-    private mutating func settleIfQuiet(_ now: Date, _ effects: inout [ScreenEffect]) {
+    mutating func settleIfQuiet(_ now: Date, _ effects: inout [ScreenEffect]) {
         guard quiet else { return }
         if inputPending {
             // A prompt's code has been looked up: "Looking up …" goes.

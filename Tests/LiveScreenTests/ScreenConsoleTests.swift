@@ -212,4 +212,26 @@ import Testing
         #expect(prompt.last?.hasPrefix("Promo code: S") == true)
         #expect(prompt.allSatisfy { DisplayWidth.of($0) <= 20 })
     }
+
+    /// The console's own reducer: the host's answers and drawings change only the console, and say when the
+    /// screen is drawn again or the host must fetch a tab.
+    @Test func theHostsAnswersAndDrawingsAreTheConsolesOwnSteps() {
+        var console = ScreenConsole(tabs: tabs, user: "1234")
+        #expect(console.reduce(.answered(.tabs(tabs, user: "1234"))) == ConsoleStep(redraws: false), "the same bar")
+        #expect(console.reduce(.key(.right)) == ConsoleStep(.open(tab: "profile")))
+        #expect(console.reduce(.answered(.opened(tab: "feed", lines: ["feed"]))) == ConsoleStep())
+        #expect(console.body == nil, "a tab no longer open is not shown")
+        #expect(console.reduce(.answered(.opened(tab: "profile", lines: ["Ahmed"]))) == ConsoleStep())
+        #expect(console.body == ["Ahmed"])
+        #expect(
+            console.reduce(.answered(.tabs(tabs, user: "5678"))) == ConsoleStep(.open(tab: "profile")),
+            "another user's profile is fetched again")
+        #expect(console.reduce(.answered(.said("Signed out."))) == ConsoleStep())
+        #expect(console.message == "Signed out.")
+        _ = console.reduce(.key(.character("4")))
+        #expect(console.asks && !console.questionIsOnScreen)
+        #expect(console.reduce(.drawn(revision: console.revision, rows: 3, page: 2)) == ConsoleStep(redraws: false))
+        #expect(console.questionIsOnScreen && console.bodyRows == 3 && console.page == 2)
+        #expect(console.reduce(.key(.character("y"))) == ConsoleStep(.perform(tab: "signout")))
+    }
 }

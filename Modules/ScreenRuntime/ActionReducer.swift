@@ -8,8 +8,12 @@ extension ScreenState {
     /// amount: nothing to confirm). An allowed action is confirmed first (the dialog's question, which says what it
     /// would go without) unless `confirmed` (`--action`, `--pay`): then an input a person gave that the intent does
     /// not carry stops it, and otherwise it is sent once, or done at once when it sends nothing. A screen that has
-    /// failed does nothing.
-    mutating func act(_ spec: ActionSpec, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect]) {
+    /// failed does nothing. What a person is shown (the dialog, the action's line) is told in `notices`, for the
+    /// console to show: the action's reducer never writes the console.
+    mutating func act(
+        _ spec: ActionSpec, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect],
+        _ notices: inout [ActionNotice]
+    ) {
         let id = spec.id
         if case .sending? = action.progress { return }
         if let failure {
@@ -32,36 +36,39 @@ extension ScreenState {
         guard check.outcome == .allowed, question != nil, confirmed, check.missing.isEmpty else {
             let lines = check.lines + [check.refusal(spec).flatMap { confirmed ? $0 : nil } ?? check.summary(spec)]
             let asking = check.outcome == .allowed && !confirmed ? question : nil
-            console.showAction(id: id, title: spec.label, lines: lines, question: asking)
+            notices.append(.dialog(id: id, title: spec.label, lines: lines, question: asking))
             return
         }
-        send(spec, check, &effects)
+        send(spec, check, &effects, &notices)
     }
 
     /// A person said yes to the question the dialog showed. What is sent is exactly what it showed: the intent
     /// kept with it, and what it said it would go without. Should the cards now say anything else (a price changed
     /// or a code was applied under the open dialog), nothing is sent and the question is asked again.
-    mutating func confirm(_ id: String, _ now: Date, _ effects: inout [ScreenEffect]) {
+    mutating func confirm(
+        _ id: String, _ now: Date, _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
+    ) {
         guard case .checked(let shown, _)? = action.progress, shown.action == id, let spec = action.spec(id) else {
             return
         }
         guard currentCheck(spec.action, carrying: spec.carries) == shown, failure == nil else {
             effects.append(.trace("action \(id): the cards changed before the answer; asking again"))
-            return act(spec, confirmed: false, now, &effects)
+            return act(spec, confirmed: false, now, &effects, &notices)
         }
         effects.append(.trace("action \(id): confirmed"))
-        send(spec, shown, &effects)
+        send(spec, shown, &effects, &notices)
     }
 
-    /// While an action's dialog is open it shows what the cards say now: when a card's change alters their
-    /// answers, it asks again (and must be drawn again before a `y` counts).
-    mutating func askAgainIfChanged(_ now: Date, _ effects: inout [ScreenEffect]) {
-        guard case .action(let id, _, _, _) = console.overlay, case .checked(let shown, _)? = action.progress,
-            shown.action == id, let spec = action.spec(id),
+    /// While action `id`'s dialog is open (the console says which) it shows what the cards say now: when a card's
+    /// change alters their answers, it asks again (and must be drawn again before a `y` counts).
+    mutating func askAgainIfChanged(
+        _ id: String, _ now: Date, _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
+    ) {
+        guard case .checked(let shown, _)? = action.progress, shown.action == id, let spec = action.spec(id),
             currentCheck(spec.action, carrying: spec.carries) != shown
         else { return }
         effects.append(.trace("action \(id): the cards changed while it was open; asking again"))
-        act(spec, confirmed: false, now, &effects)
+        act(spec, confirmed: false, now, &effects, &notices)
     }
 
     /// The validating cards' verdicts on `asked` kept in ``asked``, each one that said something heard by its
@@ -113,22 +120,24 @@ extension ScreenState {
     }
 
     /// Sends the intent of `check` once (or finishes at once when the action sends nothing).
-    private mutating func send(_ spec: ActionSpec, _ check: ActionCheck, _ effects: inout [ScreenEffect]) {
+    private mutating func send(
+        _ spec: ActionSpec, _ check: ActionCheck, _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
+    ) {
         guard let template = spec.send else {
-            return finish(spec, fields: check.words, verdicts: check.verdicts, &effects)
+            return finish(spec, fields: check.words, verdicts: check.verdicts, &effects, &notices)
         }
         do {
             let request = ActionRequest(
                 action: spec.id, endpoint: try ScreenDefinition.endpoint(template, check.words), intent: check.intent,
                 words: check.words)
             (action.progress, action.sending) = (.sending(request, verdicts: check.verdicts), true)
-            console.message = "\(spec.label): sending…"
+            notices.append(.line("\(spec.label): sending…"))
             effects.append(.send(request))
         } catch {
             action.progress = .failed(
                 action: spec.id, reason: "\(Failure(describing: error).reason); nothing was sent",
                 verdicts: check.verdicts)
-            console.message = "\(spec.label) failed: \(Failure(describing: error).reason)"
+            notices.append(.line("\(spec.label) failed: \(Failure(describing: error).reason)"))
         }
     }
 
@@ -137,7 +146,9 @@ extension ScreenState {
     /// called a failure. An answer that gives another value than was sent for a field (an amount, a method) is
     /// unknown too, never reported as done. Once the outcome is known (done or failed) the attempt is settled;
     /// nothing is sent again by itself.
-    mutating func sent(_ id: String, _ outcome: SendOutcome, _ effects: inout [ScreenEffect]) {
+    mutating func sent(
+        _ id: String, _ outcome: SendOutcome, _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
+    ) {
         guard case .sending(let request, let verdicts)? = action.progress, request.action == id,
             let spec = action.spec(id)
         else { return }
@@ -151,21 +162,21 @@ extension ScreenState {
                     "\(name) \(value) (sent \(request.said(name) ?? "?"))"
                 }
                 let reason = "the answer contradicts what was sent: " + each.joined(separator: ", ")
-                return uncertain(spec, request, reason, verdicts, contradicted: contradicted, &effects)
+                return uncertain(spec, request, reason, verdicts, contradicted: contradicted, &effects, &notices)
             }
             effects.append(.settle(request))
             let fields = answer.filter { request.said($0.key) == nil }.merging(said) { _, sent in sent }
-            finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects)
+            finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects, &notices)
         case .failed(let reason):
             effects.append(.abandon(request))
             action.progress = .failed(action: id, reason: reason, verdicts: verdicts)
-            console.message = "\(spec.label) failed: \(reason)"
+            notices.append(.line("\(spec.label) failed: \(reason)"))
             effects.append(.trace("action \(id): failed (\(reason))"))
         case .unknown(let reason):
-            uncertain(spec, request, reason, verdicts, &effects)
+            uncertain(spec, request, reason, verdicts, &effects, &notices)
         case .pending(let reason):
             action.progress = .pending(action: id, reason: reason, verdicts: verdicts)
-            console.message = "\(spec.label) not sent: \(reason)"
+            notices.append(.line("\(spec.label) not sent: \(reason)"))
             effects.append(.trace("action \(id): not sent, an earlier attempt is pending"))
         }
     }
@@ -173,14 +184,14 @@ extension ScreenState {
     /// The send may have gone through: the action's `uncertain` words, and what was sent.
     private mutating func uncertain(
         _ spec: ActionSpec, _ request: ActionRequest, _ reason: String, _ verdicts: [ActionVerdict],
-        contradicted: [String: String] = [:], _ effects: inout [ScreenEffect]
+        contradicted: [String: String] = [:], _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
     ) {
         let values = request.words.merging(request.sent) { _, sent in sent }
         let line = ScreenDefinition.fill(spec.uncertain, values) ?? ActionSpec(id: spec.id, label: spec.label).uncertain
         action.progress = .unknown(
             action: spec.id, reason: reason, line: line, facts: request.sent, verdicts: verdicts,
             contradicted: contradicted)
-        console.message = "\(line) (\(reason))"
+        notices.append(.line("\(line) (\(reason))"))
         effects.append(.trace("action \(spec.id): unknown (\(reason))"))
     }
 
@@ -188,7 +199,7 @@ extension ScreenState {
     /// leads nowhere (the next screen's inputs would come from it).
     private mutating func finish(
         _ spec: ActionSpec, fields: [String: String], verdicts: [ActionVerdict], unread: String? = nil,
-        _ effects: inout [ScreenEffect]
+        _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
     ) {
         let values = action.inputs.merging(fields) { _, field in field }
         var line = ScreenDefinition.fill(spec.done, values) ?? "\(spec.label): done."
@@ -198,7 +209,7 @@ extension ScreenState {
         }
         action.progress = .done(
             action: spec.id, fields: fields, line: line, result: spec.result, verdicts: verdicts, unread: unread)
-        console.message = line
+        notices.append(.line(line))
         effects.append(.trace("action \(spec.id): done"))
         if let then = spec.then, unread == nil {
             action.next = ScreenLink(screen: then, inputs: fields)

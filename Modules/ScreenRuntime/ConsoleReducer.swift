@@ -11,6 +11,17 @@ public enum ConsoleInput: Sendable, Equatable {
     case answered(ConsoleAnswer)
     /// The host drew revision `revision` (``ScreenConsole/revision``) with `rows` body lines of which `page` fit.
     case drawn(revision: Int, rows: Int, page: Int)
+    /// What the action's reducer has to show a person.
+    case told(ActionNotice)
+}
+
+/// What the action's reducer has a person shown, which the console shows: the action's reducer tells it and never
+/// writes the console.
+public enum ActionNotice: Sendable, Equatable {
+    /// The squads' verdicts on action `id` under `title`, asking `question` when nobody vetoed.
+    case dialog(id: String, title: String, lines: [String], question: String?)
+    /// The action's line under the screen ("Pay: sending…", "Paid SAR 45.45.").
+    case line(String)
 }
 
 /// What one ``ConsoleInput`` did to the console: what the screen must do for it, and whether the screen is drawn
@@ -52,6 +63,12 @@ extension ScreenConsole {
         case .drawn(let revision, let rows, let page):
             wasDrawn(revision, rows: rows, page: page)
             return ConsoleStep(redraws: false)
+        case .told(.dialog(let id, let title, let lines, let question)):
+            showAction(id: id, title: title, lines: lines, question: question)
+            return ConsoleStep()
+        case .told(.line(let line)):
+            message = line
+            return ConsoleStep()
         }
     }
 }
@@ -86,8 +103,9 @@ extension ScreenState {
                 route(event, path: ["input"], now, &effects)
             case .act(let id)?:
                 // The console offers the screen's own actions only.
-                if let spec = action.spec(id) { act(spec, confirmed: false, now, &effects) }
-            case .confirm(let id)?: confirm(id, now, &effects)
+                guard let spec = action.spec(id) else { break }
+                telling { $0.act(spec, confirmed: false, now, &effects, &$1) }
+            case .confirm(let id)?: telling { $0.confirm(id, now, &effects, &$1) }
             case .open(let id)?: effects.append(.request(.open(tab: id)))
             case .perform(let id)?: effects.append(.request(.perform(tab: id)))
             }
@@ -95,5 +113,20 @@ extension ScreenState {
         guard !stopped, redraws else { return }
         effects.append(.draw(.changed))
         if submitted { settleIfQuiet(now, &effects) }
+    }
+}
+
+extension ScreenState {
+    /// Runs a step of the action's reducer, and has the console show what it told (in order, at once).
+    mutating func telling(_ step: (inout ScreenState, inout [ActionNotice]) -> Void) {
+        var notices: [ActionNotice] = []
+        step(&self, &notices)
+        for notice in notices { _ = console.reduce(.told(notice)) }
+    }
+
+    /// While the console shows an action's dialog, a card's change that alters the cards' answers asks again.
+    mutating func askAgainIfChanged(_ now: Date, _ effects: inout [ScreenEffect]) {
+        guard case .action(let id, _, _, _) = console.overlay else { return }
+        telling { $0.askAgainIfChanged(id, now, &effects, &$1) }
     }
 }

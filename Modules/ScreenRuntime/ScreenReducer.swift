@@ -150,7 +150,7 @@ extension ScreenState {
         case .drawn(let revision, let rows, let page):
             reduceConsole([.drawn(revision: revision, rows: rows, page: page)], now, &effects)
         case .sent(let id, let result):
-            sent(id, result, &effects)
+            telling { $0.sent(id, result, &effects, &$1) }
             if stopped { return effects }
             effects.append(.draw(.changed))
             settleIfQuiet(now, &effects)
@@ -340,7 +340,7 @@ extension ScreenState {
         }
         if let spec = action.perform {
             action.perform = nil
-            act(spec, confirmed: true, now, &effects)
+            telling { $0.act(spec, confirmed: true, now, &effects, &$1) }
             effects.append(.draw(.changed))
         }
     }

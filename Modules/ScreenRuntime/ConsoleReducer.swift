@@ -13,6 +13,8 @@ public enum ConsoleInput: Sendable, Equatable {
     case drawn(revision: Int, rows: Int, page: Int)
     /// What the action's reducer has to show a person.
     case told(ActionNotice)
+    /// The screen settled (everything asked for answered): a prompt's code has been looked up.
+    case settled
 }
 
 /// What the action's reducer has a person shown, which the console shows: the action's reducer tells it and never
@@ -69,6 +71,10 @@ extension ScreenConsole {
         case .told(.line(let line)):
             message = line
             return ConsoleStep()
+        case .settled:
+            // A prompt's code has been looked up: "Looking up …" goes.
+            if lookingUp { (message, lookingUp) = (nil, false) }
+            return ConsoleStep(redraws: false)
         }
     }
 }
@@ -99,7 +105,7 @@ extension ScreenState {
                 if !reloaded { reloadEverything(now, &effects) }
                 reloaded = true
             case .submit(let event)?:
-                (inputPending, followUp, submitted) = (true, !config.watch, true)
+                (followUp, submitted) = (!config.watch, true)
                 route(event, path: ["input"], now, &effects)
             case .act(let id)?:
                 // The console offers the screen's own actions only.

@@ -123,6 +123,8 @@ public struct ScreenConsole: Sendable, Equatable {
     public private(set) var bodyRows = 0, page = 0
     /// A line for the person under the screen ("Looking up SAVE10…", "Signed out."), until the next key.
     public var message: String?
+    /// A prompt's code was sent: its "Looking up …" line goes once the screen settles (``ConsoleInput/settled``).
+    public internal(set) var lookingUp = false
     /// What the selected tab shows instead of the cards (nil: the cards).
     public var body: [String]?
 
@@ -258,7 +260,7 @@ public struct ScreenConsole: Sendable, Equatable {
         case .enter:
             overlay = .none
             guard !typed.isEmpty else { return nil }
-            message = "Looking up \(typed.uppercased())…"
+            (message, lookingUp) = ("Looking up \(typed.uppercased())…", true)
             return .submit(DomainEvent(prompt.event, text: typed))
         default: break
         }

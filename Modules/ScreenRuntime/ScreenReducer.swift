@@ -318,11 +318,7 @@ extension ScreenState {
     /// (or ends, after the last look); without watch, a person's input gets the looks the cards asked for.
     mutating func settleIfQuiet(_ now: Date, _ effects: inout [ScreenEffect]) {
         guard quiet else { return }
-        if inputPending {
-            // A prompt's code has been looked up: "Looking up …" goes.
-            inputPending = false
-            console.message = nil
-        }
+        _ = console.reduce(.settled)
         settledAt = now
         effects.append(.draw(.settled))
         reloading = false

@@ -279,8 +279,6 @@ public struct ScreenState: Sendable, Equatable {
     public var wakeAt: Date?
     /// What is open over the live screen (dialog, prompt, tab content) and what a key means now.
     public var console: ScreenConsole
-    /// A person's code was sent: its "Looking up …" line goes once the screen settles.
-    public var inputPending = false
     /// A person's actions.
     public var action: ActionState
     /// A critical card of the definition that no module can show: the screen has failed from the start.

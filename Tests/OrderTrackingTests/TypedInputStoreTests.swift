@@ -69,7 +69,7 @@ import Testing
             ]
         ) { screen in
             for key in keys { _ = screen.console.handle(key) }
-            screen.console.message = nil  // settled at once: "Looking up …" goes
+            _ = screen.console.reduce(.settled)  // settled at once: "Looking up …" goes
             screen.cards[0].received = [code]  // the code's one home
             (screen.cards[0].generation, screen.cards[0].loading) = (2, true)
         }

@@ -65,7 +65,7 @@ import Testing
         ) { screen in
             screen.settledAt = store.now
             _ = screen.console.handle(.enter)
-            screen.console.message = nil  // settled at once: "Looking up S…" goes
+            _ = screen.console.reduce(.settled)  // settled at once: "Looking up S…" goes
             screen.cards[1].received = [code]  // the input's one home: the card's state, read by its next load
             (screen.cards[1].generation, screen.cards[1].loading) = (2, true)
         }

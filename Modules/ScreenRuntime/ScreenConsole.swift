@@ -47,9 +47,11 @@ public struct ConsolePrompt: Sendable, Equatable {
 }
 
 /// What is open over a live screen (the help, a dialog, a prompt's input line, a tab's content) and what a key
-/// means now, as a value: part of ``ScreenState``, changed by the reducer when a person's key arrives
-/// (``ScreenAction/keys(_:)``) or the host says the bar changed (``ConsoleAnswer/tabs(_:user:)``). No terminal, clock or runtime here, so every key's effect is a test of a
-/// few microseconds; LiveScreen draws it and carries out what the host must do.
+/// means now, as a value: part of ``ScreenState``, changed by its own reducer (``reduce(_:)``: a person's key, the
+/// host's answer such as the bar changing, what the host drew, what the action's reducer has shown, the screen
+/// settling), which the screen's reducer runs and whose steps it carries out (putting an action's line back after
+/// a key is the screen's one write). No terminal, clock or runtime here, so every key's effect is a test of a few
+/// microseconds; LiveScreen draws it and carries out what the host must do.
 public struct ScreenConsole: Sendable, Equatable {
     /// What is open over the screen.
     public enum Overlay: Sendable, Equatable {

@@ -1,9 +1,9 @@
 import Core
 import Foundation
 
-/// What reaches the live screen's console from outside the cards: a person's key, the host's answer to a
-/// ``ConsoleRequest``, or the host saying what it drew. The console's own reducer (``ScreenConsole/reduce(_:)``)
-/// takes these; the screen's reducer only carries out what it returns.
+/// What reaches the live screen's console: a person's key, the host's answer to a ``ConsoleRequest``, the host
+/// saying what it drew, what the action's reducer has a person shown, or the screen settling. The console's own
+/// reducer (``ScreenConsole/reduce(_:)``) takes these; the screen's reducer carries out what it returns.
 public enum ConsoleInput: Sendable, Equatable {
     /// A person's key.
     case key(Key)

@@ -106,8 +106,14 @@ public final class AttemptFiles: AttemptLedger {
     }
 
     private func read(_ path: String) throws(AttemptRefusal) -> Kept? {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Another run may link its attempt into place between a read that found nothing and the look that
+        // follows: that is a file to read again, not one that cannot be read.
+        var contents = FileManager.default.contents(atPath: path)
+        for _ in 0..<3 where contents == nil {
             if access(path, F_OK) != 0, errno == ENOENT { return nil }
+            contents = FileManager.default.contents(atPath: path)
+        }
+        guard let data = contents else {
             throw .unkept("the attempt file \(SafeText.visible(path)) cannot be read; check it, or --new-attempt")
         }
         guard case .object(let fields)? = try? JSONValue(parsing: data),

@@ -137,14 +137,16 @@ import Testing
         let server = try TestServer.faults(
             root: CLI.fixtures, rules: #"{"carts/C100/pay": {"status": 503}}"#, log: log)
         defer { server.stop() }
+        // A generous deadline: two runs at once under a sanitizer on a busy machine must not time out their cards.
         let arguments = [
-            "checkout", "C100", "--pay", "--api", server.baseURL.absoluteString, "--data-dir",
+            "checkout", "C100", "--pay", "--timeout", "120", "--api", server.baseURL.absoluteString, "--data-dir",
             folder.url.appendingPathComponent("data").path,
         ]
-        async let one = CLI.run(arguments)
-        async let two = CLI.run(arguments)
-        let statuses = try await [one.status, two.status]
-        #expect(statuses == [5, 5])
+        async let one = CLI.run(arguments, limit: .seconds(300))
+        async let two = CLI.run(arguments, limit: .seconds(300))
+        let (first, second) = try await (one, two)
+        #expect(
+            [first.status, second.status] == [5, 5], "\(first.stdout)\(first.stderr)\(second.stdout)\(second.stderr)")
         let keys = Set(posts(log).compactMap(key))
         #expect(posts(log).count == 2 && keys.count == 1, "\(keys)")
     }

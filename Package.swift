@@ -66,6 +66,9 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     ("LiveScreen", ["Core", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ScreenSinks"]),
     // What a command-line host composes: its backend (the embedded demo's trees, --record and --replay) and its
     // demo's subjects. Backends are built here and in the app, never in a sink.
+    // Squad code in worker processes: a crash or a hang costs only that module's cards (the host's WorkerPool,
+    // the worker's ComponentWorker, the framed protocol between them).
+    ("ComponentWorkers", ["Core", "SafeText", "ScreenRuntime", "HostIO"]),
     (
         "HostComposition",
         ["Core", "JSON", "InputRules", "FixtureBackend", "HostIO", "ArgumentParsing", "ScreenRuntime"]
@@ -95,6 +98,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         modules.map(\.name) + interfaces.map { "\($0)Interface" } + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
             "InputRules", "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen", "HostComposition",
+            "ComponentWorkers",
         ]
     ),
     // FixtureBackend for FixtureClaims: `squad lint` and the demo backend apply one rule to squads' fixture trees;

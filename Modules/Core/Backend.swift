@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything that can go wrong fetching an endpoint, as one enum so every component maps faults the same way.
-public enum BackendError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum BackendError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// The endpoint does not exist (HTTP 404, or no such fixture file).
     case notFound(path: String)
     /// The server answered with a non-success status.

@@ -17,7 +17,7 @@ public enum Style: String, Sendable, Hashable, Codable {
 }
 
 /// One line of a card: label on the left, optional value aligned on the right.
-public struct Row: Sendable, Equatable {
+public struct Row: Sendable, Equatable, Codable {
     /// The main text.
     public var text: String
     /// Right-aligned detail (a price, a time); empty for none.
@@ -32,7 +32,7 @@ public struct Row: Sendable, Equatable {
 }
 
 /// What a component draws into its slot: a titled card of rows. Pure data, so drawing is testable as text.
-public struct Block: Sendable, Equatable {
+public struct Block: Sendable, Equatable, Codable {
     /// The card's title, drawn in the top border.
     public var title: String
     /// The card's content.

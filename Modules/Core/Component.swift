@@ -72,7 +72,7 @@ public protocol EventConsuming: Component {
 }
 
 /// An action a host asks components about, e.g. "cancel-order".
-public struct UserAction: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct UserAction: Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The action's name.
     public let name: String
     /// Creates an action from its name.
@@ -89,7 +89,7 @@ public struct UserAction: Hashable, Sendable, ExpressibleByStringLiteral, Custom
 }
 
 /// A component's answer to a ``UserAction``.
-public enum Verdict: Sendable, Equatable {
+public enum Verdict: Sendable, Equatable, Codable {
     /// The component has no objection.
     case allow
     /// No objection, with what the confirmation must show: a line for people ("with Visa •••• 4242") and the
@@ -101,7 +101,7 @@ public enum Verdict: Sendable, Equatable {
 
 /// One fact of a confirmation. What an action sends is built from typed values only, never from words drawn for
 /// people, so a label that changes case or a price written another way can never change what is paid.
-public enum Fact: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public enum Fact: Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// Sent as a JSON string: an id, a code, a currency ("visa4242", "SAVE10", "SAR").
     case text(String)
     /// Sent as a JSON number: an amount in minor units (5050).

@@ -104,7 +104,7 @@ public final class EventName<Payload: EventPayload>: AnyEventName, @unchecked Se
 }
 
 /// One analytics event, named by the squad that owns the card ("payment_card_shown", with its properties).
-public struct AnalyticsEvent: Sendable, Equatable {
+public struct AnalyticsEvent: Sendable, Equatable, Codable {
     /// The squad's own event name.
     public let name: String
     /// What the squad wants recorded with it.
@@ -130,7 +130,7 @@ public enum Moment<Info: Sendable & Equatable>: Sendable {
 }
 
 /// Where a component is shown; it may draw differently but never learns who else is on screen.
-public enum Presentation: Sendable, Hashable {
+public enum Presentation: Sendable, Hashable, Codable {
     /// One card among others on a screen.
     case embedded
     /// Alone, as in `preview`, where there is room for detail.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a component failed, in words a person can act on; the host shows or logs it.
-public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+public struct Failure: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The human-readable reason, e.g. "payment.json: missing key 'logo'".
     public let reason: String
     /// Whether the way to the data failed (connection refused or reset, timeout, HTTP 5xx) rather than the

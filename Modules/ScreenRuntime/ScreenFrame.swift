@@ -141,6 +141,9 @@ public struct ScreenSettings: Sendable {
     /// Where the attempts of the screen's sending actions are kept (``AttemptLedger``); nil: the screen sends
     /// nothing, since a send whose key no ledger keeps could not be retried safely.
     public var attempts: (any AttemptLedger)?
+    /// Where the cards' squad code runs: in this process unless the host hands it workers (order-tracking runs
+    /// each module's code in a worker process of its own, so a crash costs only that module's cards).
+    public var runner: any ComponentRunner = InProcess()
 
     /// Settings for a screen whose components read `ids`.
     public init(ids: [String: String]) { self.ids = ids }

@@ -37,6 +37,8 @@ public enum ScreenAction: Sendable, Equatable {
     case ask(UserAction)
     /// The components' answers to an ``ScreenEffect/validate(_:cards:)``, by card (nil: it gave none).
     case validated(UserAction, [Int: Verdict?])
+    /// Card `card`'s worker drew its skeleton (``ScreenEffect/sketch(card:)``).
+    case sketched(card: Int, Block?)
 }
 
 /// What a squad's ``Tracking`` hears of its card.
@@ -84,6 +86,8 @@ public enum ScreenEffect: Sendable, Equatable {
     /// Ask the components of `cards` about `action` given their info (answer with
     /// ``ScreenAction/validated(_:_:)``).
     case validate(UserAction, cards: [Int])
+    /// Ask card `card`'s worker for its skeleton (answer with ``ScreenAction/sketched(card:_:)``).
+    case sketch(card: Int)
 }
 
 extension ScreenState {
@@ -95,6 +99,7 @@ extension ScreenState {
         switch action {
         case .start(let loading):
             effects = cards.map { .trace("\($0.id): start → loading") } + [.draw(.first)]
+            effects += cards.indices.filter { cards[$0].skeleton == .asked }.map { .sketch(card: $0) }
             lookAtSession(now, &effects)
             for event in config.said { route(event, path: ["input"], now, &effects, starting: loading) }
             for index in loading where cards.indices.contains(index) { begin(index, &effects) }
@@ -159,6 +164,12 @@ extension ScreenState {
                 cards[$0].spec.validates && cards[$0].machine == .info && cards[$0].verdicts[asked] == nil
             }
             if unstored.isEmpty { answer(asked, &effects) } else { effects.append(.validate(asked, cards: unstored)) }
+        case .sketched(let index, let skeleton):
+            guard cards.indices.contains(index) else { return effects }
+            guard cards[index].skeleton == .asked else { return effects }
+            cards[index].skeleton = .drawn(skeleton)
+            if case .waiting = cards[index].phase { effects.append(.draw(.changed)) }
+            settleIfQuiet(now, &effects)
         case .validated(let asked, let verdicts):
             for (index, verdict) in verdicts where cards.indices.contains(index) {
                 cards[index].verdicts[asked] = verdict
@@ -187,7 +198,7 @@ extension ScreenState {
         if from != .loading {
             guard move(index, from == .failed ? .retry : .refresh, &effects) else { return }
             // A retry draws the skeleton again: a hidden card stays hidden, a stale one keeps its info on screen.
-            let skeleton = cards[index].spec.skeleton
+            let skeleton = cards[index].skeleton.block
             switch cards[index].phase {
             case .stale(let last, let since, let reason, _):
                 cards[index].phase = .stale(last, failingSince: since, reason: reason, drawn: skeleton)

@@ -66,7 +66,7 @@ public final class ScreenRuntime: Sendable {
                     ids: settings.ids, backend: backend, clock: clock, presentation: settings.presentation,
                     timeout: settings.timeout, payload: entry.payload)
                 registrations.append(registration)
-                kernels.append(registration.kernel(context: context))
+                kernels.append(settings.runner.kernel(registration, context: context))
                 critical.append(entry.critical)
             } catch .unknown(_, let known) {
                 let why = "unknown component; known: \(known.map(\.rawValue).joined(separator: ", "))"
@@ -83,8 +83,10 @@ public final class ScreenRuntime: Sendable {
         (self.registrations, self.kernels) = (registrations, kernels)
         let cards = zip(registrations, kernels).enumerated().map { index, pair in
             CardState(
-                id: pair.0.id, module: pair.0.module, consumes: pair.1.consumes, refreshesOn: pair.1.refreshesOn,
-                skeleton: pair.1.card(for: .loading), critical: critical[index], validates: pair.1.validates)
+                CardSpec(
+                    id: pair.0.id, module: pair.0.module, consumes: pair.1.consumes, refreshesOn: pair.1.refreshesOn,
+                    critical: critical[index], validates: pair.1.validates),
+                skeleton: pair.1.calls.skeletonAtOnce.map { .drawn($0()) } ?? .asked)
         }
         var state = ScreenState(cards: cards, started: clock.now(), settings: settings)
         state.missing = missing
@@ -252,18 +254,25 @@ public final class ScreenRuntime: Sendable {
             while let message = await messages.next() {
                 // Cancelled (a signal, a reader gone): the screen stops before anything else is reduced, so an
                 // answer the cancellation cut short is not drawn as the card's failure.
-                if Task.isCancelled { handle(.stop, &group) }
+                if Task.isCancelled { await handle(.stop, &group) }
                 switch message {
-                case .action(let action): handle(action, &group)
+                case .action(let action): await handle(action, &group)
                 case .answer(let index, let generation, .success(let info)):
                     let received = world.withLock { $0.state.cards[index].received }
-                    let answer = kernels[index].answer(
+                    // The squad's code runs here, in its worker when it has one: a crash while it draws the info
+                    // is this load's failure.
+                    switch await kernels[index].answer(
                         for: info, consuming: received, json: settings.includeInfo,
                         actions: settings.actions.map(\.action))
-                    handle(.loaded(card: index, generation: generation, answer), &group)
+                    {
+                    case .success(let answer):
+                        await handle(.loaded(card: index, generation: generation, answer), &group)
+                    case .failure(let failure):
+                        await handle(.failed(card: index, generation: generation, failure, drawn: nil), &group)
+                    }
                 case .answer(let index, let generation, .failure(let failure)):
-                    let drawn = kernels[index].card(for: .failed(failure))
-                    handle(.failed(card: index, generation: generation, failure, drawn: drawn), &group)
+                    let drawn = (try? await kernels[index].card(for: .failed(failure)).get()) ?? nil
+                    await handle(.failed(card: index, generation: generation, failure, drawn: drawn), &group)
                 case .waiter(let waiter):
                     world.withLock { $0.waiters.append(waiter) }
                 }
@@ -299,7 +308,7 @@ public final class ScreenRuntime: Sendable {
 
     /// Reduces `action` and runs its effects; deliveries answer at once, so a chain of events is followed to
     /// its end before anything else happens.
-    private func handle(_ action: ScreenAction, _ group: inout DiscardingTaskGroup) {
+    private func handle(_ action: ScreenAction, _ group: inout DiscardingTaskGroup) async {
         var queue = [action]
         while !queue.isEmpty {
             let action = queue.removeFirst()
@@ -309,13 +318,13 @@ public final class ScreenRuntime: Sendable {
                 return (effects, report.step == nil ? nil : world.state)
             }
             if let state { report.step?(action, effects, state) }
-            for effect in effects { run(effect, now, &queue, &group) }
+            for effect in effects { await run(effect, now, &queue, &group) }
         }
     }
 
     private func run(
         _ effect: ScreenEffect, _ now: Date, _ queue: inout [ScreenAction], _ group: inout DiscardingTaskGroup
-    ) {
+    ) async {
         switch effect {
         case .load(let index, let generation, let limit):
             let (kernel, sink, clock) = (kernels[index], sink, clock)
@@ -350,20 +359,34 @@ public final class ScreenRuntime: Sendable {
         case .deliver(let event, let index, let path):
             let card = world.withLock { $0.state.cards[index] }
             guard let info = card.info else { return queue.append(.consumed(card: index, nil, path: path)) }
-            _ = event
-            let answer = kernels[index].answer(
+            switch await kernels[index].answer(
                 for: info, consuming: card.received, json: settings.includeInfo, actions: settings.actions.map(\.action)
             )
-            queue.append(.consumed(card: index, answer.info == info ? nil : answer, path: path))
+            {
+            case .success(let answer):
+                queue.append(.consumed(card: index, answer.info == info ? nil : answer, path: path))
+            case .failure(let failure):
+                // Its code stopped while taking the event (a crash in its worker): the card loads again, which
+                // consumes the event anew and fails the card if the code stops again.
+                trace("\(registrations[index].id): could not take \(event.name): \(failure.reason)", now)
+                queue += [.consumed(card: index, nil, path: path), .reload(card: index)]
+            }
         case .track(let index, let moment):
             let info = world.withLock { $0.state.cards[index].info }
+            let asked: Moment<AnyInfo>
             switch moment {
-            case .shown: if let info { record(kernels[index].analytics(for: .shown(info)), from: index) }
-            case .hidden(let failure): record(kernels[index].analytics(for: .hidden(failure)), from: index)
-            case .stale(let since): record(kernels[index].analytics(for: .stale(since: since)), from: index)
+            case .shown:
+                guard let info else { return }
+                asked = .shown(info)
+            case .hidden(let failure): asked = .hidden(failure)
+            case .stale(let since): asked = .stale(since: since)
             case .verdict(let action):
                 guard let verdict = world.withLock({ $0.state.cards[index].verdicts[action] }) else { return }
-                record(kernels[index].analytics(for: .verdict(action, verdict)), from: index)
+                asked = .verdict(action, verdict)
+            }
+            switch await kernels[index].analytics(for: asked) {
+            case .success(let events): record(events, from: index)
+            case .failure(let failure): trace("\(registrations[index].id): analytics failed: \(failure.reason)", now)
             }
         case .draw(let moment):
             let (frame, frames) = world.withLock { ($0.state.frame(at: now), $0.frames) }
@@ -382,9 +405,20 @@ public final class ScreenRuntime: Sendable {
             let infos = world.withLock { world in indices.map { world.state.cards[$0].info } }
             var verdicts: [Int: Verdict?] = [:]
             for (index, info) in zip(indices, infos) {
-                verdicts[index] = .some(info.flatMap { kernels[index].validate(action, info: $0) })
+                guard let info else {
+                    verdicts[index] = .some(nil)
+                    continue
+                }
+                // A card whose code stopped while judging could not check: no verdict, which counts as a veto.
+                verdicts[index] = .some((try? await kernels[index].validate(action, info: info).get()) ?? nil)
             }
             queue.append(.validated(action, verdicts))
+        case .sketch(let index):
+            let (kernel, sink) = (kernels[index], sink)
+            group.addTask {
+                let drawn = (try? await kernel.card(for: .loading).get()) ?? nil
+                sink.yield(.action(.sketched(card: index, drawn)))
+            }
         case .moved(let index, let from, let to):
             trace("\(registrations[index].id): \(from.rawValue) → \(to.rawValue)", now)
         case .trace(let line): trace(line, now)

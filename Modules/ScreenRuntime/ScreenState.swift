@@ -12,8 +12,6 @@ public struct CardSpec: Sendable, Equatable {
     public let consumes: Set<String>
     /// Events after which it asks to be loaded again.
     public let refreshesOn: Set<String>
-    /// Its skeleton: drawn at the start and again when a failed card is retried.
-    public let skeleton: Block?
     /// Its failure fails the whole screen.
     public let critical: Bool
     /// It answers for actions (``Validatable``): without info it counts as "could not check".
@@ -22,10 +20,10 @@ public struct CardSpec: Sendable, Equatable {
     /// A card described by its registration (and the definition's critical mark).
     public init(
         id: ComponentID, module: String, consumes: Set<String> = [], refreshesOn: Set<String> = [],
-        skeleton: Block? = nil, critical: Bool = false, validates: Bool = false
+        critical: Bool = false, validates: Bool = false
     ) {
         (self.id, self.module, self.consumes, self.refreshesOn) = (id, module, consumes, refreshesOn)
-        (self.skeleton, self.critical, self.validates) = (skeleton, critical, validates)
+        (self.critical, self.validates) = (critical, validates)
     }
 
     /// Every event name routed to it.
@@ -67,6 +65,21 @@ public enum CardPhase: Sendable, Equatable {
     case hidden(reason: String, drawn: Block?, last: ShownInfo?, failingSince: Date?)
 }
 
+/// A card's skeleton: drawn (nil: the card draws nothing while it waits), or asked of its module's worker and not
+/// yet answered (the first frame does not wait for it; the screen is not settled until it comes).
+public enum Skeleton: Sendable, Equatable {
+    /// The card its component draws while it loads.
+    case drawn(Block?)
+    /// Asked of its worker (``ScreenEffect/sketch(card:)``).
+    case asked
+
+    /// What is drawn for it now.
+    public var block: Block? {
+        if case .drawn(let block) = self { return block }
+        return nil
+    }
+}
+
 /// Everything the runtime knows about one card, in one value: what it is (``spec``), what it has to show
 /// (``phase``), the load under way, the events it heard and said, and when it wants its next look. Only
 /// ``ScreenState/reduce(_:at:)`` changes it, so "why is this card hidden" has one place to look.
@@ -93,9 +106,11 @@ public struct CardState: Sendable, Equatable {
     public var published: [DomainEvent] = []
     /// It has shown info at least once (analytics hears of a card when it appears, not on every reload).
     public var shownOnce = false
+    /// Its skeleton: drawn at the start and again when a failed card is retried.
+    public var skeleton: Skeleton
 
-    /// A card of `spec`, showing its skeleton, before its first load.
-    public init(_ spec: CardSpec) { self.spec = spec }
+    /// A card of `spec`, showing `skeleton`, before its first load.
+    public init(_ spec: CardSpec, skeleton: Skeleton = .drawn(nil)) { (self.spec, self.skeleton) = (spec, skeleton) }
 
     /// A card showing `skeleton`, before its first load.
     public init(
@@ -104,8 +119,9 @@ public struct CardState: Sendable, Equatable {
     ) {
         self.init(
             CardSpec(
-                id: id, module: module, consumes: consumes, refreshesOn: refreshesOn, skeleton: skeleton,
-                critical: critical, validates: validates))
+                id: id, module: module, consumes: consumes, refreshesOn: refreshesOn, critical: critical,
+                validates: validates),
+            skeleton: .drawn(skeleton))
     }
 
     /// The component in this slot.
@@ -148,7 +164,7 @@ public struct CardState: Sendable, Equatable {
     /// component's card for the failure.
     public var block: Block? {
         switch phase {
-        case .waiting: spec.skeleton
+        case .waiting: skeleton.block
         case .shown(let shown), .stale(let shown, _, _, _): shown.block
         case .hidden(_, let drawn, _, _): drawn
         }
@@ -299,7 +315,9 @@ public struct ScreenState: Sendable, Equatable {
     }
 
     /// Whether no load, delivery or send is under way.
-    public var quiet: Bool { delivering == 0 && !action.sending && !cards.contains(where: \.loading) }
+    public var quiet: Bool {
+        delivering == 0 && !action.sending && !cards.contains { $0.loading || $0.skeleton == .asked }
+    }
 
     /// A critical card is hidden by a failure (its retry not under way), or missing, so the screen as a whole has
     /// failed: "total: server answered HTTP 500". Nil while every critical card is shown (stale counts as shown).

@@ -35,7 +35,7 @@ public struct CardPreview: Sendable {
     /// (said on stderr with a did-you-mean: a usage error).
     public func show(
         registry: ComponentRegistry, backend: any Backend, clock: any CourierClock, timeout: Duration,
-        terminal: Terminal
+        runner: any ComponentRunner, terminal: Terminal
     ) async -> Phase? {
         let module: String
         do { module = try registry.registration(for: id).module } catch {
@@ -50,6 +50,7 @@ public struct CardPreview: Sendable {
         var settings = ScreenSettings(ids: ids)
         settings.said = said
         (settings.presentation, settings.timeout, settings.load) = (.alone, timeout, state != .loading)
+        settings.runner = runner
         let runtime = ScreenRuntime(
             entries: [ScreenEntry(id: id, payload: payload)], registry: registry, backend: backend,
             clock: clock, settings: settings, report: RuntimeReport(terminal: terminal, trace: false, analytics: nil))

@@ -73,7 +73,8 @@ import Testing
         let options = HostOptions(
             dataDir: dataDir, recording: RecordingFiles(record: replay == nil ? record.path : nil, replay: replay?.path)
         )
-        let host = try HostEnvironment.make(options, environment: CLI.environment, terminal: terminal, clock: clock)
+        let host = try HostEnvironment.make(
+            options, environment: CLI.environment, terminal: terminal, clock: clock, workers: nil)
         let definition = try #require(HostEnvironment.embeddedDefinition(name))
         var watched = ScreenSettings(ids: [definition.inputs[0]: order])
         (watched.watch, watched.prompts) = (true, definition.prompts.map(\.prompt))

@@ -40,14 +40,14 @@ private struct TipCard: Component, RefreshingOnEvents {
         let terminal = Terminal(environment: ["COLUMNS": "40"], noColorFlag: true, streams: streams)
         let clock = VirtualClock()
         let made = try HostEnvironment.make(
-            HostOptions(), environment: CLI.environment, terminal: terminal, clock: clock)
+            HostOptions(), environment: CLI.environment, terminal: terminal, clock: clock, workers: nil)
         var registry = made.registry
         try registry.register(TipCard.registration)
         let backend = CannedBackend(["screens/tip-demo.json": .json(Self.definition)], clock: clock)
         let host = HostEnvironment(
             backend: backend, clock: clock, timeout: .seconds(5), terminal: terminal, registry: registry,
             environment: made.environment, store: made.store, login: made.login, tabs: made.tabs,
-            attempts: made.attempts)
+            attempts: made.attempts, workers: nil)
         let invocation = try Invocation.of(
             ["screen", "tip-demo"] + arguments, tool: "order-tracking", commands: OrderTrackingApp.commands, usage: "")
         guard case .run(_, let parsed) = invocation else { throw Failure("not a run") }

@@ -23,7 +23,7 @@ import Testing
         let prompt = try #require(definition.prompts.first { $0.card == PromoComponent.id }?.prompt)
         var settings = ScreenSettings(ids: ["cart": "C100"])
         (settings.timeout, settings.prompts) = (.seconds(5), [prompt])
-        let skeleton = kernel.card(for: .loading)
+        let skeleton = try await kernel.card(for: .loading).get()
         let card = CardState(
             id: kernel.id, module: "Promo", consumes: kernel.consumes, refreshesOn: kernel.refreshesOn,
             skeleton: skeleton)
@@ -35,7 +35,7 @@ import Testing
             let received = store.state.cards[0].received
             let result = await clock.drive { await kernel.load(within: .seconds(5), on: clock, received: received) }
             let info = try #require(result).get()
-            return kernel.answer(for: info, consuming: received, json: false)
+            return try await kernel.answer(for: info, consuming: received, json: false).get()
         }
 
         store.send(

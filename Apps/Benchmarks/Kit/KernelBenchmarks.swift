@@ -50,7 +50,10 @@ enum KernelBenchmarks {
         try await seconds {
             let cards = try screen(count, backend: LatencyBackend(latencies: [], clock: SystemClock()))
             let answers = await loadConcurrently(cards).answers
-            let blocks = zip(cards, answers).map { card, info in card.card(for: info.map { .info($0) } ?? .loading) }
+            var blocks: [Block?] = []
+            for (card, info) in zip(cards, answers) {
+                blocks.append((try? await card.card(for: info.map { .info($0) } ?? .loading).get()) ?? nil)
+            }
             let painter = FramePainter(
                 width: 60, styler: TextStyler(colors: false), live: false, header: ["Order"]
             ) { _ in }

@@ -15,7 +15,7 @@ struct CancelCommand {
     func run() async -> ExitCode {
         guard let definition = await host.definition("tracking") else { return .fatal }
         var settings = ScreenSettings(ids: ["order": order])
-        (settings.timeout, settings.actions) = (host.timeout, definition.actions)
+        (settings.timeout, settings.actions, settings.runner) = (host.timeout, definition.actions, host.runner)
         guard let runtime = await host.runtime(definition, settings: settings, analytics: analytics) else {
             return .fatal
         }

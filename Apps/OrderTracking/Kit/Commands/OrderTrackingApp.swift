@@ -1,4 +1,5 @@
 import ArgumentParsing
+import ComponentWorkers
 import Core
 import FixtureBackend
 import Foundation
@@ -95,11 +96,22 @@ public enum OrderTrackingApp {
     public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }
 
     /// Runs the command line and returns the exit status. `closed` is what ``reserveStandardDescriptors()`` found.
+    /// The squads' cards run in worker processes of this same executable (`WorkerCommand`): each module's code
+    /// in its own, so a squad's crash or hang costs only its cards.
     public static func main(_ arguments: [String], environment: [String: String], closed: Set<Int32> = []) async
         -> Int32
     {
-        await CommandLineTool(name: "order-tracking").main(closed: closed) { streams throws(UsageError) in
-            try await run(arguments, environment: environment, streams: streams).rawValue
+        if arguments.first == WorkerCommand.subcommand {
+            return await WorkerCommand.serve(Array(arguments.dropFirst()), registrations: HostRegistry.lines)
+        }
+        return await CommandLineTool(name: "order-tracking").main(closed: closed) { streams throws(UsageError) in
+            let workers: WorkerPool?
+            do throws(Failure) {
+                workers = try WorkerCommand.pool(
+                    isolating: HostRegistry.lines, environment: environment, clock: SystemClock())
+            } catch { throw UsageError(message: error.reason) }
+            defer { workers?.close() }
+            return try await run(arguments, environment: environment, streams: streams, workers: workers).rawValue
         }
     }
 
@@ -107,7 +119,7 @@ public enum OrderTrackingApp {
     /// handlers are the test runner's.
     static func run(
         _ arguments: [String], environment: [String: String], streams: StandardStreams,
-        clock: (any CourierClock)? = nil, signals: Bool = true
+        clock: (any CourierClock)? = nil, signals: Bool = true, workers: WorkerPool? = nil
     ) async throws(UsageError) -> ExitCode {
         // Tracking is the default: its first word is an order id, not a command name.
         switch try Invocation.of(
@@ -118,7 +130,8 @@ public enum OrderTrackingApp {
             return .ok
         case .run(let command, let parsed):
             let terminal = Terminal(environment: environment, noColorFlag: parsed.isSet(noColor), streams: streams)
-            let context = CommandContext(environment: environment, terminal: terminal, clock: clock)
+            let context = CommandContext(
+                environment: environment, terminal: terminal, clock: clock, workers: workers)
             let status = try await CommandLineTool.running(terminal, streams: streams, signals: signals) {
                 try await command.run(parsed, context).rawValue
             }
@@ -134,6 +147,8 @@ struct CommandContext {
     let terminal: Terminal
     /// The clock every command runs on; nil: the system's (pinned by `COURIER_NOW`).
     var clock: (any CourierClock)?
+    /// The squads' workers (the executable); nil: their code runs in this process (in-process tests).
+    var workers: WorkerPool?
 
     /// The host for a parsed command line (`--api`, `--cacert`, `--timeout`, `--data-dir`, `--record`,
     /// `--replay`): each option read here, once.
@@ -143,6 +158,7 @@ struct CommandContext {
         let options = HostOptions(
             api: parsed[App.api], caFile: parsed[App.cacert], timeout: parsed[App.timeout, default: .seconds(5)],
             dataDir: parsed[App.dataDir], recording: recording, newAttempt: parsed.isSet(App.newAttempt))
-        return try HostEnvironment.make(options, environment: environment, terminal: terminal, clock: clock)
+        return try HostEnvironment.make(
+            options, environment: environment, terminal: terminal, clock: clock, workers: workers)
     }
 }

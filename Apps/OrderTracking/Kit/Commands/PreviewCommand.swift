@@ -54,7 +54,7 @@ extension OrderTrackingApp {
         let phase = await preview.show(
             registry: host.registry,
             backend: fault.map { FaultInjectingBackend(fault: $0, clock: host.clock) } ?? host.backend,
-            clock: host.clock, timeout: host.timeout,
+            clock: host.clock, timeout: host.timeout, runner: host.runner,
             terminal: host.terminal)
         return phase == nil ? .usage : phase == .failed ? .degraded : .ok
     }

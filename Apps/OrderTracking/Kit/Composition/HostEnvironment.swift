@@ -1,4 +1,5 @@
 import ArgumentParsing
+import ComponentWorkers
 import Core
 import CoreHTTP
 import Feed
@@ -46,12 +47,16 @@ struct HostEnvironment: Sendable {
     /// Where the attempts of a person's actions are kept until their outcome is known: the data folder, or under
     /// `--replay` the recording's own.
     let attempts: any AttemptLedger
+    /// The squads' worker processes (order-tracking); nil in in-process tests of the host.
+    let workers: WorkerPool?
+    /// Where the cards' squad code runs: each module's worker, or this process.
+    var runner: any ComponentRunner { workers ?? InProcess() }
 
     /// Builds the backend from `--api` (or the embedded fixtures), wrapped by `--record`/`--replay`, the clock
     /// (pinned by `COURIER_NOW`, unless one is `given`) and the plugins talking to that backend.
     static func make(
         _ options: HostOptions, environment: [String: String], terminal: Terminal,
-        clock given: (any CourierClock)? = nil
+        clock given: (any CourierClock)? = nil, workers: WorkerPool?
     ) throws(UsageError) -> HostEnvironment {
         let (api, caFile, timeout, dataDir) = (options.api, options.caFile, options.timeout, options.dataDir)
         var clock: any CourierClock = given ?? SystemClock()
@@ -78,7 +83,7 @@ struct HostEnvironment: Sendable {
                 newAttempt: options.newAttempt, clock: clock)
         return HostEnvironment(
             backend: backend, clock: clock, timeout: timeout, terminal: terminal, registry: registry,
-            environment: environment, store: store, login: login, tabs: tabs, attempts: attempts)
+            environment: environment, store: store, login: login, tabs: tabs, attempts: attempts, workers: workers)
     }
 
     /// The backend `--api` names (over HTTP, trusting `--cacert`), or the embedded demo's fixtures.

@@ -1,3 +1,4 @@
+import ComponentWorkers
 import Core
 import Foundation
 import ScreenRuntime
@@ -35,6 +36,7 @@ extension HostEnvironment {
         _ definition: ScreenDefinition, settings: ScreenSettings, trace: Bool = false, analytics: AnalyticsLog?,
         adding extra: [ComponentID] = []
     ) async -> ScreenRuntime? {
+        if trace { workers?.trace { [terminal] in terminal.err($0) } }
         do {
             return try await definition.runtime(
                 settings: settings, registry: registry, backend: backend, clock: clock,

@@ -122,7 +122,7 @@ struct ScreenRun: Sendable {
         (settings.actions, settings.said) = (definition.actions, given.map(\.1))
         // The action itself: ``refusal(of:by:missing:)`` told a person when the screen has no such action.
         settings.perform = definition.actions.first { $0.id == options.perform }
-        settings.attempts = host.attempts
+        (settings.attempts, settings.runner) = (host.attempts, host.runner)
         settings.prompts = interactive ? definition.prompts.map(\.prompt) : []
         settings.sessionLook = interactive ? SessionTabs.every : nil
         // The cards a prompt feeds join the screen when a person may type into it, or was given its value.

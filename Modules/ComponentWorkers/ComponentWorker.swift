@@ -1,0 +1,250 @@
+import Core
+import Foundation
+import ScreenRuntime
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// The worker's side: a process that runs one module's component code for the host and nothing else. It holds no
+/// backend and no files; its fetches go back to the host. Its cards' infos stay here, named by tokens, so the host
+/// never needs the squad's types.
+public enum ComponentWorker {
+    /// Serves the host over standard input and the original standard output until the host closes the input (or
+    /// dies), running the code of `registrations`. Anything the squad's code prints goes to standard error, which
+    /// the host reads for a crash's message. `memory` (MiB) caps what the worker may allocate beyond what it holds
+    /// now: a runaway allocation ends this worker only. Returns the exit status.
+    public static func serve(_ registrations: [ComponentRegistration], memory: Int?) async -> Int32 {
+        let output = dup(1)
+        guard output >= 0, dup2(2, 1) >= 0 else { return 70 }
+        if let memory { limitMemory(toMoreThanNow: memory) }
+        endWithParent()
+        let server = WorkerServer(registrations, output: output)
+        let (messages, sink) = AsyncStream<ToWorker>.makeStream()
+        Thread.detachNewThread {
+            while let message = WorkerFrames.next(ToWorker.self, from: 0) { sink.yield(message) }
+            sink.finish()
+        }
+        await withDiscardingTaskGroup { group in
+            for await message in messages {
+                switch message {
+                case .call(let id, let slot, let spec, let now, let op):
+                    let trigger = server.begin(id, slot: slot, spec: spec)
+                    group.addTask {
+                        let reply = await cancelling(when: trigger) { await server.run(id, slot: slot, now: now, op) }
+                        server.reply(id, reply)
+                    }
+                case .cancel(let id): server.cancel(id)
+                case .fetched(let id, let result): server.fetched(id, result)
+                }
+            }
+            // The host closed the pipe: it is gone or done with this worker.
+            group.cancelAll()
+        }
+        return 0
+    }
+
+    /// Caps the data segment at what the process holds now plus `megabytes` (Linux counts every private writable
+    /// mapping; a sanitizer's shadow memory, mapped before `main`, is part of "now").
+    private static func limitMemory(toMoreThanNow megabytes: Int) {
+        #if os(Linux)
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmData:") }
+            let now =
+                line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+                ?? 0
+            let (bytes, overflow) = (now * 1024).addingReportingOverflow(megabytes << 20)
+            guard !overflow else { return }
+            var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+            _ = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
+        #else
+            var limit = rlimit(rlim_cur: rlim_t(megabytes << 20), rlim_max: rlim_t(megabytes << 20))
+            _ = setrlimit(RLIMIT_DATA, &limit)
+        #endif
+    }
+
+    /// A worker whose host dies ends too: on Linux the kernel kills it; elsewhere a watcher sees the parent change.
+    private static func endWithParent() {
+        let parent = getppid()
+        #if os(Linux)
+            // prctl(PR_SET_PDEATHSIG, SIGKILL): Glibc's module does not export <sys/prctl.h>.
+            typealias Control = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+            if let symbol = dlsym(nil, "prctl") {
+                _ = unsafeBitCast(symbol, to: Control.self)(1, UInt(SIGKILL), 0, 0, 0)
+            }
+        #endif
+        Thread.detachNewThread {
+            while getppid() == parent { sleep(1) }
+            _exit(0)
+        }
+    }
+}
+
+/// A clock that starts at the host's time for the call, so a card's "minutes ago" agrees with the host's clock
+/// (pinned by `COURIER_NOW` or not).
+private struct CallClock: CourierClock {
+    let base: Date
+    let started = ContinuousClock.now
+
+    func now() -> Date { base.addingTimeInterval((ContinuousClock.now - started).seconds) }
+    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}
+
+/// A backend that asks the host: the worker's only way to the data.
+private struct HostFetches: Backend {
+    let server: WorkerServer
+    let call: Int
+
+    func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+        switch await server.fetch(endpoint, for: call) {
+        case .data(let data): return data
+        case .fault(let fault): throw fault
+        }
+    }
+}
+
+/// The worker's state: the cards it has heard of, the infos it holds, its calls and fetches under way.
+final class WorkerServer: Sendable {
+    private struct State {
+        var specs: [Int: SlotSpec] = [:]
+        /// The last few infos of each card, newest last: a token the host still shows is among them.
+        var infos: [Int: [(token: Int, info: AnyInfo)]] = [:]
+        var nextToken = 0
+        var triggers: [Int: CancelTrigger] = [:]
+        var fetches: [Int: CheckedContinuation<FetchResult, Never>] = [:]
+        var early: [Int: FetchResult] = [:]
+        var nextFetch = 0
+    }
+
+    private let registrations: [ComponentID: ComponentRegistration]
+    private let output: Int32
+    private let state = Locked(State())
+    private let writing = Locked(())
+    /// How many infos of each card are kept: the one shown, one arriving, and room for events under way.
+    static let kept = 4
+
+    init(_ registrations: [ComponentRegistration], output: Int32) {
+        self.registrations = Dictionary(registrations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.output = output
+    }
+
+    func begin(_ id: Int, slot: Int, spec: SlotSpec?) -> CancelTrigger {
+        let trigger = CancelTrigger()
+        state.withLock { state in
+            if let spec { state.specs[slot] = spec }
+            state.triggers[id] = trigger
+        }
+        return trigger
+    }
+
+    func cancel(_ id: Int) { state.withLock { $0.triggers[id] }?.fire() }
+
+    func reply(_ id: Int, _ reply: WorkerReply) {
+        state.withLock { _ = $0.triggers.removeValue(forKey: id) }
+        send(.reply(id: id, reply))
+    }
+
+    private func send(_ message: FromWorker) {
+        guard let frame = WorkerFrames.frame(message) else { return }
+        writing.withLock { _ in
+            // The host is gone when this fails: the read loop ends and the worker with it.
+            _ = WorkerFrames.write(frame, to: output)
+        }
+    }
+
+    func fetch(_ endpoint: Endpoint, for call: Int) async -> FetchResult {
+        let id = state.withLock { state in
+            state.nextFetch += 1
+            return state.nextFetch
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let early = state.withLock { state -> FetchResult? in
+                    if let early = state.early.removeValue(forKey: id) { return early }
+                    state.fetches[id] = continuation
+                    return nil
+                }
+                if let early { return continuation.resume(returning: early) }
+                send(.fetch(id: id, call: call, segments: endpoint.segments))
+            }
+        } onCancel: {
+            fetched(id, .fault(.transport("cancelled", path: endpoint.path)))
+        }
+    }
+
+    func fetched(_ id: Int, _ result: FetchResult) {
+        let waiting = state.withLock { state -> CheckedContinuation<FetchResult, Never>? in
+            guard let waiting = state.fetches.removeValue(forKey: id) else {
+                if state.nextFetch >= id { state.early[id] = state.early[id] ?? result }
+                return nil
+            }
+            return waiting
+        }
+        waiting?.resume(returning: result)
+    }
+
+    private func store(_ info: AnyInfo, slot: Int) -> Int {
+        state.withLock { state in
+            state.nextToken += 1
+            state.infos[slot, default: []].append((state.nextToken, info))
+            if state.infos[slot]!.count > Self.kept { state.infos[slot]!.removeFirst() }
+            return state.nextToken
+        }
+    }
+
+    private func info(_ token: Int, slot: Int) -> AnyInfo? {
+        state.withLock { $0.infos[slot]?.last { $0.token == token }?.info }
+    }
+
+    func run(_ id: Int, slot: Int, now: Date, _ op: WorkerOp) async -> WorkerReply {
+        guard let spec = state.withLock({ $0.specs[slot] }), let registration = registrations[spec.component] else {
+            return .failed(Failure("this module's worker does not run that component"))
+        }
+        let context = ComponentContext(
+            ids: spec.ids, backend: HostFetches(server: self, call: id), clock: CallClock(base: now),
+            presentation: spec.presentation, timeout: spec.timeout, payload: spec.payload)
+        let calls = registration.kernel(context: context).calls
+        do {
+            switch op {
+            case .load(let received):
+                let info = try await calls.load(received)
+                return .info(token: store(info, slot: slot), json: info.json())
+            case .draw(let state):
+                switch state {
+                case .loading: return .block(try await calls.draw(.loading))
+                case .failed(let failure): return .block(try await calls.draw(.failed(failure)))
+                case .info(let token):
+                    guard let info = info(token, slot: slot) else { return .lost }
+                    return .block(try await calls.draw(.info(info)))
+                }
+            case .answer(let token, let received, let json, let actions):
+                guard let info = info(token, slot: slot) else { return .lost }
+                let answer = try await calls.answer(info, received, json, actions)
+                let after = answer.info ?? info
+                let kept = after == info ? token : store(after, slot: slot)
+                return .answer(
+                    WorkerAnswer(
+                        token: kept, infoJSON: after.json(), json: answer.json, block: answer.block,
+                        events: answer.events, finished: answer.finished, refreshAfter: answer.refreshAfter,
+                        verdicts: answer.verdicts))
+            case .validate(let action, let token):
+                guard let info = info(token, slot: slot) else { return .lost }
+                return .verdict(try await calls.validate(action, info))
+            case .analytics(let moment):
+                switch moment {
+                case .shown(let token):
+                    guard let info = info(token, slot: slot) else { return .lost }
+                    return .analytics(try await calls.analytics(.shown(info)))
+                case .hidden(let failure): return .analytics(try await calls.analytics(.hidden(failure)))
+                case .stale(let since): return .analytics(try await calls.analytics(.stale(since: since)))
+                case .verdict(let action, let verdict):
+                    return .analytics(try await calls.analytics(.verdict(action, verdict)))
+                }
+            }
+        } catch {
+            return .failed(Failure(describing: error))
+        }
+    }
+}

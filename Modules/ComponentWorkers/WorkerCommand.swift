@@ -1,0 +1,44 @@
+import Core
+import Foundation
+import HostIO
+
+/// How a command-line host runs its squads' code in workers of its own executable: the pool it starts them from
+/// and the worker's side of the internal subcommand. One rule for the memory limit, read once.
+public enum WorkerCommand {
+    /// The internal subcommand a worker is started with (never typed by a person; in no help).
+    public static let subcommand = "__worker"
+    /// How much a worker may allocate beyond what it holds when it starts, in MiB, unless
+    /// `COURIER_WORKER_MEMORY_MB` says otherwise (16 to 1048576).
+    public static let memory = 512
+
+    /// The pool running the code of `isolated` in workers of this executable, or nil where the executable cannot be
+    /// found (then the cards run in this process). A bad `COURIER_WORKER_MEMORY_MB` is the failure, said as advice.
+    public static func pool(
+        isolating isolated: [ComponentRegistration], environment: [String: String], clock: any CourierClock
+    ) throws(Failure) -> WorkerPool? {
+        var memory = Self.memory
+        if let given = environment["COURIER_WORKER_MEMORY_MB"] {
+            guard let value = Int(given), (16...1_048_576).contains(value) else {
+                let shown = given.count > 40 ? given.prefix(40) + "…" : Substring(given)
+                throw Failure("COURIER_WORKER_MEMORY_MB='\(shown)' is not a number of MiB from 16 to 1048576")
+            }
+            memory = value
+        }
+        guard let executable = ExecutableLocation.path() else { return nil }
+        return WorkerPool(
+            command: [executable, subcommand, "--memory", String(memory)], isolated: Set(isolated.map(\.id)),
+            clock: clock, environment: environment)
+    }
+
+    /// A worker's life, from the arguments after ``subcommand`` (`--memory MIB MODULE`): serves the host with the
+    /// module's registrations among `registrations` until the host closes the pipe. Anything else is refused (64).
+    public static func serve(_ arguments: [String], registrations: [ComponentRegistration]) async -> Int32 {
+        guard arguments.count == 3, arguments[0] == "--memory", let memory = Int(arguments[1]),
+            case let mine = registrations.filter({ $0.module == arguments[2] }), !mine.isEmpty
+        else {
+            FileHandle.standardError.write(Data("\(subcommand) is started by the host itself, not by hand\n".utf8))
+            return 64
+        }
+        return await ComponentWorker.serve(mine, memory: memory)
+    }
+}

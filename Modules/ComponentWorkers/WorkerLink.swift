@@ -1,0 +1,278 @@
+import Core
+import Foundation
+import HostIO
+import SafeText
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// One worker process of one module, as the host sees it: its calls under way, each waiting for its reply or its
+/// fetches, and how it ended. A worker that ends (any signal, any exit) ends exactly the calls it was running, each
+/// with the reason (for a trap, the message Swift printed on the worker's standard error).
+final class WorkerLink: Sendable {
+    /// What a waiting call hears.
+    enum Incoming: Sendable {
+        case reply(WorkerReply)
+        case fetch(id: Int, segments: [String])
+        case ended(Failure)
+    }
+
+    private struct State {
+        var calls: [Int: AsyncStream<Incoming>.Continuation] = [:]
+        var nextCall = 0
+        /// Cards this worker has been told about.
+        var told: Set<Int> = []
+        /// Calls asked to stop and not yet answered: a worker that does not answer in time is ended.
+        var stopping: Set<Int> = []
+        var ended: Failure?
+        /// Why the host ended it (a call that would not stop), said instead of the signal.
+        var endedBecause: String?
+        /// The host is done with it: its end is no crash.
+        var closing = false
+        /// The tail of its standard error.
+        var errors = Data()
+    }
+
+    /// The module whose code it runs.
+    let module: String
+    /// Which start of the module's worker this is: an info token from an earlier one names nothing here.
+    let incarnation: Int
+    /// The process id, for traces.
+    let pid: Int32
+    private let process: ChildProcess
+    private let input: Int32
+    private let clock: any CourierClock
+    private let state = Locked(State())
+    private let writer: DispatchQueue
+    private let errorsRead = DispatchSemaphore(value: 0)
+    private let over = DispatchSemaphore(value: 0)
+    /// How long a call asked to stop may take to answer before its worker is ended.
+    static let grace: Duration = .seconds(1)
+    /// How much of the worker's standard error is kept for a crash's message.
+    static let errorTail = 16 << 10
+
+    /// Starts `command` as the worker of `module`; `ended` hears how it ended (crashed: not closed by the host).
+    static func start(
+        _ command: [String], module: String, incarnation: Int, environment: [String: String],
+        clock: any CourierClock, ended: @escaping @Sendable (WorkerLink, Failure, _ crashed: Bool) -> Void
+    ) throws(Failure) -> WorkerLink {
+        var toWorker: [Int32] = [-1, -1]
+        var fromWorker: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
+        guard pipe(&toWorker) == 0 else { throw Failure("\(module)'s worker could not start: no pipe") }
+        guard pipe(&fromWorker) == 0 else {
+            toWorker.forEach(closeDescriptor)
+            throw Failure("\(module)'s worker could not start: no pipe")
+        }
+        guard pipe(&errors) == 0 else {
+            (toWorker + fromWorker).forEach(closeDescriptor)
+            throw Failure("\(module)'s worker could not start: no pipe")
+        }
+        for descriptor in [toWorker[1], fromWorker[0], errors[0]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let process: ChildProcess
+        do {
+            process = try ChildProcess.start(
+                command, environment: environment, input: toWorker[0], output: fromWorker[1], error: errors[1])
+        } catch {
+            (toWorker + fromWorker + errors).forEach(closeDescriptor)
+            throw Failure("\(module)'s worker could not start: \(error.message)")
+        }
+        [toWorker[0], fromWorker[1], errors[1]].forEach(closeDescriptor)
+        let link = WorkerLink(
+            module: module, incarnation: incarnation, process: process, input: toWorker[1], clock: clock)
+        let (output, errorOutput) = (fromWorker[0], errors[0])
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(errorOutput, &chunk, chunk.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                link.keep(Data(chunk[0..<count]))
+            }
+            closeDescriptor(errorOutput)
+            link.errorsRead.signal()
+        }
+        Thread.detachNewThread {
+            while let message = WorkerFrames.next(FromWorker.self, from: output) { link.route(message) }
+            closeDescriptor(output)
+            let (reason, crashed) = link.finish()
+            ended(link, reason, crashed)
+            link.over.signal()
+        }
+        return link
+    }
+
+    private init(module: String, incarnation: Int, process: ChildProcess, input: Int32, clock: any CourierClock) {
+        (self.module, self.incarnation, self.process, self.input, self.clock) =
+            (module, incarnation, process, input, clock)
+        pid = process.id
+        writer = DispatchQueue(label: "courier.worker.\(module).\(incarnation)")
+    }
+
+    /// Whether it has ended.
+    var hasEnded: Bool { state.withLock { $0.ended != nil } }
+
+    /// Runs `op` for card `slot` and waits for its reply, doing the fetches it asks for on `backend` in the caller's
+    /// task. `limit`: a call not answered by then is stopped (and its worker ended if it does not stop).
+    func call(
+        slot: Int, spec: SlotSpec, now: Date, _ op: WorkerOp, backend: any Backend, limit: Duration?
+    ) async -> Result<WorkerReply, Failure> {
+        let (stream, continuation) = AsyncStream<Incoming>.makeStream()
+        let opened = state.withLock { state -> Result<Int, Failure> in
+            if let ended = state.ended { return .failure(ended) }
+            state.nextCall += 1
+            state.calls[state.nextCall] = continuation
+            // Queued under the lock: the call that tells the worker about the card is written before any other.
+            let first = state.told.insert(slot).inserted
+            send(.call(id: state.nextCall, slot: slot, spec: first ? spec : nil, now: now, op: op))
+            return .success(state.nextCall)
+        }
+        let id: Int
+        switch opened {
+        case .success(let opened): id = opened
+        case .failure(let ended): return .failure(ended)
+        }
+        let timer = limit.map { limit in
+            clock.schedule(after: limit) { [self] in
+                stop(
+                    id,
+                    saying: Failure("\(module)'s code gave no answer within \(String(format: "%g", limit.seconds))s"))
+            }
+        }
+        defer { timer?.cancel() }
+        return await withTaskCancellationHandler {
+            for await incoming in stream {
+                switch incoming {
+                case .reply(let reply): return .success(reply)
+                case .ended(let failure): return .failure(failure)
+                case .fetch(let fetch, let segments):
+                    let result: FetchResult
+                    do throws(BackendError) {
+                        result = .data(try await backend.fetch(try Endpoint(segments: segments)))
+                    } catch { result = .fault(error) }
+                    send(.fetched(id: fetch, result))
+                }
+            }
+            return .failure(Failure("cancelled"))
+        } onCancel: {
+            stop(id, saying: nil)
+        }
+    }
+
+    /// Call `id` is no longer wanted: its waiter hears `failure` (or the cancellation), the worker is asked to stop
+    /// it, and ended if it has not answered within ``grace``.
+    private func stop(_ id: Int, saying failure: Failure?) {
+        let waiting = state.withLock { state -> AsyncStream<Incoming>.Continuation? in
+            guard let waiting = state.calls.removeValue(forKey: id) else { return nil }
+            if state.ended == nil { state.stopping.insert(id) }
+            return waiting
+        }
+        guard let waiting else { return }
+        if let failure { waiting.yield(.ended(failure)) }
+        waiting.finish()
+        send(.cancel(id: id))
+        _ = clock.schedule(after: Self.grace) { [self] in
+            let late = state.withLock { $0.stopping.contains(id) }
+            if late {
+                end(because: "its code did not stop within \(String(format: "%g", Self.grace.seconds))s of being asked")
+            }
+        }
+    }
+
+    /// Ends the worker now (SIGKILL); `reason` is what its calls hear.
+    func end(because reason: String?) {
+        state.withLock { state in
+            if state.endedBecause == nil, let reason { state.endedBecause = reason }
+        }
+        process.send(SIGKILL)
+    }
+
+    /// The host is done: the worker is ended, which is no crash, and waited for (at most a second).
+    func close() {
+        state.withLock { $0.closing = true }
+        process.send(SIGKILL)
+        _ = over.wait(timeout: .now() + 1)
+    }
+
+    private func send(_ message: ToWorker) {
+        guard let frame = WorkerFrames.frame(message) else { return }
+        writer.async { [self] in
+            // A worker that is gone fails the write: its reader sees the end and says why.
+            if !WorkerFrames.write(frame, to: input) { process.send(SIGKILL) }
+        }
+    }
+
+    private func keep(_ data: Data) {
+        state.withLock { state in
+            state.errors.append(data)
+            if state.errors.count > Self.errorTail * 2 { state.errors = state.errors.suffix(Self.errorTail) }
+        }
+    }
+
+    private func route(_ message: FromWorker) {
+        switch message {
+        case .reply(let id, let reply):
+            let waiting = state.withLock { state in
+                state.stopping.remove(id)
+                return state.calls.removeValue(forKey: id)
+            }
+            waiting?.yield(.reply(reply))
+            waiting?.finish()
+        case .fetch(let fetch, let call, let segments):
+            let waiting = state.withLock { $0.calls[call] }
+            if let waiting {
+                waiting.yield(.fetch(id: fetch, segments: segments))
+            } else {
+                send(.fetched(id: fetch, .fault(.transport("cancelled", path: segments.joined(separator: "/")))))
+            }
+        }
+    }
+
+    /// After its output ended: waits for the process, says why it ended and fails every call still waiting.
+    private func finish() -> (Failure, crashed: Bool) {
+        process.send(SIGKILL)
+        _ = errorsRead.wait(timeout: .now() + 2)
+        let status = process.wait()
+        let reason = state.withLock { state in
+            Failure(Self.reason(module, status: status, errors: state.errors, endedBecause: state.endedBecause))
+        }
+        let (calls, crashed) = state.withLock { state in
+            state.ended = reason
+            state.stopping = []
+            defer { state.calls = [:] }
+            return (Array(state.calls.values), !state.closing)
+        }
+        for call in calls {
+            call.yield(.ended(reason))
+            call.finish()
+        }
+        try? FileHandle(fileDescriptor: input, closeOnDealloc: false).close()
+        return (reason, crashed)
+    }
+
+    /// Why a worker ended, in a person's words: the trap's message when Swift printed one, else the signal or status.
+    static func reason(_ module: String, status: Int32, errors: Data, endedBecause: String?) -> String {
+        if let endedBecause { return "\(module)'s \(endedBecause); its worker was ended" }
+        let text = String(decoding: errors, as: UTF8.self)
+        let marks = ["Fatal error:", "Precondition failed:", "Assertion failed:"]
+        for line in text.split(whereSeparator: \.isNewline).reversed() {
+            guard let mark = marks.compactMap({ line.range(of: $0) }).first else { continue }
+            let message = SafeText.visible(String(line[mark.lowerBound...]).trimmingCharacters(in: .whitespaces))
+            return "\(module)'s code stopped: " + (message.count > 200 ? String(message.prefix(200)) + "…" : message)
+        }
+        guard status > 128 else { return "\(module)'s worker exited with status \(status)" }
+        let names: [Int32: String] = [
+            SIGILL: "illegal instruction (a trap)", SIGTRAP: "trap", SIGABRT: "aborted", SIGBUS: "bus error",
+            SIGFPE: "arithmetic fault", SIGKILL: "killed",
+            SIGSEGV: "segmentation fault (a stack overflow or a bad pointer)",
+        ]
+        let signal = status - 128
+        return "\(module)'s code stopped: signal \(signal), \(names[signal] ?? "signal")"
+    }
+}
+
+/// The system's close, which the link's own `close()` hides inside it.
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }

@@ -1,0 +1,229 @@
+import Core
+import Foundation
+import ScreenRuntime
+
+/// The host's side of isolation: it runs each isolated module's component code in a worker process of that
+/// module (started on first use, reused for every later call) and supervises them, so that a squad's trap, stack
+/// overflow, runaway allocation or spin costs only that module's cards. Cards of other modules run in this process.
+public final class WorkerPool: ComponentRunner {
+    /// A module's record of crashes: how many in a row, when the last was and why.
+    private struct Supervision {
+        var crashes = 0
+        var lastEnd = Date.distantPast
+        var lastReason = Failure("")
+    }
+
+    private struct State {
+        var links: [String: WorkerLink] = [:]
+        var supervision: [String: Supervision] = [:]
+        var started = 0
+        var nextSlot = 0
+        var closed = false
+        var trace: (@Sendable (String) -> Void)?
+    }
+
+    private let command: [String]
+    private let isolated: Set<ComponentID>
+    private let clock: any CourierClock
+    private let environment: [String: String]
+    private let state = Locked(State())
+    /// After this many crashes in a row a module's worker is not started again for the rest of the run.
+    public static let crashLimit = 5
+
+    /// Workers started as `command` + the module's name (the host's own executable and its internal subcommand)
+    /// for the components in `isolated`, supervised on `clock`, with `environment`.
+    public init(
+        command: [String], isolated: Set<ComponentID>, clock: any CourierClock, environment: [String: String]
+    ) {
+        (self.command, self.isolated, self.clock) = (command, isolated, clock)
+        var environment = environment
+        // A trap prints its message and ends at once, without the runtime's symbolicated backtrace (seconds).
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        self.environment = environment
+    }
+
+    /// Where `--trace` lines about workers go (starts, ends, crashes, restarts refused).
+    public func trace(to trace: (@Sendable (String) -> Void)?) { state.withLock { $0.trace = trace } }
+
+    /// How long a module waits after its `crashes`-th crash in a row before its worker is started again.
+    public static func backOff(after crashes: Int) -> Duration { .seconds(1 << min(max(crashes - 1, 0), 5)) }
+
+    /// Ends every worker (the run is over). Calls after this fail.
+    public func close() {
+        let links = state.withLock { state in
+            state.closed = true
+            defer { state.links = [:] }
+            return Array(state.links.values)
+        }
+        for link in links { link.close() }
+    }
+
+    /// The kernel of `registration`: its code in its module's worker when isolated, else in this process.
+    public func kernel(_ registration: ComponentRegistration, context: ComponentContext) -> CardKernel {
+        let local = registration.kernel(context: context)
+        guard isolated.contains(registration.id) else { return local }
+        let slot = state.withLock { state in
+            state.nextSlot += 1
+            return state.nextSlot
+        }
+        let spec = SlotSpec(
+            component: registration.id, ids: context.ids, presentation: context.presentation,
+            timeout: context.timeout, payload: context.payload)
+        let card = RemoteCard(pool: self, module: registration.module, slot: slot, spec: spec, context: context)
+        return CardKernel(
+            id: local.id, consumes: local.consumes, refreshesOn: local.refreshesOn, validates: local.validates,
+            calls: card.calls)
+    }
+
+    /// The running worker of `module`, started if need be, or why there is none (a crash whose back-off has not
+    /// passed, too many crashes, the run is over, it could not start). Decided and started under the pool's lock,
+    /// so two cards of one module asking at once share one worker.
+    func link(for module: String) -> Result<WorkerLink, Failure> {
+        let now = clock.now()
+        let (result, trace) = state.withLock { state -> (Result<WorkerLink, Failure>, (@Sendable (String) -> Void)?) in
+            if state.closed { return (.failure(Failure("the run is over")), nil) }
+            if let link = state.links[module], !link.hasEnded { return (.success(link), nil) }
+            let record = state.supervision[module] ?? Supervision()
+            if record.crashes >= Self.crashLimit {
+                let reason = "\(record.lastReason.reason) (stopped \(record.crashes) times; not started again)"
+                return (.failure(Failure(reason)), nil)
+            }
+            if record.crashes > 0,
+                now < record.lastEnd.addingTimeInterval(Self.backOff(after: record.crashes).seconds)
+            {
+                return (.failure(record.lastReason), nil)
+            }
+            state.started += 1
+            do throws(Failure) {
+                let link = try WorkerLink.start(
+                    command + [module], module: module, incarnation: state.started, environment: environment,
+                    clock: clock
+                ) { [weak self] link, reason, crashed in self?.ended(link, reason, crashed: crashed) }
+                state.links[module] = link
+                return (.success(link), state.trace)
+            } catch { return (.failure(error), nil) }
+        }
+        if case .success(let link) = result { trace?("worker \(module): started (pid \(link.pid))") }
+        return result
+    }
+
+    private func ended(_ link: WorkerLink, _ reason: Failure, crashed: Bool) {
+        let now = clock.now()
+        let trace = state.withLock { state -> (@Sendable (String) -> Void)? in
+            if state.links[link.module] === link { state.links[link.module] = nil }
+            if crashed {
+                var record = state.supervision[link.module] ?? Supervision()
+                record.crashes += 1
+                (record.lastEnd, record.lastReason) = (now, reason)
+                state.supervision[link.module] = record
+            }
+            return state.trace
+        }
+        trace?("worker \(link.module): " + (crashed ? "crashed: \(reason.reason)" : "ended"))
+    }
+
+    /// A call answered: the module's code works again, and its crash count starts over.
+    func answered(_ module: String) {
+        state.withLock { state in
+            if state.supervision[module]?.crashes ?? 0 > 0 { state.supervision[module]?.crashes = 0 }
+        }
+    }
+}
+
+/// A token naming info its module's worker holds: which start of the worker, which info.
+struct HeldInfo: Sendable, Equatable {
+    let incarnation: Int
+    let token: Int
+}
+
+/// One isolated card's calls: each goes to its module's worker, and infos come back as tokens.
+private struct RemoteCard: Sendable {
+    let pool: WorkerPool
+    let module: String
+    let slot: Int
+    let spec: SlotSpec
+    let context: ComponentContext
+
+    /// What a reply in place of the one expected means.
+    private func unexpected(_ reply: WorkerReply) -> Failure {
+        if case .failed(let failure) = reply { return failure }
+        if case .lost = reply { return Failure("\(module)'s worker no longer holds this card's info; it loads again") }
+        return Failure("\(module)'s worker answered out of turn")
+    }
+
+    /// Sends `op` (built for the worker it goes to, which names infos by its own tokens) and waits for the reply.
+    private func call(
+        limit: Duration?, _ op: (WorkerLink) throws(Failure) -> WorkerOp
+    ) async throws(Failure) -> (WorkerReply, WorkerLink) {
+        let link = try pool.link(for: module).get()
+        let built = try op(link)
+        let reply = try await link.call(
+            slot: slot, spec: spec, now: context.clock.now(), built, backend: context.backend, limit: limit
+        ).get()
+        pool.answered(module)
+        return (reply, link)
+    }
+
+    /// The token of `info` in `link`'s worker, or the failure of a card whose info went with an earlier worker.
+    private func token(_ info: AnyInfo, in link: WorkerLink) throws(Failure) -> Int {
+        guard let held = info.value as? HeldInfo, held.incarnation == link.incarnation else {
+            throw Failure("\(module)'s worker was started again and no longer holds this card's info")
+        }
+        return held.token
+    }
+
+    var calls: KernelCalls {
+        let limit = context.timeout
+        return KernelCalls(
+            load: { received in
+                let (reply, link) = try await call(limit: nil) { _ in .load(received: received) }
+                guard case .info(let token, let json) = reply else { throw unexpected(reply) }
+                return AnyInfo(held: HeldInfo(incarnation: link.incarnation, token: token), json: json)
+            },
+            draw: { (state: ComponentState<AnyInfo>) async throws(Failure) -> Block? in
+                let (reply, _) = try await call(limit: limit) { link throws(Failure) in
+                    switch state {
+                    case .loading: .draw(.loading)
+                    case .failed(let failure): .draw(.failed(failure))
+                    case .info(let info): .draw(.info(try token(info, in: link)))
+                    }
+                }
+                guard case .block(let block) = reply else { throw unexpected(reply) }
+                return block
+            },
+            answer: {
+                (info: AnyInfo, received: [DomainEvent], json: Bool, actions: [UserAction]) async throws(Failure)
+                    -> CardAnswer in
+                let (reply, link) = try await call(limit: limit) { link throws(Failure) in
+                    .answer(info: try token(info, in: link), received: received, json: json, actions: actions)
+                }
+                guard case .answer(let worked) = reply else { throw unexpected(reply) }
+                var answer = CardAnswer(
+                    info: AnyInfo(
+                        held: HeldInfo(incarnation: link.incarnation, token: worked.token), json: worked.infoJSON),
+                    json: worked.json, block: worked.block)
+                (answer.events, answer.finished) = (worked.events, worked.finished)
+                (answer.refreshAfter, answer.verdicts) = (worked.refreshAfter, worked.verdicts)
+                return answer
+            },
+            validate: { (action: UserAction, info: AnyInfo) async throws(Failure) -> Verdict? in
+                let (reply, _) = try await call(limit: limit) { link throws(Failure) in
+                    .validate(action, info: try token(info, in: link))
+                }
+                guard case .verdict(let verdict) = reply else { throw unexpected(reply) }
+                return verdict
+            },
+            analytics: { (moment: Moment<AnyInfo>) async throws(Failure) -> [AnalyticsEvent] in
+                let (reply, _) = try await call(limit: limit) { link throws(Failure) in
+                    switch moment {
+                    case .shown(let info): .analytics(.shown(try token(info, in: link)))
+                    case .hidden(let failure): .analytics(.hidden(failure))
+                    case .stale(let since): .analytics(.stale(since: since))
+                    case .verdict(let action, let verdict): .analytics(.verdict(action, verdict))
+                    }
+                }
+                guard case .analytics(let events) = reply else { throw unexpected(reply) }
+                return events
+            })
+    }
+}

@@ -1,0 +1,51 @@
+import Core
+import Foundation
+import Testing
+
+@testable import ComponentWorkers
+
+/// The frames between host and worker: what one side writes the other reads, and a broken peer is an end.
+@Suite struct WorkerFramesTests {
+    @Test func aCallCrossesThePipeAsItWasSent() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        let spec = SlotSpec(
+            component: "eta", ids: ["order": "1234"], presentation: .alone, timeout: .seconds(2),
+            payload: Data("{}".utf8))
+        let sent = ToWorker.call(
+            id: 7, slot: 3, spec: spec, now: Date(timeIntervalSince1970: 1_700_000_000),
+            op: .load(received: [DomainEvent("promo.entered", text: "SAVE10")]))
+        let frame = try #require(WorkerFrames.frame(sent))
+        #expect(WorkerFrames.write(frame, to: ends[1]))
+        let read = try #require(WorkerFrames.next(ToWorker.self, from: ends[0]))
+        guard case .call(let id, let slot, let got, let now, .load(let received)) = read else {
+            Issue.record("read \(read)")
+            return
+        }
+        #expect(id == 7 && slot == 3 && got == spec && now == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(received == [DomainEvent("promo.entered", text: "SAVE10")])
+    }
+
+    @Test func aLengthPastTheLimitIsTheEndNotAnAllocation() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        #expect(WorkerFrames.write(Data([0xFF, 0xFF, 0xFF, 0xFF, 0x7B]), to: ends[1]))
+        #expect(WorkerFrames.next(ToWorker.self, from: ends[0]) == nil)
+    }
+
+    @Test func aCrashIsSaidWithTheTrapsMessageOrItsSignal() {
+        let errors = Data("Crashy/CrashyComponent.swift:20: Fatal error: crashy load trapped\n\u{1B}[2J".utf8)
+        #expect(
+            WorkerLink.reason("Crashy", status: 132, errors: errors, endedBecause: nil)
+                == "Crashy's code stopped: Fatal error: crashy load trapped")
+        #expect(
+            WorkerLink.reason("Crashy", status: 128 + 11, errors: Data(), endedBecause: nil)
+                == "Crashy's code stopped: signal 11, segmentation fault (a stack overflow or a bad pointer)")
+        #expect(
+            WorkerLink.reason(
+                "Crashy", status: 3, errors: Data("Fatal error: \u{1B}]52;c;x\u{07}".utf8), endedBecause: nil)
+                == "Crashy's code stopped: Fatal error: ␛]52;c;x␇")
+    }
+}

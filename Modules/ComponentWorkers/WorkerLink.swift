@@ -34,6 +34,10 @@ final class WorkerLink: Sendable {
         var closing = false
         /// The tail of its standard error.
         var errors = Data()
+        /// The pipe to it is closed (on the writer's queue, after every frame queued before): nothing more is written.
+        var inputClosed = false
+        /// It has exited and is about to be reaped: its process id may soon be another's, so no signal is sent.
+        var exited = false
     }
 
     /// The module whose code it runs.
@@ -62,7 +66,14 @@ final class WorkerLink: Sendable {
         var toWorker: [Int32] = [-1, -1]
         var fromWorker: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
-        guard pipe(&toWorker) == 0 else { throw Failure("\(module)'s worker could not start: no pipe") }
+        // A socket towards the worker, so that writing to one that died is an error here, not SIGPIPE.
+        guard socketpair(AF_UNIX, streamSocket, 0, &toWorker) == 0 else {
+            throw Failure("\(module)'s worker could not start: no socket")
+        }
+        #if canImport(Darwin)
+            var on: Int32 = 1
+            _ = setsockopt(toWorker[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         guard pipe(&fromWorker) == 0 else {
             toWorker.forEach(closeDescriptor)
             throw Failure("\(module)'s worker could not start: no pipe")
@@ -98,8 +109,10 @@ final class WorkerLink: Sendable {
         Thread.detachNewThread {
             while let message = WorkerFrames.next(FromWorker.self, from: output) { link.route(message) }
             closeDescriptor(output)
-            let (reason, crashed) = link.finish()
+            let (reason, crashed) = link.reasonForEnd()
+            // The pool hears first (a crash is counted before anyone can ask for the module again), then the calls.
             ended(link, reason, crashed)
+            link.failCalls(reason)
             link.over.signal()
         }
         return link
@@ -144,19 +157,26 @@ final class WorkerLink: Sendable {
         }
         defer { timer?.cancel() }
         return await withTaskCancellationHandler {
-            for await incoming in stream {
-                switch incoming {
-                case .reply(let reply): return .success(reply)
-                case .ended(let failure): return .failure(failure)
-                case .fetch(let fetch, let segments):
-                    let result: FetchResult
-                    do throws(BackendError) {
-                        result = .data(try await backend.fetch(try Endpoint(segments: segments)))
-                    } catch { result = .fault(error) }
-                    send(.fetched(id: fetch, result))
+            // Fetches run beside the wait, as children of this call: a worker that dies mid-fetch ends the call at
+            // once, and its fetches with it.
+            await withTaskGroup(of: Void.self) { fetches in
+                defer { fetches.cancelAll() }
+                for await incoming in stream {
+                    switch incoming {
+                    case .reply(let reply): return .success(reply)
+                    case .ended(let failure): return .failure(failure)
+                    case .fetch(let fetch, let segments):
+                        fetches.addTask { [self] in
+                            let result: FetchResult
+                            do throws(BackendError) {
+                                result = .data(try await backend.fetch(try Endpoint(segments: segments)))
+                            } catch { result = .fault(error) }
+                            send(.fetched(id: fetch, result))
+                        }
+                    }
                 }
+                return .failure(Failure("cancelled"))
             }
-            return .failure(Failure("cancelled"))
         } onCancel: {
             stop(id, saying: nil)
         }
@@ -177,7 +197,7 @@ final class WorkerLink: Sendable {
         _ = clock.schedule(after: Self.grace) { [self] in
             let late = state.withLock { $0.stopping.contains(id) }
             if late {
-                end(because: "its code did not stop within \(String(format: "%g", Self.grace.seconds))s of being asked")
+                end(because: "code did not stop within \(String(format: "%g", Self.grace.seconds))s of being asked")
             }
         }
     }
@@ -187,21 +207,29 @@ final class WorkerLink: Sendable {
         state.withLock { state in
             if state.endedBecause == nil, let reason { state.endedBecause = reason }
         }
-        process.send(SIGKILL)
+        kill()
+    }
+
+    /// SIGKILL, unless it has already exited.
+    private func kill() {
+        state.withLock { state in
+            if !state.exited { process.send(SIGKILL) }
+        }
     }
 
     /// The host is done: the worker is ended, which is no crash, and waited for (at most a second).
     func close() {
         state.withLock { $0.closing = true }
-        process.send(SIGKILL)
+        kill()
         _ = over.wait(timeout: .now() + 1)
     }
 
     private func send(_ message: ToWorker) {
         guard let frame = WorkerFrames.frame(message) else { return }
         writer.async { [self] in
+            guard !state.withLock({ $0.inputClosed }) else { return }
             // A worker that is gone fails the write: its reader sees the end and says why.
-            if !WorkerFrames.write(frame, to: input) { process.send(SIGKILL) }
+            if !WorkerFrames.write(frame, to: input, socket: true) { kill() }
         }
     }
 
@@ -231,26 +259,38 @@ final class WorkerLink: Sendable {
         }
     }
 
-    /// After its output ended: waits for the process, says why it ended and fails every call still waiting.
-    private func finish() -> (Failure, crashed: Bool) {
-        process.send(SIGKILL)
+    /// After its output ended: waits for the process and says why it ended, and whether that was a crash (not the
+    /// host closing it).
+    private func reasonForEnd() -> (Failure, crashed: Bool) {
+        kill()
         _ = errorsRead.wait(timeout: .now() + 2)
+        // Waited for without reaping, then marked, then reaped: a signal can never reach a process that took its id.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        state.withLock { $0.exited = true }
         let status = process.wait()
-        let reason = state.withLock { state in
-            Failure(Self.reason(module, status: status, errors: state.errors, endedBecause: state.endedBecause))
+        return state.withLock { state in
+            let reason = Self.reason(module, status: status, errors: state.errors, endedBecause: state.endedBecause)
+            return (Failure(reason), !state.closing)
         }
-        let (calls, crashed) = state.withLock { state in
+    }
+
+    /// Fails every call still waiting with `reason`; later calls fail with it at once.
+    private func failCalls(_ reason: Failure) {
+        let calls = state.withLock { state in
             state.ended = reason
             state.stopping = []
             defer { state.calls = [:] }
-            return (Array(state.calls.values), !state.closing)
+            return Array(state.calls.values)
         }
         for call in calls {
             call.yield(.ended(reason))
             call.finish()
         }
-        try? FileHandle(fileDescriptor: input, closeOnDealloc: false).close()
-        return (reason, crashed)
+        writer.async { [self] in
+            state.withLock { $0.inputClosed = true }
+            closeDescriptor(input)
+        }
     }
 
     /// Why a worker ended, in a person's words: the trap's message when Swift printed one, else the signal or status.
@@ -276,3 +316,9 @@ final class WorkerLink: Sendable {
 
 /// The system's close, which the link's own `close()` hides inside it.
 private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+
+#if canImport(Darwin)
+    private let streamSocket = SOCK_STREAM
+#else
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#endif

@@ -108,12 +108,21 @@ enum WorkerFrames {
         return frame
     }
 
-    /// Writes all of `data` to `descriptor`; false when the other end is gone.
-    static func write(_ data: Data, to descriptor: Int32) -> Bool {
+    /// Writes all of `data` to `descriptor`; false when the other end is gone. On a socket (`socket: true`, the
+    /// host's end towards a worker) a gone reader is an error, never SIGPIPE: the host may not ignore that signal.
+    static func write(_ data: Data, to descriptor: Int32, socket: Bool = false) -> Bool {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let rest = bytes.count - offset
+                #if os(Linux)
+                    let written =
+                        socket
+                        ? Glibc.send(descriptor, bytes.baseAddress! + offset, rest, Int32(MSG_NOSIGNAL))
+                        : Foundation.write(descriptor, bytes.baseAddress! + offset, rest)
+                #else
+                    let written = Foundation.write(descriptor, bytes.baseAddress! + offset, rest)
+                #endif
                 if written < 0 {
                     if errno == EINTR { continue }
                     return false

@@ -1,0 +1,110 @@
+import ComponentWorkers
+import Core
+import CoreTesting
+import Foundation
+import Location
+import Order
+import ScreenRuntime
+import Testing
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// The host and real workers (`order-tracking __worker`): what crosses the pipes, and what a worker's death costs.
+@Suite struct WorkerProcessTests {
+    /// A backend that answers from the squads' demo trees, tells how many fetches reached it, and can hold one.
+    private final class HostBackend: Backend {
+        private let fetched = Locked([String]())
+        let holding: String?
+
+        init(holding: String? = nil) { self.holding = holding }
+
+        var paths: [String] { fetched.withLock { $0 } }
+
+        func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data {
+            fetched.withLock { $0.append(endpoint.path) }
+            if endpoint.path == holding {
+                try? await Task.sleep(for: .seconds(600))
+                throw .timeout(path: endpoint.path)
+            }
+            let folders = ["Order", "Location"].map {
+                ScreenComposition.root.appendingPathComponent("Modules/\($0)/Fixtures")
+            }
+            for folder in folders {
+                if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(endpoint.path).path) {
+                    return data
+                }
+            }
+            throw .notFound(path: endpoint.path)
+        }
+    }
+
+    /// The pool's trace lines.
+    final class Lines: Sendable {
+        private let lines = Locked([String]())
+        var all: [String] { lines.withLock { $0 } }
+        func add(_ line: String) { lines.withLock { $0.append(line) } }
+    }
+
+    private static func pool(_ lines: Lines) -> WorkerPool {
+        let pool = WorkerPool(
+            command: [CLI.binary, WorkerCommand.subcommand, "--memory", "512"],
+            isolated: [OrderComponent.id, ETAComponent.id],
+            clock: SystemClock(), environment: CLI.environment)
+        pool.trace { lines.add($0) }
+        return pool
+    }
+
+    @Test func aWorkersCardIsLoadedThroughTheHostsBackendAndDrawnInTheWorker() async throws {
+        let lines = Lines()
+        let pool = Self.pool(lines)
+        defer { pool.close() }
+        let backend = HostBackend()
+        let context = ComponentContext(ids: ["order": "1234"], backend: backend, clock: SystemClock())
+        let kernel = pool.kernel(OrderModule.registration, context: context)
+        let info = try await kernel.load(within: .seconds(60), on: SystemClock()).get()
+        #expect(backend.paths == ["orders/1234/details.json"])
+        let answer = try await kernel.answer(for: info, consuming: [], json: true).get()
+        let rows = answer.block?.rows.map(\.text) ?? []
+        #expect(rows.contains("Al Baik"), "\(rows)")
+        #expect(String(decoding: answer.json ?? Data(), as: UTF8.self).contains("\"restaurant\":\"Al Baik\""))
+        // The same answer as the code gives in this process: the worker changes where it runs, not what it says.
+        let local = OrderModule.registration.kernel(context: context)
+        let here = try await local.answer(
+            for: try await local.load(within: .seconds(60), on: SystemClock()).get(), consuming: [], json: true
+        ).get()
+        #expect(here.block == answer.block && here.json == answer.json)
+        #expect(lines.all.filter { $0.hasPrefix("worker Order: started") }.count == 1)
+    }
+
+    @Test func aWorkerKilledMidLoadFailsThatLoadWithItsSignalAndTheOtherModulesGoOn() async throws {
+        let lines = Lines()
+        let pool = Self.pool(lines)
+        defer { pool.close() }
+        let backend = HostBackend(holding: "orders/1234/details.json")
+        let context = ComponentContext(ids: ["order": "1234"], backend: backend, clock: SystemClock())
+        let order = pool.kernel(OrderModule.registration, context: context)
+        let load = Task { await order.load(within: .seconds(600), on: SystemClock()) }
+        // Once its fetch is held here, the worker is waiting for it: end the worker as a stack overflow would.
+        for _ in 0..<2000 where !backend.paths.contains("orders/1234/details.json") {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let started = try #require(lines.all.first { $0.hasPrefix("worker Order: started") })
+        let pid = try #require(Int32(started.split(separator: " ").last?.dropLast() ?? ""))
+        #expect(kill(pid, SIGSEGV) == 0)
+        let failure = await load.value
+        #expect(
+            failure
+                == .failure(
+                    Failure("Order's code stopped: signal 11, segmentation fault (a stack overflow or a bad pointer)")))
+        let eta = pool.kernel(LocationModule.eta, context: context)
+        let info = try await eta.load(within: .seconds(60), on: SystemClock()).get()
+        let drawn = try await eta.answer(for: info, consuming: [], json: false).get()
+        #expect(drawn.block?.title == "Arrival")
+        #expect(
+            lines.all.contains { $0.hasPrefix("worker Order: crashed: Order's code stopped: signal 11") })
+    }
+}

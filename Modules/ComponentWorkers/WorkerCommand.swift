@@ -11,11 +11,20 @@ public enum WorkerCommand {
     /// `COURIER_WORKER_MEMORY_MB` says otherwise (16 to 1048576).
     public static let memory = 512
 
-    /// The pool running the code of `isolated` in workers of this executable, or nil where the executable cannot be
-    /// found (then the cards run in this process). A bad `COURIER_WORKER_MEMORY_MB` is the failure, said as advice.
+    /// The pool running the code of `isolated` in workers of this executable, or nil when `COURIER_IN_PROCESS=1`
+    /// asks for every squad's code in this process (a debugger's view, the benchmark's baseline: a crash then ends
+    /// the run) or the executable cannot be found. A bad `COURIER_WORKER_MEMORY_MB` or `COURIER_IN_PROCESS` is the
+    /// failure, said as advice.
     public static func pool(
         isolating isolated: [ComponentRegistration], environment: [String: String], clock: any CourierClock
     ) throws(Failure) -> WorkerPool? {
+        switch environment["COURIER_IN_PROCESS"] {
+        case nil, "", "0": break
+        case "1": return nil
+        case let other?:
+            let shown = other.count > 40 ? other.prefix(40) + "…" : Substring(other)
+            throw Failure("COURIER_IN_PROCESS='\(shown)' is not 1 (squads' code in this process) or 0 (in workers)")
+        }
         var memory = Self.memory
         if let given = environment["COURIER_WORKER_MEMORY_MB"] {
             guard let value = Int(given), (16...1_048_576).contains(value) else {

@@ -29,6 +29,10 @@ public enum Benchmarks {
                     "whole_run_ratio_min": number(firstPaint.wholeRatio.min),
                     "whole_run_ratio_max": number(firstPaint.wholeRatio.max),
                     "whole_run_ratio_vs_static_hello": number(firstPaint.wholeRatioVersusStatic.median),
+                    "isolated_ratio_1234": number(firstPaint.isolatedRatio.median),
+                    "isolated_ratio_1234_max": number(firstPaint.isolatedRatio.max),
+                    "isolated_ratio_9012": number(firstPaint.isolatedSlowRatio.median),
+                    "isolated_ratio_9012_max": number(firstPaint.isolatedSlowRatio.max),
                     "skeleton_ms": number(firstPaint.skeleton.median * 1000),
                     "whole_run_ms": number(firstPaint.whole.median * 1000),
                     "hello_ms": number(firstPaint.hello.median * 1000),
@@ -85,6 +89,12 @@ public enum Benchmarks {
                     ),
                     ("first paint: skeleton / whole run ÷ hello", paint, "whole ≤ 1.5"),
                     ("  ms: skeleton / whole / hello / static hello", times, "report"),
+                    (
+                        "isolated ÷ in-process: 1234 / 9012 (slow)",
+                        firstPaint.map {
+                            String(format: "%.3f / %.3f", $0.isolatedRatio.median, $0.isolatedSlowRatio.median)
+                        } ?? "skipped", "≤ 2.0 / ≤ 1.05"
+                    ),
                     ("scale 1k cards (s)", String(format: "%.4f", scale.n1000), "report"),
                     ("scale 10k cards (s)", String(format: "%.4f", scale.n10000), "≤ 1 s"),
                     ("scale 10k ÷ 1k", format(scale.ratio), "≤ 12"),

@@ -22,6 +22,11 @@ enum FirstPaint {
         var skeletonRatio: Sample
         var wholeRatio: Sample
         var wholeRatioVersusStatic: Sample
+        /// `order-tracking 1234`'s whole run with each squad's code in its worker ÷ with all of it in process
+        /// (`COURIER_IN_PROCESS=1`), each round's pair side by side: what isolation costs (goal ≤ 2.0).
+        var isolatedRatio: Sample
+        /// The same for 9012, whose Payment endpoint takes 1.5 s: a screen that waits for its data (goal ≤ 1.05).
+        var isolatedSlowRatio: Sample
     }
 
     static func measure(orderTracking: URL, runs: Int) throws -> Figures {
@@ -30,26 +35,38 @@ enum FirstPaint {
         let staticHello = try buildHelloWorld(static: true, in: folder.url)
         let path = orderTracking.path
         // One untimed round first: page cache and CPU frequency settle before anything counts.
-        var times: [[Double]] = [[], [], [], []]
+        var times: [[Double]] = [[], [], [], [], [], [], []]
+        let inProcess = ["COURIER_IN_PROCESS=1"]
         for round in 0...runs {
-            let sample = [
+            var sample = [
                 try spawnTime(hello, [], until: nil),
                 try spawnTime(staticHello, [], until: nil),
                 try spawnTime(path, ["1234", "--plain"], until: nil),
                 try spawnTime(path, ["9012", "--plain", "--trace"], until: "account: start → loading"),
+                try spawnTime(path, ["1234", "--plain"], until: nil, adding: inProcess),
             ]
+            // 9012 takes 1.5 s a run: every fourth round, which still gives a median of several pairs.
+            if round % 4 == 1 {
+                sample += [
+                    try spawnTime(path, ["9012", "--plain"], until: nil),
+                    try spawnTime(path, ["9012", "--plain"], until: nil, adding: inProcess),
+                ]
+            }
             if round > 0 { for (index, time) in sample.enumerated() { times[index].append(time) } }
         }
         func ratios(_ top: Int, _ bottom: Int) -> Sample { Sample(zip(times[top], times[bottom]).map { $0 / $1 }) }
         return Figures(
             skeleton: Sample(times[3]), whole: Sample(times[2]), hello: Sample(times[0]),
             staticHello: Sample(times[1]), skeletonRatio: ratios(3, 0), wholeRatio: ratios(2, 0),
-            wholeRatioVersusStatic: ratios(2, 1))
+            wholeRatioVersusStatic: ratios(2, 1), isolatedRatio: ratios(2, 4), isolatedSlowRatio: ratios(5, 6))
     }
 
     /// Seconds from `posix_spawn` to exit, or to the first stderr line containing `marker`. Spawned directly
     /// (not through Foundation's `Process`), so the harness adds as little as possible to both sides of a ratio.
-    static func spawnTime(_ executable: String, _ arguments: [String], until marker: String?) throws -> Double {
+    /// `adding` puts variables into the run's environment.
+    static func spawnTime(_ executable: String, _ arguments: [String], until marker: String?, adding: [String] = [])
+        throws -> Double
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -66,7 +83,7 @@ enum FirstPaint {
         let sanitizers = ProcessInfo.processInfo.environment.filter { $0.key.hasSuffix("SAN_OPTIONS") }
         let environment =
             ["PATH=/usr/bin:/bin", "COLUMNS=60", "HOME=\(NSTemporaryDirectory())"]
-            + sanitizers.map { "\($0.key)=\($0.value)" }
+            + sanitizers.map { "\($0.key)=\($0.value)" } + adding
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }

@@ -70,6 +70,9 @@ public final class WorkerPool: ComponentRunner {
             component: registration.id, ids: context.ids, presentation: context.presentation,
             timeout: context.timeout, payload: context.payload)
         let card = RemoteCard(pool: self, module: registration.module, slot: slot, spec: spec, context: context)
+        // Started now, while the screen is being built and its first frame drawn, rather than at the first load:
+        // its start-up overlaps the host's. A worker that cannot start is said by the card's first call.
+        _ = link(for: registration.module)
         return CardKernel(
             id: local.id, consumes: local.consumes, refreshesOn: local.refreshesOn, validates: local.validates,
             calls: card.calls)

@@ -121,7 +121,10 @@ enum WorkerFrames {
                         ? Glibc.send(descriptor, bytes.baseAddress! + offset, rest, Int32(MSG_NOSIGNAL))
                         : Foundation.write(descriptor, bytes.baseAddress! + offset, rest)
                 #else
-                    let written = Foundation.write(descriptor, bytes.baseAddress! + offset, rest)
+                    let written =
+                        socket
+                        ? Darwin.send(descriptor, bytes.baseAddress! + offset, rest, 0)
+                        : Foundation.write(descriptor, bytes.baseAddress! + offset, rest)
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }

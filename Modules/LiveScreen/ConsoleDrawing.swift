@@ -42,7 +42,7 @@ extension ScreenConsole {
         case .none, .prompt: return nil
         case .help:
             return Block(title: "Keys", rows: keyHelp.map { Row($0.keys, value: $0.effect) })
-        case .action(_, let title, let said, let question):
+        case .action(_, let title, let said, let question, _):
             let last = question.map { Row("\($0) (y/n)", style: .bold) } ?? Row("Esc closes", style: .dim)
             return Block(title: title, rows: said.map { Row($0) } + [last])
         case .confirmTab(_, let question):

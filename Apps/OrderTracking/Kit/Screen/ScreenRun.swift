@@ -124,7 +124,6 @@ struct ScreenRun: Sendable {
         settings.perform = definition.actions.first { $0.id == options.perform }
         settings.attempts = host.attempts
         settings.prompts = interactive ? definition.prompts.map(\.prompt) : []
-        settings.sessionLook = interactive ? SessionTabs.every : nil
         // The cards a prompt feeds join the screen when a person may type into it, or was given its value.
         let adding = (interactive ? definition.prompts : given.map(\.0)).compactMap(\.card)
         guard

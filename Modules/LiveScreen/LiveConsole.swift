@@ -31,6 +31,26 @@ public struct ConsoleTabs: Sendable {
     /// No bar at all (a host without tabs).
     public static let none = ConsoleTabs(open: { _ in [] }, look: { _ in })
 
+    /// Follows the bar with tab `selected` on `terminal` (`tabs --watch`) until the task is cancelled: redrawn in
+    /// place on a terminal, elsewhere a line headed by its time each time it changes.
+    public func show(selected: String, on terminal: Terminal, clock: any CourierClock) async {
+        let live = terminal.canRedraw
+        let shown = Locked(String?.none)
+        terminal.hideCursorIf(live)
+        await follow(on: clock) { answer in
+            guard case .tabs(let tabs, _) = answer, !tabs.isEmpty else { return }
+            let text = TabStrip.line(
+                tabs.map { ($0.id, $0.title, $0.badge) }, selected: selected, styler: terminal.styler)
+            guard
+                shown.withLock({ last in
+                    defer { last = text }
+                    return last != text
+                })
+            else { return }
+            terminal.out(live ? "\r\u{1B}[2K" + text : ScreenOutput.clockTime(clock.now()) + "  " + text + "\n")
+        }
+    }
+
     /// Looks at who is signed in now and then every ``every`` on `clock` (never the wall clock), each look's answers
     /// to `tell`, until the task is cancelled; at once without ``every``.
     public func follow(on clock: any CourierClock, _ tell: @escaping @Sendable (ConsoleAnswer) -> Void) async {

@@ -1,8 +1,5 @@
 import ArgumentParsing
-import Core
-import LiveScreen
 import SafeText
-import ScreenSinks
 import Tabs
 import TerminalUI
 
@@ -46,29 +43,8 @@ struct TabsCommand {
 
     /// Redraws the bar whenever what it shows changes, until a signal ends the process (130, 143 or 129).
     private func follow() async -> ExitCode {
-        let live = host.terminal.canRedraw
-        let shown = Locked(String?.none)
-        let terminal = host.terminal
-        let clock = host.clock
-        let selected = selected
-        let render: @Sendable ([ConsoleTab]) -> Void = { tabs in
-            guard !tabs.isEmpty else { return }
-            let text = TabStrip.line(
-                tabs.map { ($0.id, $0.title, $0.badge) }, selected: selected, styler: terminal.styler)
-            guard
-                shown.withLock({ last in
-                    defer { last = text }
-                    return last != text
-                })
-            else { return }
-            // On a terminal the bar is redrawn in place; elsewhere each change is a line headed by its time.
-            terminal.out(live ? "\r\u{1B}[2K" + text : ScreenOutput.clockTime(clock.now()) + "  " + text + "\n")
-        }
-        terminal.hideCursorIf(live)
         let tabs = SessionTabs(container: host.tabs, store: host.store)
-        await tabs.console.follow(on: clock) { answer in
-            if case .tabs(let items, _) = answer { render(items) }
-        }
+        await tabs.console.show(selected: selected, on: host.terminal, clock: host.clock)
         tabs.stop()
         return .ok
     }

@@ -39,7 +39,7 @@ extension ScreenConsole {
 
     private var overlayBlock: Block? {
         switch overlay {
-        case .none, .prompt: return nil
+        case .none, .asking, .prompt: return nil
         case .help:
             return Block(title: "Keys", rows: keyHelp.map { Row($0.keys, value: $0.effect) })
         case .action(_, let title, let said, let question, _):

@@ -62,8 +62,11 @@ extension ScreenConsole {
             wasDrawn(revision, rows: rows, page: page)
             return ConsoleStep(redraws: false)
         case .frame(let frame, let moment):
+            // The runtime has answered what was asked (or something else happened first): no longer asking.
+            if case .asking = overlay { overlay = .none }
             for notice in frame.told.dropFirst(heard) {
                 switch notice {
+                case .dialog(let id, _, _, _, _) where id == closedUnseen: closedUnseen = nil
                 case .dialog(let id, let title, let lines, let question, let check):
                     showAction(id: id, title: title, lines: lines, question: question, check: check)
                 case .line(let line): message = line

@@ -32,6 +32,9 @@ public struct ScreenConsole: Sendable, Equatable {
         case none
         /// The key help (`?`).
         case help
+        /// Action `id` was asked for and the runtime's dialog has not arrived: the keys that follow (the rest of a
+        /// typed-ahead burst) answer it as they would the dialog, and nothing is drawn for it.
+        case asking(id: String)
         /// The squads' verdicts on action `id` under `title`; `question` when nobody vetoed ("Pay SAR 45.45 with
         /// Visa •••• 4242?": `y` confirms `check`, exactly what is shown).
         case action(id: String, title: String, lines: [String], question: String?, check: ActionCheck)
@@ -67,7 +70,7 @@ public struct ScreenConsole: Sendable, Equatable {
     public let actions: [ActionSpec]
     /// What is open. Each change is a new revision: a question may be answered only once the host has drawn the
     /// revision that shows it (``wasDrawn(_:)``).
-    public private(set) var overlay = Overlay.none {
+    public internal(set) var overlay = Overlay.none {
         didSet { if overlay != oldValue { revision += 1 } }
     }
     /// Counts the changes of what is open, so the host can say which one it drew.
@@ -97,6 +100,9 @@ public struct ScreenConsole: Sendable, Equatable {
     public internal(set) var heard = 0
     /// The action's line stays through the keys that follow (``ActionProgress/keepsItsLine`` of the newest frame).
     public internal(set) var keepsLine = false
+    /// The action whose dialog was closed while it was still being asked for (``Overlay/asking(id:)``): that
+    /// dialog, when it arrives, is not shown.
+    public internal(set) var closedUnseen: String?
     /// What the selected tab shows instead of the cards (nil: the cards).
     public var body: [String]?
 
@@ -133,10 +139,13 @@ public struct ScreenConsole: Sendable, Equatable {
                 overlay = .none
                 return .confirm(id, shown: check)
             }
-            let opener = actions.first { $0.id == id }.map { Key.character($0.key) }
-            guard [.escape, .enter, .character("n")].contains(key) || key == opener else { return nil }
-            overlay = .none
-            return .close(id)
+            return closing(id, on: key)
+        case .asking(let id):
+            if case .paste = key { return pasted() }
+            let close = closing(id, on: key)
+            // Its dialog, still to come, is not shown: it was closed before it was on the screen.
+            if close != nil { closedUnseen = id }
+            return close
         case .confirmTab(let id, _):
             if case .paste = key { return pasted() }
             if key == .character("y") {
@@ -155,6 +164,14 @@ public struct ScreenConsole: Sendable, Equatable {
         }
     }
 
+    /// Action `id`'s dialog is closed by Esc, Enter, `n` or the key that opened it; any other key leaves it open.
+    private mutating func closing(_ id: String, on key: Key) -> Action? {
+        let opener = actions.first { $0.id == id }.map { Key.character($0.key) }
+        guard [.escape, .enter, .character("n")].contains(key) || key == opener else { return nil }
+        overlay = .none
+        return .close(id)
+    }
+
     /// Text pasted while a question is open answers nothing, and neither does a key that came in the same burst
     /// after it: the question must be drawn again first. A paste whose text carries its own end marker
     /// (`ESC [201~y`, which tmux passes on) would otherwise press `y` on a question the person was reading.
@@ -171,7 +188,7 @@ public struct ScreenConsole: Sendable, Equatable {
         switch overlay {
         case .action(_, _, _, let question, _): question != nil
         case .confirmTab: true
-        case .none, .help, .prompt: false
+        case .none, .help, .asking, .prompt: false
         }
     }
 
@@ -247,7 +264,9 @@ public struct ScreenConsole: Sendable, Equatable {
         case .character("q"), .escape: return .quit
         case .character("r"): return .reload
         case .character(let character) where actions.contains(where: { $0.key == character }):
-            return actions.first { $0.key == character }.map { .act($0.id) }
+            guard let id = actions.first(where: { $0.key == character })?.id else { return nil }
+            (overlay, closedUnseen) = (.asking(id: id), nil)
+            return .act(id)
         case .character(let character) where prompts.contains { $0.key == character }:
             overlay = .prompt(key: character, typed: "")
             return nil

@@ -24,8 +24,8 @@ import Testing
 
     @Test func aDialogTheRuntimeToldOpensOnceAndAYesCountsOnlyOnceItWasDrawn() {
         var console = ScreenConsole(actions: [Self.pay])
-        #expect(console.take([.character("P")]) == [.act("pay")], "the runtime is asked; nothing opens yet")
-        #expect(console.overlay == .none)
+        #expect(console.take([.character("P")]) == [.act("pay")], "the runtime is asked; nothing is shown yet")
+        #expect(console.overlay == .asking(id: "pay") && !console.asks)
         #expect(console.reduce(.frame(Self.frame([Self.dialog]), .changed)) == ConsoleStep())
         #expect(console.asks && !console.questionIsOnScreen)
         let revision = console.revision
@@ -45,6 +45,19 @@ import Testing
         #expect(console.take(keys) == [.act("pay")])
         _ = console.reduce(.frame(Self.frame([Self.dialog]), .changed))
         #expect(console.asks && !console.questionIsOnScreen)
+    }
+
+    /// Keys typed ahead after an action's key answer its dialog to come, as they would the dialog: `q` and digits
+    /// mean nothing, and Esc in the same burst closes it before it is ever shown.
+    @Test func aBurstThatAsksAndClosesShowsNoDialogAndQuitsNothing() {
+        var console = ScreenConsole(actions: [Self.pay], tabs: [ConsoleTab(id: "tracking"), ConsoleTab(id: "feed")])
+        let keys: [Key] = [.character("P"), .character("2"), .character("q"), .escape]
+        #expect(console.take(keys) == [.act("pay"), .close("pay")])
+        _ = console.reduce(.frame(Self.frame([Self.dialog]), .changed))
+        #expect(console.overlay == .none && console.selected == 0, "closed unseen, and no tab was opened")
+        #expect(console.take([.character("P")]) == [.act("pay")])
+        _ = console.reduce(.frame(Self.frame([Self.dialog, Self.dialog]), .changed))
+        #expect(console.asks, "asked again, it is shown")
     }
 
     /// A paste while the question is open and drawn presses nothing, and a `y` in the same burst after it (a paste

@@ -64,14 +64,17 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
         ["Core", "JSON", "SafeText", "InputRules", "TerminalUI", "ScreenRuntime", "HostIO", "ArgumentParsing"]
     ),
     ("LiveScreen", ["Core", "SafeText", "TerminalUI", "ScreenRuntime", "HostIO", "ScreenSinks"]),
-    // What a command-line host composes: its backend (the embedded demo's trees, --record and --replay) and its
-    // demo's subjects. Backends are built here and in the app, never in a sink.
+    // What a command-line host composes: its backend (the embedded demo's trees, --record and --replay), its
+    // demo's subjects, and a screen command's run. Backends are built here and in the app, never in a sink.
     // Squad code in worker processes: a crash or a hang costs only that module's cards (the host's WorkerPool,
     // the worker's ComponentWorker, the framed protocol between them).
     ("ComponentWorkers", ["Core", "SafeText", "ScreenRuntime", "HostIO"]),
     (
         "HostComposition",
-        ["Core", "JSON", "InputRules", "FixtureBackend", "HostIO", "ArgumentParsing", "ScreenRuntime"]
+        [
+            "Core", "JSON", "InputRules", "FixtureBackend", "HostIO", "ArgumentParsing", "ScreenRuntime", "SafeText",
+            "ScreenSinks", "LiveScreen", "CodeOwnership", "TerminalUI", "ComponentWorkers",
+        ]
     ),
 ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 import SafeText
 
 /// What a command's option list holds: an ``Option`` of any value type, or its erased ``OptionSpec``.
@@ -87,6 +88,15 @@ extension Option where Value == String {
         _ name: String, _ placeholder: String, repeatable: Bool = false, required: Bool = false, help: String
     ) -> Option {
         Option(name, placeholder, repeatable: repeatable, required: required, help: help) { $0 }
+    }
+
+    /// A code (InputRules' ``InputCode``: a promo code, a payment method's id), refused with the one piece of
+    /// advice every input of that kind gets.
+    public static func code(_ name: String, _ placeholder: String, help: String) -> Option {
+        Option(name, placeholder, help: help) { (text: String) throws(UsageError) -> String in
+            guard InputCode.accepts(text) else { throw UsageError(message: InputCode.refusal(of: text, given: name)) }
+            return text
+        }
     }
 }
 

@@ -1,5 +1,7 @@
+import ArgumentParsing
 import Core
 import Foundation
+import HostIO
 import InputRules
 import ScreenRuntime
 
@@ -75,5 +77,43 @@ public struct DemoSubject: Sendable, Equatable {
             }
         }
         return names.sorted().first(where: InputID.accepts)
+    }
+}
+
+/// What a preview of one card reads, from what a command line gave: an `--input` named like a prompt of the card's
+/// screen is that prompt's value, said at the start as on the screen (`--input promo=SAVE10`), any other an id the
+/// card reads, and an input not given the first demo subject of the card's screen (said in one line on stderr).
+/// Each value is held to its kind's one rule, as on a screen.
+public struct PreviewInputs: Sendable {
+    /// The ids the card reads, by name.
+    public var ids: [String: String]
+    /// The prompts' values, as the events a person typing them sends.
+    public var said: [DomainEvent] = []
+
+    /// Sorts `inputs` (and `--order`'s `order`) by `prompts`, fills each input of `subjects` not given, and
+    /// checks that an `events` value a prompt's event carries is a code.
+    public init(
+        order: String?, inputs: [NamedValue], events: [NamedValue], prompts: [ScreenPrompt], subjects: [DemoSubject],
+        terminal: Terminal
+    ) throws(UsageError) {
+        ids = order.map { ["order": $0] } ?? [:]
+        for given in inputs {
+            guard let prompt = prompts.first(where: { $0.name == given.name }) else {
+                ids[given.name] = try validateID(given.value, kind: given.name)
+                continue
+            }
+            if let refusal = ScreenRun.refusal(of: given.value, by: prompt, command: "preview") { throw refusal }
+            said.append(prompt.event(given.value))
+        }
+        for subject in subjects where ids[subject.input] == nil {
+            ids[subject.input] = subject.id
+            terminal.err(subject.line)
+        }
+        // A prompt's event is what a person types, so its value is held to the prompt's rule (a code).
+        for given in events where prompts.contains(where: { $0.prompt.event == given.name }) {
+            guard InputCode.accepts(given.value) else {
+                throw UsageError(message: InputCode.refusal(of: given.value, given: "--event \(given.name)"))
+            }
+        }
     }
 }

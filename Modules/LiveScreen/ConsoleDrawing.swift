@@ -39,10 +39,10 @@ extension ScreenConsole {
 
     private var overlayBlock: Block? {
         switch overlay {
-        case .none, .prompt: return nil
+        case .none, .asking, .prompt: return nil
         case .help:
             return Block(title: "Keys", rows: keyHelp.map { Row($0.keys, value: $0.effect) })
-        case .action(_, let title, let said, let question):
+        case .action(_, let title, let said, let question, _):
             let last = question.map { Row("\($0) (y/n)", style: .bold) } ?? Row("Esc closes", style: .dim)
             return Block(title: title, rows: said.map { Row($0) } + [last])
         case .confirmTab(_, let question):

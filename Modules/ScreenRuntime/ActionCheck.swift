@@ -266,7 +266,7 @@ public enum ActionProgress: Sendable, Equatable {
 
     /// Whether its line says the send is under way or may have moved something (sending, done, unknown): the only
     /// trace of it on a screen that stays, so a key (a scroll, `?`) does not wipe it as it wipes other messages.
-    var keepsItsLine: Bool {
+    public var keepsItsLine: Bool {
         switch self {
         case .sending, .done, .unknown, .pending: true
         case .checked, .failed: false

@@ -2,18 +2,15 @@ import Core
 import Foundation
 
 extension ScreenState {
-    /// A person asked for action `spec` (one of the screen's: the console offers no other, the host refuses any
+    /// A person asked for action `spec` (one of the screen's: ``ScreenAction/act(_:)`` takes no other, the host refuses any
     /// other `--pay` or `--action`): the validating cards' stored verdicts are added up (``ActionCheck``). A
     /// veto or "cannot tell" is listed and stops it, and so does a question the cards' facts cannot fill (no
     /// amount: nothing to confirm). An allowed action is confirmed first (the dialog's question, which says what it
     /// would go without) unless `confirmed` (`--action`, `--pay`): then an input a person gave that the intent does
     /// not carry stops it, and otherwise it is sent once, or done at once when it sends nothing. A screen that has
-    /// failed does nothing. What a person is shown (the dialog, the action's line) is told in `notices`, for the
-    /// console to show: the action's reducer never writes the console.
-    mutating func act(
-        _ spec: ActionSpec, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect],
-        _ notices: inout [ActionNotice]
-    ) {
+    /// failed does nothing. What a person is shown (the dialog, the action's line) is told (``ActionState/told``),
+    /// for a live screen to show.
+    mutating func act(_ spec: ActionSpec, confirmed: Bool, _ now: Date, _ effects: inout [ScreenEffect]) {
         let id = spec.id
         if case .sending? = action.progress { return }
         if let failure {
@@ -36,39 +33,37 @@ extension ScreenState {
         guard check.outcome == .allowed, question != nil, confirmed, check.missing.isEmpty else {
             let lines = check.lines + [check.refusal(spec).flatMap { confirmed ? $0 : nil } ?? check.summary(spec)]
             let asking = check.outcome == .allowed && !confirmed ? question : nil
-            notices.append(.dialog(id: id, title: spec.label, lines: lines, question: asking))
+            action.tell(.dialog(id: id, title: spec.label, lines: lines, question: asking, check: check))
             return
         }
-        send(spec, check, &effects, &notices)
+        send(spec, check, &effects)
     }
 
-    /// A person said yes to the question the dialog showed. What is sent is exactly what it showed: the intent
+    /// A person said yes to `shown`, the check action `id`'s dialog showed. What is sent is exactly that: the intent
     /// kept with it, and what it said it would go without. Should the cards now say anything else (a price changed
-    /// or a code was applied under the open dialog), nothing is sent and the question is asked again.
-    mutating func confirm(
-        _ id: String, _ now: Date, _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
-    ) {
-        guard case .checked(let shown, _)? = action.progress, shown.action == id, let spec = action.spec(id) else {
+    /// or a code was applied under the open dialog, or the dialog was asked again before the answer), nothing is
+    /// sent and the question is asked again.
+    mutating func confirm(_ id: String, shown: ActionCheck, _ now: Date, _ effects: inout [ScreenEffect]) {
+        if action.open == id { action.open = nil }
+        guard case .checked(let last, _)? = action.progress, last.action == id, let spec = action.spec(id) else {
             return
         }
         guard currentCheck(spec.action, carrying: spec.carries) == shown, failure == nil else {
             effects.append(.trace("action \(id): the cards changed before the answer; asking again"))
-            return act(spec, confirmed: false, now, &effects, &notices)
+            return act(spec, confirmed: false, now, &effects)
         }
         effects.append(.trace("action \(id): confirmed"))
-        send(spec, shown, &effects, &notices)
+        send(spec, shown, &effects)
     }
 
-    /// While action `id`'s dialog is open (the console says which) it shows what the cards say now: when a card's
-    /// change alters their answers, it asks again (and must be drawn again before a `y` counts).
-    mutating func askAgainIfChanged(
-        _ id: String, _ now: Date, _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
-    ) {
-        guard case .checked(let shown, _)? = action.progress, shown.action == id, let spec = action.spec(id),
-            currentCheck(spec.action, carrying: spec.carries) != shown
+    /// While an action's dialog is open (``ActionState/open``) it shows what the cards say now: when a card's change
+    /// alters their answers, it asks again (and a live screen must draw it again before a `y` counts).
+    mutating func askAgainIfChanged(_ now: Date, _ effects: inout [ScreenEffect]) {
+        guard let id = action.open, case .checked(let shown, _)? = action.progress, shown.action == id,
+            let spec = action.spec(id), currentCheck(spec.action, carrying: spec.carries) != shown
         else { return }
         effects.append(.trace("action \(id): the cards changed while it was open; asking again"))
-        act(spec, confirmed: false, now, &effects, &notices)
+        act(spec, confirmed: false, now, &effects)
     }
 
     /// The validating cards' verdicts on `asked` kept in ``asked``, each one that said something heard by its
@@ -121,23 +116,23 @@ extension ScreenState {
 
     /// Sends the intent of `check` once (or finishes at once when the action sends nothing).
     private mutating func send(
-        _ spec: ActionSpec, _ check: ActionCheck, _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
+        _ spec: ActionSpec, _ check: ActionCheck, _ effects: inout [ScreenEffect]
     ) {
         guard let template = spec.send else {
-            return finish(spec, fields: check.words, verdicts: check.verdicts, &effects, &notices)
+            return finish(spec, fields: check.words, verdicts: check.verdicts, &effects)
         }
         do {
             let request = ActionRequest(
                 action: spec.id, endpoint: try ScreenDefinition.endpoint(template, check.words), intent: check.intent,
                 words: check.words)
             (action.progress, action.sending) = (.sending(request, verdicts: check.verdicts), true)
-            notices.append(.line("\(spec.label): sending…"))
+            action.tell(.line("\(spec.label): sending…"))
             effects.append(.send(request))
         } catch {
             action.progress = .failed(
                 action: spec.id, reason: "\(Failure(describing: error).reason); nothing was sent",
                 verdicts: check.verdicts)
-            notices.append(.line("\(spec.label) failed: \(Failure(describing: error).reason)"))
+            action.tell(.line("\(spec.label) failed: \(Failure(describing: error).reason)"))
         }
     }
 
@@ -147,7 +142,7 @@ extension ScreenState {
     /// unknown too, never reported as done. Once the outcome is known (done or failed) the attempt is settled;
     /// nothing is sent again by itself.
     mutating func sent(
-        _ id: String, _ outcome: SendOutcome, _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
+        _ id: String, _ outcome: SendOutcome, _ effects: inout [ScreenEffect]
     ) {
         guard case .sending(let request, let verdicts)? = action.progress, request.action == id,
             let spec = action.spec(id)
@@ -162,21 +157,21 @@ extension ScreenState {
                     "\(name) \(value) (sent \(request.said(name) ?? "?"))"
                 }
                 let reason = "the answer contradicts what was sent: " + each.joined(separator: ", ")
-                return uncertain(spec, request, reason, verdicts, contradicted: contradicted, &effects, &notices)
+                return uncertain(spec, request, reason, verdicts, contradicted: contradicted, &effects)
             }
             effects.append(.settle(request))
             let fields = answer.filter { request.said($0.key) == nil }.merging(said) { _, sent in sent }
-            finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects, &notices)
+            finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects)
         case .failed(let reason):
             effects.append(.abandon(request))
             action.progress = .failed(action: id, reason: reason, verdicts: verdicts)
-            notices.append(.line("\(spec.label) failed: \(reason)"))
+            action.tell(.line("\(spec.label) failed: \(reason)"))
             effects.append(.trace("action \(id): failed (\(reason))"))
         case .unknown(let reason):
-            uncertain(spec, request, reason, verdicts, &effects, &notices)
+            uncertain(spec, request, reason, verdicts, &effects)
         case .pending(let reason):
             action.progress = .pending(action: id, reason: reason, verdicts: verdicts)
-            notices.append(.line("\(spec.label) not sent: \(reason)"))
+            action.tell(.line("\(spec.label) not sent: \(reason)"))
             effects.append(.trace("action \(id): not sent, an earlier attempt is pending"))
         }
     }
@@ -184,14 +179,14 @@ extension ScreenState {
     /// The send may have gone through: the action's `uncertain` words, and what was sent.
     private mutating func uncertain(
         _ spec: ActionSpec, _ request: ActionRequest, _ reason: String, _ verdicts: [ActionVerdict],
-        contradicted: [String: String] = [:], _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
+        contradicted: [String: String] = [:], _ effects: inout [ScreenEffect]
     ) {
         let values = request.words.merging(request.sent) { _, sent in sent }
         let line = ScreenDefinition.fill(spec.uncertain, values) ?? ActionSpec(id: spec.id, label: spec.label).uncertain
         action.progress = .unknown(
             action: spec.id, reason: reason, line: line, facts: request.sent, verdicts: verdicts,
             contradicted: contradicted)
-        notices.append(.line("\(line) (\(reason))"))
+        action.tell(.line("\(line) (\(reason))"))
         effects.append(.trace("action \(spec.id): unknown (\(reason))"))
     }
 
@@ -199,7 +194,7 @@ extension ScreenState {
     /// leads nowhere (the next screen's inputs would come from it).
     private mutating func finish(
         _ spec: ActionSpec, fields: [String: String], verdicts: [ActionVerdict], unread: String? = nil,
-        _ effects: inout [ScreenEffect], _ notices: inout [ActionNotice]
+        _ effects: inout [ScreenEffect]
     ) {
         let values = action.inputs.merging(fields) { _, field in field }
         var line = ScreenDefinition.fill(spec.done, values) ?? "\(spec.label): done."
@@ -209,11 +204,21 @@ extension ScreenState {
         }
         action.progress = .done(
             action: spec.id, fields: fields, line: line, result: spec.result, verdicts: verdicts, unread: unread)
-        notices.append(.line(line))
+        action.tell(.line(line))
         effects.append(.trace("action \(spec.id): done"))
         if let then = spec.then, unread == nil {
             action.next = ScreenLink(screen: then, inputs: fields)
             stop(&effects)
         }
     }
+}
+
+/// What the action's reducer has a person shown (``ActionState/told``), which a live screen shows: the runtime
+/// writes no console.
+public enum ActionNotice: Sendable, Equatable {
+    /// The squads' verdicts on action `id` under `title`, asking `question` when nobody vetoed; `check` is what a
+    /// `y` confirms (``ScreenAction/confirm(_:shown:)``).
+    case dialog(id: String, title: String, lines: [String], question: String?, check: ActionCheck)
+    /// The action's line under the screen ("Pay: sending…", "Paid SAR 45.45.").
+    case line(String)
 }

@@ -58,19 +58,19 @@ public struct ScreenFrame: Sendable, Equatable {
     /// "total: server answered HTTP 500"), as the state decided it (``ScreenState/failure``); nil while every
     /// critical card is shown (stale counts as shown). Outputs and the exit status read it; none decides it again.
     public var failure: String?
-    /// What is open over the live screen (dialog, prompt, tab content, scroll, message): the live console draws
-    /// it from the frame, never from the runtime.
-    public var console: ScreenConsole
+    /// What the action's reducer has told a person so far, in order (``ActionState/told``): a live screen shows
+    /// each once, from the frame, never asking the runtime.
+    public var told: [ActionNotice]
     /// When the screen last settled, on the runtime's clock (the live screen's "updated" time); nil before.
     public var settledAt: Date?
 
     /// A frame as the runtime hands it out; public so an output can be tested with any screen.
     public init(
         cards: [CardFrame], elapsedMs: Int, finished: Bool, action: ActionProgress? = nil, next: ScreenLink? = nil,
-        failure: String? = nil, console: ScreenConsole = ScreenConsole(), settledAt: Date? = nil
+        failure: String? = nil, told: [ActionNotice] = [], settledAt: Date? = nil
     ) {
         (self.cards, self.elapsedMs, self.finished, self.action, self.next) = (cards, elapsedMs, finished, action, next)
-        (self.failure, self.console, self.settledAt) = (failure, console, settledAt)
+        (self.failure, self.told, self.settledAt) = (failure, told, settledAt)
     }
 
     /// Something failed: a card is hidden, or shown stale. The run's status is "degraded".
@@ -123,12 +123,9 @@ public struct ScreenSettings: Sendable {
     /// Whether ``ScreenRuntime/run(_:)`` loads the cards; false shows the skeletons only (a squad previewing its
     /// loading state).
     public var load = true
-    /// What a person can type on the live screen (none elsewhere).
+    /// What a person can type on a live screen (none elsewhere), which reads them here; what is typed comes back
+    /// as ``ScreenAction/input(_:)``.
     public var prompts: [ConsolePrompt] = []
-    /// Under `watch`, how often the host is asked who is signed in (``ConsoleRequest/lookAtSession``, first at the
-    /// start: its answer puts the tab bar in the state, and another process may sign in or out); nil: never. The
-    /// host sets it only on a watched screen (a person's live screen), and the state takes it as given.
-    public var sessionLook: Duration?
     /// What a person can do on it (the definition's actions); validating cards answer each one as they load.
     public var actions: [ActionSpec] = []
     /// One of ``actions`` to carry out, already confirmed, once the first loads have settled (`--pay`); not with

@@ -47,3 +47,30 @@ public struct ScreenPrompt: Sendable, Equatable {
             name: name, prompt: ConsolePrompt(key: character, label: label, effect: effect, event: event), card: card)
     }
 }
+
+/// A line a person can type a code into on the live screen, declared by the host: the key that opens it, what
+/// it asks, and the event the runtime routes (by the cards' own declarations) when Enter sends it. A code is
+/// ASCII letters and digits, at most `limit` of them.
+public struct ConsolePrompt: Sendable, Equatable {
+    /// The key that opens it ("p").
+    public let key: Character
+    /// What it asks ("Promo code").
+    public let label: String
+    /// What the key does, for the key help ("enter a promo code").
+    public let effect: String
+    /// The event sent with the code as its value ("promo.entered").
+    public let event: String
+    /// The longest code it takes; a longer paste is cut here.
+    public let limit: Int
+
+    /// A prompt opened by `key`.
+    public init(key: Character, label: String, effect: String, event: String, limit: Int = 16) {
+        (self.key, self.label, self.effect, self.event, self.limit) = (key, label, effect, event, limit)
+    }
+
+    /// What a prompt accepts, key by key: ASCII letters and digits (`../x`, `A?B`, `é1` are no codes, so they are
+    /// never typed into one).
+    public static func mayBeTyped(_ character: Character) -> Bool {
+        InputCode.mayHold(character)
+    }
+}

@@ -21,14 +21,14 @@ public enum ScreenAction: Sendable, Equatable {
     case reload(card: Int?)
     /// The run ends (the person quit, or the scope running the screen was cancelled).
     case stop
-    /// A person's keys on the live screen, one read of the terminal (a paste is one burst: its `r`s are one
-    /// reload, and a `q` in it quits at once); what they mean depends on the state alone (the bar included).
-    case keys([Key])
-    /// The host's answer to a ``ConsoleRequest``.
-    case answered(ConsoleAnswer)
-    /// The host drew revision `revision` of the console (``ScreenConsole/revision``) with `rows` body lines of which
-    /// `page` fit the window: a question it showed may now be answered, and scrolling stays within the body.
-    case drawn(revision: Int, rows: Int, page: Int)
+    /// A person asked for action `id`: the squads' verdicts are added up into its check, and what they said is
+    /// told (a dialog asking the question when nobody vetoed).
+    case act(String)
+    /// A person said yes to exactly `shown`, the check action `id`'s dialog showed: it is sent only if the cards
+    /// still say that, else the question is asked again.
+    case confirm(String, shown: ActionCheck)
+    /// A person closed action `id`'s dialog without saying yes: a card's change no longer asks again.
+    case close(String)
     /// The backend answered action `id`'s send (or could not): done, failed, or unknown (it may have gone through).
     case sent(String, SendOutcome)
     /// A host asked the validating cards about `action` without a person (`cancel`, a squad's harness): each card's
@@ -75,8 +75,6 @@ public enum ScreenEffect: Sendable, Equatable {
     case diagnostic(String)
     /// The run is over.
     case finish
-    /// Something only the host can do for a person's key (answer with ``ScreenAction/answered(_:)``).
-    case request(ConsoleRequest)
     /// POST a confirmed action, once, under the key its attempt keeps (answer with ``ScreenAction/sent(_:_:)``).
     case send(ActionRequest)
     /// The backend took this request under its attempt's key: its ledger forgets the attempt.
@@ -100,11 +98,9 @@ extension ScreenState {
         case .start(let loading):
             effects = cards.map { .trace("\($0.id): start → loading") } + [.draw(.first)]
             effects += cards.indices.filter { cards[$0].skeleton == .asked }.map { .sketch(card: $0) }
-            lookAtSession(now, &effects)
             for event in config.said { route(event, path: ["input"], now, &effects, starting: loading) }
             for index in loading where cards.indices.contains(index) { begin(index, &effects) }
             settleIfQuiet(now, &effects)
-            wakeForSession(&effects)
         case .loaded(let index, let generation, let answer):
             guard current(index, generation, &effects) else { return effects }
             receive(answer, index, now, path: [cards[index].id], fromLoad: true, &effects)
@@ -131,15 +127,20 @@ extension ScreenState {
             settleIfQuiet(now, &effects)
         case .tick:
             wakeAt = nil
-            lookAtSession(now, &effects)
             if config.watch && quiet { look(now, &effects) }
-            wakeForSession(&effects)
         case .reload(nil):
             reloadEverything(now, &effects)
-        case .keys(let keys):
-            reduceConsole(keys.map(ConsoleInput.key), now, &effects)
-        case .answered(let answer):
-            reduceConsole([.answered(answer)], now, &effects)
+        case .act(let id):
+            // A person is offered the screen's own actions only.
+            guard let spec = self.action.spec(id) else { return effects }
+            act(spec, confirmed: false, now, &effects)
+            effects.append(.draw(.changed))
+        case .confirm(let id, let shown):
+            confirm(id, shown: shown, now, &effects)
+            if stopped { return effects }
+            effects.append(.draw(.changed))
+        case .close(let id):
+            if self.action.open == id { self.action.open = nil }
         case .reload(let index?):
             guard cards.indices.contains(index) else { return effects }
             followUp = !config.watch
@@ -152,10 +153,8 @@ extension ScreenState {
             begin(index, &effects)
         case .stop:
             stop(&effects)
-        case .drawn(let revision, let rows, let page):
-            reduceConsole([.drawn(revision: revision, rows: rows, page: page)], now, &effects)
         case .sent(let id, let result):
-            telling { $0.sent(id, result, &effects, &$1) }
+            sent(id, result, &effects)
             if stopped { return effects }
             effects.append(.draw(.changed))
             settleIfQuiet(now, &effects)
@@ -329,7 +328,6 @@ extension ScreenState {
     /// (or ends, after the last look); without watch, a person's input gets the looks the cards asked for.
     mutating func settleIfQuiet(_ now: Date, _ effects: inout [ScreenEffect]) {
         guard quiet else { return }
-        _ = console.reduce(.settled)
         settledAt = now
         effects.append(.draw(.settled))
         reloading = false
@@ -347,7 +345,7 @@ extension ScreenState {
         }
         if let spec = action.perform {
             action.perform = nil
-            telling { $0.act(spec, confirmed: true, now, &effects, &$1) }
+            act(spec, confirmed: true, now, &effects)
             effects.append(.draw(.changed))
         }
     }
@@ -385,25 +383,12 @@ extension ScreenState {
             return
         }
         if finishing { return stop(&effects) }
-        var times = cards.compactMap(\.due) + [nextRound, session.next].compactMap { $0 }
+        var times = cards.compactMap(\.due) + [nextRound].compactMap { $0 }
         times += cards.compactMap { card in
             guard case .stale(_, let since, _, _) = card.phase else { return nil }
             return since.addingTimeInterval(config.staleLimit.seconds + 0.001)
         }
         guard let next = times.min(), next != wakeAt else { return }
-        wakeAt = next
-        effects.append(.wake(at: next))
-    }
-
-    /// With session looks, when one is due: the host is asked who is signed in, and the next look is set.
-    private mutating func lookAtSession(_ now: Date, _ effects: inout [ScreenEffect]) {
-        if session.due(at: now) { effects.append(.request(.lookAtSession)) }
-    }
-
-    /// The wake-up for the next session look, unless an earlier one is asked for (``look(_:_:)`` asks for the
-    /// earliest of everything once nothing is under way; while loads are, only this one is needed).
-    private mutating func wakeForSession(_ effects: inout [ScreenEffect]) {
-        guard !stopped, let next = session.next, wakeAt.map({ next < $0 }) ?? true else { return }
         wakeAt = next
         effects.append(.wake(at: next))
     }

@@ -31,7 +31,6 @@ public final class ScreenRuntime: Sendable {
     private struct World: Sendable {
         var state: ScreenState
         var frames: (@Sendable (ScreenFrame, FrameMoment) -> Void)?
-        var requests: (@Sendable (ConsoleRequest) -> Void)?
         /// The loads under way, each by card and generation: firing one's trigger cancels that load alone (the
         /// run's task group can only cancel all its children at once).
         var loads: [CardLoad: CancelTrigger] = [:]
@@ -124,14 +123,10 @@ public final class ScreenRuntime: Sendable {
 
     /// Runs the screen to its end (after the first loads, or under `watch` once the screen is finished or the
     /// task is cancelled) and returns the last frame. `frames` is called one frame at a time, in order. Nothing
-    /// the run started outlives it: cancelling the task stops the loads and the wake-up timer.
-    /// A live screen passes `requests`: what a person's keys need from the host (``ConsoleRequest``), answered
-    /// with ``send(_:)``.
-    public func run(
-        _ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void,
-        requests: (@Sendable (ConsoleRequest) -> Void)? = nil
-    ) async -> ScreenFrame {
-        world.withLock { ($0.frames, $0.requests) = (frames, requests) }
+    /// the run started outlives it: cancelling the task stops the loads and the wake-up timer. A live screen tells it
+    /// what a person asks with ``send(_:)``.
+    public func run(_ frames: @escaping @Sendable (ScreenFrame, FrameMoment) -> Void) async -> ScreenFrame {
+        world.withLock { $0.frames = frames }
         await withTaskCancellationHandler {
             sink.yield(.action(.start(loading: settings.load ? Array(registrations.indices) : [])))
             // A run that does not watch ends once its first loads have answered.
@@ -173,7 +168,7 @@ public final class ScreenRuntime: Sendable {
     {
         world.withLock { $0.frames = frames }
         // The one unstructured task of the runtime, for that harness alone. Under it, the loads and sends are
-        // the loop's children as in ``run(_:requests:)``.
+        // the loop's children as in ``run(_:)``.
         let task = Task.placed { [self] in await drive() }
         loop.withLock { $0 = task }
         sink.yield(.action(.start(loading: loading)))
@@ -230,8 +225,15 @@ public final class ScreenRuntime: Sendable {
         await settled()
     }
 
-    /// Hands the screen an action from outside: a person's key, the host's answer to a ``ConsoleRequest``.
+    /// Hands the screen an action from outside: what a person asked of it on a live screen (an action, a yes to
+    /// the check shown, a typed value, a reload, quitting).
     public func send(_ action: ScreenAction) { sink.yield(.action(action)) }
+
+    /// What a person can type and do on this screen (its settings' prompts and actions), for a live screen's keys.
+    public var offers: (prompts: [ConsolePrompt], actions: [ActionSpec]) { (settings.prompts, settings.actions) }
+
+    /// The clock the screen runs on: a live screen's own wake-ups (a look at who is signed in) use it too.
+    public var runsOn: any CourierClock { clock }
 
     /// The screen now (each card's info as JSON when the settings keep it).
     public func currentFrame(includingInfo: Bool = true) -> ScreenFrame {
@@ -290,9 +292,9 @@ public final class ScreenRuntime: Sendable {
             while let message = await messages.next() {
                 if case .waiter(let waiter) = message { waiter() }
             }
-            // Let go of the host's closures: a live console holds this runtime, and its closures hold the console.
+            // Let go of the host's closure: a live console holds this runtime, and its closure holds the console.
             let timer = world.withLock { world in
-                (world.frames, world.requests) = (nil, nil)
+                world.frames = nil
                 return world.timer
             }
             timer?.cancel()
@@ -391,7 +393,6 @@ public final class ScreenRuntime: Sendable {
         case .draw(let moment):
             let (frame, frames) = world.withLock { ($0.state.frame(at: now), $0.frames) }
             frames?(frame, moment)
-        case .request(let request): world.withLock { $0.requests }?(request)
         case .send(let request):
             let (backend, sink, attempts) = (backend, sink, settings.attempts)
             // A child of the loop's group: it needs no handle of its own, the stop cancels it with the loads.

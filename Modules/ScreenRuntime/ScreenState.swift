@@ -240,6 +240,12 @@ public struct ActionState: Sendable, Equatable {
     public var next: ScreenLink?
     /// The validating cards' verdicts on the action a host last asked about (``ScreenAction/ask(_:)``).
     public var asked: ActionCheck?
+    /// What the action's reducer has told a person, in order (the dialog, the action's line): frames carry it, and
+    /// a live screen shows each once. It never writes a console.
+    public var told: [ActionNotice] = []
+    /// The action whose dialog a person has open (told, not yet confirmed or closed): a card's change that alters
+    /// the cards' answers asks again while it is.
+    public var open: String?
 
     /// The actions of `settings`, none asked for yet.
     public init(settings: ScreenSettings) {
@@ -248,28 +254,17 @@ public struct ActionState: Sendable, Equatable {
 
     /// The action `id` of this screen, if it has one.
     public func spec(_ id: String) -> ActionSpec? { actions.first { $0.id == id } }
-}
 
-/// When the host is asked who is signed in: at the start, then every `every` on the runtime's clock.
-public struct SessionLook: Sendable, Equatable {
-    /// How often (nil: never).
-    public let every: Duration?
-    /// When it is next asked.
-    public var next: Date?
-
-    /// Looks every `every` (nil: never).
-    public init(every: Duration?) { self.every = every }
-
-    /// Whether a look is due at `now`; if so the next one is set.
-    public mutating func due(at now: Date) -> Bool {
-        guard let every, next.map({ $0 <= now }) ?? true else { return false }
-        next = now.addingTimeInterval(every.seconds)
-        return true
+    /// Tells a person `notice`; a dialog stays open until it is confirmed or closed.
+    mutating func tell(_ notice: ActionNotice) {
+        told.append(notice)
+        if case .dialog(let id, _, _, _, _) = notice { open = id }
     }
 }
 
-/// A whole screen: its cards, the run's config, its clock marks, a person's actions, the session look and
-/// whether it is over. One value, changed by one function.
+/// A whole screen: its cards, the run's config, its clock marks, a person's actions and whether it is over. One
+/// value, changed by one function; nothing in it is a terminal's (what is open over a live screen is the live
+/// screen's own).
 public struct ScreenState: Sendable, Equatable {
     /// The cards, in layout order.
     public var cards: [CardState]
@@ -293,8 +288,6 @@ public struct ScreenState: Sendable, Equatable {
     public var stopped = false
     /// The wake-up last asked for, so the same one is not asked for twice.
     public var wakeAt: Date?
-    /// What is open over the live screen (dialog, prompt, tab content) and what a key means now.
-    public var console: ScreenConsole
     /// A person's actions.
     public var action: ActionState
     /// A critical card of the definition that no module can show: the screen has failed from the start.
@@ -302,16 +295,12 @@ public struct ScreenState: Sendable, Equatable {
     /// When the screen last settled (everything asked for had answered), on the runtime's clock: the live
     /// screen's "updated" time.
     public var settledAt: Date?
-    /// Under watch, when the host is asked who is signed in.
-    public var session: SessionLook
 
     /// A screen of `cards` that starts at `started`.
     public init(cards: [CardState], started: Date, settings: ScreenSettings) {
         self.cards = cards
         config = ScreenConfig(started: started, settings: settings)
-        console = ScreenConsole(prompts: settings.prompts, actions: settings.actions)
         action = ActionState(settings: settings)
-        session = SessionLook(every: settings.sessionLook)
     }
 
     /// Whether no load, delivery or send is under way.
@@ -345,7 +334,7 @@ public struct ScreenState: Sendable, Equatable {
                 frame.critical = card.spec.critical
                 return frame
             }, elapsedMs: milliseconds(now), finished: finished, action: action.progress, next: action.next,
-            failure: failure, console: console, settledAt: settledAt)
+            failure: failure, told: action.told, settledAt: settledAt)
     }
 
     /// Milliseconds from the start to `date`, as traces and frames count them.

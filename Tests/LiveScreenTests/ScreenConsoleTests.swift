@@ -50,27 +50,33 @@ import Testing
 
     /// The tracking screen's cancel, as its definition declares it.
     static let cancel = ActionSpec(id: "cancel-order", key: "c", label: "Cancel")
+    /// What a cancel dialog showed (the squads' verdicts added up): what its `y` confirms.
+    static let shown = ActionCheck(
+        action: "cancel-order", verdicts: [ActionVerdict(id: "order", verdict: .allow, reason: nil)], inputs: [:])
 
     @Test func anActionsKeyAsksTheScreenAndYesConfirmsOnlyWhenAQuestionIsAsked() {
         var console = ScreenConsole(prompts: [Self.promo], actions: [Self.cancel])
         #expect(console.handle(.character("c")) == .act("cancel-order"))
         console.showAction(
             id: "cancel-order", title: "Cancel",
-            lines: ["order: veto: already preparing", "Order 4242 can't be cancelled (1 veto)."], question: nil)
+            lines: ["order: veto: already preparing", "Order 4242 can't be cancelled (1 veto)."], question: nil,
+            check: Self.shown)
         #expect(console.handle(.character("y")) == nil, "a vetoed cancel cannot be confirmed")
         #expect(console.overlay != .none)
-        #expect(console.handle(.escape) == nil)
+        #expect(console.handle(.escape) == .close("cancel-order"), "the runtime hears it was closed")
         #expect(console.overlay == .none)
         _ = console.handle(.character("c"))
-        console.showAction(id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?")
+        console.showAction(
+            id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?", check: Self.shown)
         let asked = console.revision
         console.wasDrawn(asked - 1, rows: 0, page: 0)
         #expect(console.handle(.character("y")) == nil, "an older drawing did not show the question")
         console.wasDrawn(asked, rows: 0, page: 0)
-        #expect(console.handle(.character("y")) == .confirm("cancel-order"))
+        #expect(console.handle(.character("y")) == .confirm("cancel-order", shown: Self.shown))
         _ = console.handle(.character("c"))
-        console.showAction(id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?")
-        #expect(console.handle(.character("n")) == nil)
+        console.showAction(
+            id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?", check: Self.shown)
+        #expect(console.handle(.character("n")) == .close("cancel-order"))
         #expect(console.overlay == .none, "n closes it")
     }
 
@@ -104,7 +110,7 @@ import Testing
         _ = console.handle(.up)
         #expect(console.scroll == 4, "a key moves from the rows shown")
         _ = console.handle(.character("c"))
-        console.showAction(id: "cancel-order", title: "Cancel", lines: [], question: "Cancel order?")
+        console.showAction(id: "cancel-order", title: "Cancel", lines: [], question: "Cancel order?", check: Self.shown)
         _ = console.handle(.up)
         #expect(console.scroll == 4, "keys answer what is open first")
         _ = console.handle(.escape)
@@ -121,7 +127,8 @@ import Testing
         #expect(console.overlay == .prompt(key: "p", typed: "save102ABCDEFGHI"), "letters and digits, up to the limit")
         _ = console.handle(.escape)
         _ = console.handle(.character("c"))
-        console.showAction(id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?")
+        console.showAction(
+            id: "cancel-order", title: "Cancel", lines: ["order: ok"], question: "Cancel order?", check: Self.shown)
         console.wasDrawn(console.revision, rows: 0, page: 0)
         #expect(console.handle(.paste("y")) == nil, "a pasted y answers nothing")
         #expect(console.overlay != .none)

@@ -78,7 +78,7 @@ import Testing
         let definition = try #require(HostEnvironment.embeddedDefinition(name))
         var watched = ScreenSettings(ids: [definition.inputs[0]: order])
         (watched.watch, watched.prompts) = (true, definition.prompts.map(\.prompt))
-        (watched.actions, watched.sessionLook) = (definition.actions, SessionTabs.every)
+        watched.actions = definition.actions
         watched.attempts = host.attempts
         let settings = watched
         let runtime = try #require(

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Core
 import CoreTesting
 import Foundation
+import HostComposition
 import HostIO
 import ScreenRuntime
 import Testing
@@ -52,7 +53,7 @@ private struct TipCard: Component, RefreshingOnEvents {
             ["screen", "tip-demo"] + arguments, tool: "order-tracking", commands: OrderTrackingApp.commands, usage: "")
         guard case .run(_, let parsed) = invocation else { throw Failure("not a run") }
         let options = try OrderTrackingApp.namedScreenOptions(parsed)
-        let status = await clock.drive { await ScreenRun(options: options, host: host).run() }
+        let status = await clock.drive { await ScreenRun(options: options, host: host.screens).run() }
         let (out, err) = written.withLock { ($0.out, $0.err) }
         return (status ?? .fatal, out, err)
     }

@@ -1,6 +1,7 @@
 import Core
 import CoreTesting
 import Foundation
+import LiveScreen
 import Promo
 import PromoInterface
 import ScreenRuntime
@@ -58,18 +59,19 @@ import Testing
         }
         #expect(backend.requests.isEmpty)
 
+        // The live screen's console takes the keys and hands the runtime only the typed code.
+        var console = ScreenConsole(prompts: [prompt])
         let keys: [Key] = [.character("p")] + "save10".map { .character($0) } + [.enter]
         let code = AnyEventName.promoEntered("save10")
+        #expect(console.take(keys) == [.submit(code)])
         store.send(
-            .keys(keys),
+            .input(code),
             effects: [
                 .trace("event promo.entered=save10: input → promo"), .trace("promo: asks for a refresh in 0.0s"),
-                .draw(.changed), .draw(.settled), .moved(card: 0, from: .info, to: .loading),
+                .draw(.settled), .moved(card: 0, from: .info, to: .loading),
                 .load(card: 0, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
-            for key in keys { _ = screen.console.handle(key) }
-            _ = screen.console.reduce(.settled)  // settled at once: "Looking up …" goes
             screen.cards[0].received = [code]  // the code's one home
             (screen.cards[0].generation, screen.cards[0].loading) = (2, true)
         }

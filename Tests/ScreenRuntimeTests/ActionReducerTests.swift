@@ -97,7 +97,7 @@ import Testing
             (screen.action.perform, screen.action.progress, screen.action.sending) = (
                 nil, .sending(request, verdicts: Self.allowed.verdicts), true
             )
-            screen.console.message = "Pay: sending…"
+            screen.action.tell(.line("Pay: sending…"))
         }
         #expect(!store.state.quiet, "a send under way keeps the screen from settling")
         #expect(
@@ -113,7 +113,7 @@ import Testing
             (screen.action.progress, screen.action.sending) = (
                 .done(action: "pay", fields: fields, line: line, result: "paid", verdicts: Self.allowed.verdicts), false
             )
-            screen.console.message = line
+            screen.action.tell(.line(line))
             screen.action.next = ScreenLink(screen: "tracking", inputs: fields)
             screen.stopped = true
         }
@@ -137,7 +137,7 @@ import Testing
             (screen.action.perform, screen.action.progress, screen.action.sending) = (
                 nil, .sending(request, verdicts: allowed.verdicts), true
             )
-            screen.console.message = "Pay: sending…"
+            screen.action.tell(.line("Pay: sending…"))
         }
         return (store, request)
     }
@@ -157,38 +157,9 @@ import Testing
             screen.action.sending = false
             screen.action.progress = .unknown(
                 action: "pay", reason: reason, line: line, facts: request.sent, verdicts: Self.allowed.verdicts)
-            screen.console.message = "\(line) (\(reason))"
+            screen.action.tell(.line("\(line) (\(reason))"))
         }
         #expect(store.state.action.next == nil && store.state.quiet)
-    }
-
-    /// What a send came to, or that it is under way, is the only trace of it on a screen that stays: a key that
-    /// is no action (a scroll, `?`) does not wipe that line as it wipes other messages, so a person who scrolled
-    /// still reads "may have gone through" before pressing P again. Another action's question replaces it.
-    @Test func aPaymentsLineStaysThroughTheKeysThatFollow() throws {
-        let (store, request) = try Self.sending()
-        let keys: [Key] = [.down, .character("?"), .character("x")]
-        store.send(.keys(keys), effects: [.draw(.changed)]) { screen in
-            for key in keys { _ = screen.console.handle(key) }
-            screen.console.message = "Pay: sending…"
-        }
-        let reason = "carts/C100/pay: server answered HTTP 503"
-        let line = "The payment may have gone through: check before paying again."
-        store.send(
-            .sent("pay", .unknown(reason)),
-            effects: [.trace("action pay: unknown (\(reason))"), .draw(.changed), .draw(.settled)]
-        ) { screen in
-            screen.settledAt = store.now
-            screen.action.sending = false
-            screen.action.progress = .unknown(
-                action: "pay", reason: reason, line: line, facts: request.sent, verdicts: Self.allowed.verdicts)
-            screen.console.message = "\(line) (\(reason))"
-        }
-        store.send(.keys([.up, .pageDown, .end]), effects: [.draw(.changed)]) { screen in
-            for key in [Key.up, .pageDown, .end] { _ = screen.console.handle(key) }
-            screen.console.message = "\(line) (\(reason))"
-        }
-        #expect(store.state.console.message == "\(line) (\(reason))")
     }
 
     /// The backend took it (a 2xx) and its answer cannot be read: done, saying so and what was sent; with no
@@ -208,7 +179,7 @@ import Testing
             screen.action.progress = .done(
                 action: "pay", fields: Self.said, line: line, result: "paid", verdicts: Self.allowed.verdicts,
                 unread: unread)
-            screen.console.message = line
+            screen.action.tell(.line(line))
         }
         #expect(store.state.action.next == nil)
     }
@@ -234,11 +205,13 @@ import Testing
             screen.cards[1].verdicts = ["pay": Self.amount]
             screen.action.perform = nil
             screen.action.progress = .checked(check, summary: "Checkout C100 can't be paid (1 veto).")
-            screen.console.showAction(
-                id: "pay", title: "Pay",
-                lines: [
-                    "method: veto: choose how to pay", "total: ok: SAR 45.45", "Checkout C100 can't be paid (1 veto).",
-                ], question: nil)
+            screen.action.tell(
+                .dialog(
+                    id: "pay", title: "Pay",
+                    lines: [
+                        "method: veto: choose how to pay", "total: ok: SAR 45.45",
+                        "Checkout C100 can't be paid (1 veto).",
+                    ], question: nil, check: check))
         }
         #expect(store.state.quiet)
     }
@@ -256,31 +229,27 @@ import Testing
             screen.cards[1].verdicts = ["pay": Self.amount]
         }
         let verdicts: [ScreenEffect] = [.track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay"))]
-        store.send(
-            .keys([.character("P")]),
-            effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .draw(.changed)]
-        ) { screen in
-            _ = screen.console.handle(.character("P"))
+        store.send(.act("pay"), effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .draw(.changed)]) {
+            screen in
             screen.action.progress = .checked(Self.allowed, summary: "Pay: nobody objects.")
-            screen.console.showAction(
-                id: "pay", title: "Pay",
-                lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
-                question: "Pay SAR 45.45 with Visa?")
+            screen.action.tell(
+                .dialog(
+                    id: "pay", title: "Pay",
+                    lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
+                    question: "Pay SAR 45.45 with Visa?", check: Self.allowed))
         }
+        #expect(store.state.action.open == "pay", "its dialog is open")
         let request = try Self.request()
-        Self.drawn(store)
         store.send(
-            .keys([.character("y")]),
+            .confirm("pay", shown: Self.allowed),
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
-            _ = screen.console.handle(.character("y"))
+            screen.action.open = nil
             (screen.action.progress, screen.action.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
-            screen.console.message = "Pay: sending…"
+            screen.action.tell(.line("Pay: sending…"))
         }
-        store.send(.keys([.character("P")]), effects: [.draw(.changed)]) { screen in
-            _ = screen.console.handle(.character("P"))
-            screen.console.message = "Pay: sending…"
-        }
+        // Asked again while it is sending: nothing new is told, and nothing is sent twice.
+        store.send(.act("pay"), effects: [.draw(.changed)])
         let refused = "carts/C100/pay: server answered HTTP 402: refused, nothing was done"
         store.send(
             .sent("pay", .failed(refused)),
@@ -290,15 +259,7 @@ import Testing
             (screen.action.progress, screen.action.sending) = (
                 .failed(action: "pay", reason: refused, verdicts: Self.allowed.verdicts), false
             )
-            screen.console.message = "Pay failed: \(refused)"
-        }
-    }
-
-    /// The live screen drew what is open now: from here on a `y` may answer its question.
-    static func drawn(_ store: Rules.Store) {
-        let revision = store.state.console.revision
-        store.send(.drawn(revision: revision, rows: 0, page: 0), effects: []) {
-            $0.console.wasDrawn(revision, rows: 0, page: 0)
+            screen.action.tell(.line("Pay failed: \(refused)"))
         }
     }
 
@@ -316,21 +277,24 @@ import Testing
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": total]
         }
-        store.send(
-            .keys([.character("P")]),
-            effects: [
-                .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
-                .trace("action pay: allowed (0 vetoes)"), .draw(.changed),
-            ]
-        ) { screen in
-            _ = screen.console.handle(.character("P"))
+        store.send(.act("pay"), effects: Self.asked) { screen in
             screen.action.progress = .checked(Self.check(total), summary: "Pay: nobody objects.")
-            screen.console.showAction(
-                id: "pay", title: "Pay",
-                lines: ["method: ok: with Visa", "total: ok: \(amount)", "Pay: nobody objects."],
-                question: "Pay \(amount) with Visa?")
+            screen.action.tell(Self.dialog(amount, total))
         }
         return store
+    }
+
+    /// What asking about paying does on the allowed checkout: both squads' verdicts heard, the check traced, drawn.
+    static let asked: [ScreenEffect] = [
+        .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")), .trace("action pay: allowed (0 vetoes)"),
+        .draw(.changed),
+    ]
+
+    /// The dialog that asks to pay `amount` (the total card's verdict `total`).
+    static func dialog(_ amount: String, _ total: Verdict) -> ActionNotice {
+        .dialog(
+            id: "pay", title: "Pay", lines: ["method: ok: with Visa", "total: ok: \(amount)", "Pay: nobody objects."],
+            question: "Pay \(amount) with Visa?", check: check(total))
     }
 
     static func check(_ total: Verdict) -> ActionCheck {
@@ -342,66 +306,8 @@ import Testing
             ], inputs: ["cart": "C100"])
     }
 
-    @Test func aYesInTheBurstThatOpenedTheQuestionAnswersNothing() {
-        let store = Self.checkout(Self.method, Self.amount)
-        store.send(
-            .loaded(card: 1, generation: 1, Self.answer("total", Self.amount)),
-            effects: [
-                .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
-            ]
-        ) { screen in
-            screen.settledAt = store.now
-            Rules.shows("total", 1, at: Rules.start)(&screen)
-            screen.cards[1].verdicts = ["pay": Self.amount]
-        }
-        // "Py2024" typed ahead (or pasted without bracketed paste): P opens the question, nothing answers it.
-        let keys: [Key] = ["P", "y", "2", "0", "2", "4"].map { .character($0) }
-        store.send(
-            .keys(keys),
-            effects: [
-                .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
-                .trace("action pay: allowed (0 vetoes)"), .draw(.changed),
-            ]
-        ) { screen in
-            _ = screen.console.handle(keys[0])
-            screen.action.progress = .checked(Self.check(Self.amount), summary: "Pay: nobody objects.")
-            screen.console.showAction(
-                id: "pay", title: "Pay",
-                lines: ["method: ok: with Visa", "total: ok: SAR 45.45", "Pay: nobody objects."],
-                question: "Pay SAR 45.45 with Visa?")
-            for key in keys.dropFirst() { _ = screen.console.handle(key) }
-        }
-        #expect(!store.state.action.sending)
-        #expect(store.state.console.asks && !store.state.console.questionIsOnScreen)
-    }
-
-    /// A paste while the question is open and drawn presses nothing, and a `y` in the same burst after it (a
-    /// paste whose text carries its own end marker, `x ESC [201~ y`) answers nothing: the question must be drawn
-    /// again first. Then a typed `y` pays.
-    @Test func aYesThatCameWithAPasteAnswersNothing() throws {
-        let store = Self.asking("SAR 45.45")
-        Self.drawn(store)
-        store.send(.keys([.paste("x"), .character("y")]), effects: [.draw(.changed)]) { screen in
-            _ = screen.console.handle(.paste("x"))
-            _ = screen.console.handle(.character("y"))
-        }
-        #expect(store.state.console.asks, "the question is still open")
-        Self.drawn(store)
-        let asked = Self.check(.confirm("SAR 45.45", facts: ["amount": .words("SAR 45.45")]))
-        let request = try Self.request(asked)
-        store.send(
-            .keys([.character("y")]),
-            effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
-        ) { screen in
-            _ = screen.console.handle(.character("y"))
-            (screen.action.progress, screen.action.sending) = (.sending(request, verdicts: asked.verdicts), true)
-            screen.console.message = "Pay: sending…"
-        }
-    }
-
     @Test func aPriceChangeUnderTheOpenQuestionAsksAgainAndYesSendsWhatWasShown() throws {
         let store = Self.asking("SAR 50.50")
-        Self.drawn(store)
         // The total reloads (a promo lookup finishing, a price change) while the question is open.
         store.send(
             .reload(card: 1),
@@ -425,27 +331,47 @@ import Testing
             (screen.cards[1].loading, screen.cards[1].verdicts) = (false, ["pay": dearer])
             screen.followUp = false
             screen.action.progress = .checked(Self.check(dearer), summary: "Pay: nobody objects.")
-            screen.console.showAction(
-                id: "pay", title: "Pay",
-                lines: ["method: ok: with Visa", "total: ok: SAR 10,009.00", "Pay: nobody objects."],
-                question: "Pay SAR 10,009.00 with Visa?")
+            screen.action.tell(Self.dialog("SAR 10,009.00", dearer))
         }
-        #expect(!store.state.console.questionIsOnScreen, "the new question has not been drawn")
-        store.send(.keys([.character("y")]), effects: [.draw(.changed)]) { screen in
-            _ = screen.console.handle(.character("y"))
+        // A yes to the amount first shown (the person had not seen the new one yet) sends nothing: it asks again.
+        let first = Self.check(.confirm("SAR 50.50", facts: ["amount": .words("SAR 50.50")]))
+        store.send(
+            .confirm("pay", shown: first),
+            effects: [.trace("action pay: the cards changed before the answer; asking again")] + Self.asked
+        ) { screen in
+            screen.action.tell(Self.dialog("SAR 10,009.00", dearer))
         }
         #expect(!store.state.action.sending, "a yes to the old amount sends nothing")
-        Self.drawn(store)
         let request = try Self.request(Self.check(dearer))
         store.send(
-            .keys([.character("y")]),
+            .confirm("pay", shown: Self.check(dearer)),
             effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
         ) { screen in
-            _ = screen.console.handle(.character("y"))
+            screen.action.open = nil
             (screen.action.progress, screen.action.sending) = (
                 .sending(request, verdicts: Self.check(dearer).verdicts), true
             )
-            screen.console.message = "Pay: sending…"
+            screen.action.tell(.line("Pay: sending…"))
+        }
+    }
+
+    /// Closed without a yes, the dialog is no longer open: a price change under it asks nothing again.
+    @Test func aClosedDialogIsNotAskedAgain() {
+        let store = Self.asking("SAR 50.50")
+        store.send(.close("pay"), effects: []) { $0.action.open = nil }
+        store.send(
+            .reload(card: 1),
+            effects: [.moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5))]
+        ) { screen in
+            (screen.cards[1].generation, screen.cards[1].loading, screen.followUp) = (2, true, true)
+        }
+        let dearer = Verdict.confirm("SAR 10,009.00", facts: ["amount": "SAR 10,009.00"])
+        store.send(
+            .loaded(card: 1, generation: 2, Self.answer("total", dearer)),
+            effects: [.moved(card: 1, from: .loading, to: .info), .draw(.changed), .draw(.settled)]
+        ) { screen in
+            screen.settledAt = store.now
+            (screen.cards[1].loading, screen.cards[1].verdicts, screen.followUp) = (false, ["pay": dearer], false)
         }
     }
 
@@ -453,19 +379,14 @@ import Testing
         // The dialog is drawn, then a card changes in a way the re-ask hook does not see before the key (its
         // state edited directly, as any future path might): `y` compares and asks again instead of sending.
         let store = Self.asking("SAR 50.50")
-        Self.drawn(store)
         var state = store.state
         let dearer = Verdict.confirm("SAR 60.00", facts: ["amount": "SAR 60.00"])
         state.cards[1].verdicts = ["pay": dearer]
-        let effects = state.reduce(.keys([.character("y")]), at: Rules.start)
+        let shown = Self.check(.confirm("SAR 50.50", facts: ["amount": .words("SAR 50.50")]))
+        let effects = state.reduce(.confirm("pay", shown: shown), at: Rules.start)
         #expect(!effects.contains { if case .send = $0 { true } else { false } })
         #expect(effects.contains(.trace("action pay: the cards changed before the answer; asking again")))
-        #expect(
-            state.console.overlay
-                == .action(
-                    id: "pay", title: "Pay",
-                    lines: ["method: ok: with Visa", "total: ok: SAR 60.00", "Pay: nobody objects."],
-                    question: "Pay SAR 60.00 with Visa?"))
+        #expect(state.action.told.last == Self.dialog("SAR 60.00", dearer) && state.action.open == "pay")
     }
 
     @Test(arguments: [true, false])
@@ -481,17 +402,19 @@ import Testing
         ) { screen in (screen.cards[0].generation, screen.cards[0].loading) = (1, true) }
         var state = store.state
         var effects = state.reduce(.loaded(card: 0, generation: 1, Self.answer("method", Self.method)), at: Rules.start)
-        if !perform { effects += state.reduce(.keys([.character("P")]), at: Rules.start) }
+        if !perform { effects += state.reduce(.act("pay"), at: Rules.start) }
         #expect(!effects.contains { if case .send = $0 { true } else { false } })
         #expect(
             state.action.progress
                 == .failed(
                     action: "pay", reason: "no card gave what 'Pay {amount} with {method}?' needs; nothing was sent",
                     verdicts: [ActionVerdict(id: "method", verdict: Self.method, reason: nil)]))
-        #expect(
-            state.console.overlay
-                == .action(
-                    id: "pay", title: "Pay", lines: ["method: ok: with Visa", "Pay: nobody objects."], question: nil))
+        guard case .dialog(let id, let title, let lines, let question, _)? = state.action.told.last else {
+            Issue.record("no dialog was told: \(state.action.told)")
+            return
+        }
+        #expect(id == "pay" && title == "Pay" && question == nil)
+        #expect(lines == ["method: ok: with Visa", "Pay: nobody objects."])
     }
 
     @Test func aCriticalCardsFailureFailsTheScreenAndNothingIsSent() {

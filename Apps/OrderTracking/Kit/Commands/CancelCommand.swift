@@ -13,7 +13,7 @@ struct CancelCommand {
     let analytics: AnalyticsLog?
 
     func run() async -> ExitCode {
-        guard let definition = await host.definition("tracking") else { return .fatal }
+        guard let definition = await host.screens.definition("tracking") else { return .fatal }
         var settings = ScreenSettings(ids: ["order": order])
         (settings.timeout, settings.actions, settings.runner) = (host.timeout, definition.actions, host.runner)
         guard let runtime = await host.runtime(definition, settings: settings, analytics: analytics) else {

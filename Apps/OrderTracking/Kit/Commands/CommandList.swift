@@ -1,4 +1,5 @@
 import ArgumentParsing
+import HostComposition
 
 /// One `order-tracking` command (ArgumentParsing's declaration): what runs it gets the parsed arguments and the
 /// process's environment and streams.
@@ -34,7 +35,8 @@ extension OrderTrackingApp {
             name: "components", options: [format.spec],
             summary: "every component: id, module, owner, endpoint", about: Help.components
         ) { parsed, context throws(UsageError) in
-            ComponentsCommand(json: parsed[format] == .json, host: try context.host(parsed)).run()
+            let host = try context.host(parsed)
+            return ComponentListing.show(host.registry, json: parsed[format] == .json, terminal: host.terminal)
         },
         Command(
             name: "cancel", positionals: .one("ORDER-ID"), options: common + [format.spec, analytics.spec],

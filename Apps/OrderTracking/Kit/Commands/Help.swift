@@ -1,5 +1,5 @@
 import ArgumentParsing
-import ScreenRuntime
+import LiveScreen
 import TerminalUI
 
 /// The help texts: one per command, shown by `--help` and `help COMMAND`. Option lines come from the parser's

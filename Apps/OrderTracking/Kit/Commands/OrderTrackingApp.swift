@@ -10,6 +10,9 @@ import SafeText
 import ScreenRuntime
 import ScreenSinks
 
+/// The exit statuses `order-tracking` documents (HostComposition's, which its screen runs end with).
+typealias ExitCode = HostComposition.ExitCode
+
 /// The `order-tracking` command: parses arguments, builds the host environment, runs one command.
 public enum OrderTrackingApp {
     // Every option once, typed, with its help line: the parser, `--help` and the commands read these.
@@ -39,7 +42,7 @@ public enum OrderTrackingApp {
             + "reset, timeout, HTTP 5xx); then it is hidden (default 60, 0–86400)")
     static let record = Option.text("--record", "FILE", help: "write every backend answer to FILE (JSON lines)")
     static let replay = Option.text("--replay", "FILE", help: "play a --record file back as the backend")
-    static let promo = code(
+    static let promo = Option.code(
         "--promo", "CODE", help: "alias of --input promo=CODE: a code for the Promo card (demo: SAVE10)")
     static let trace = Option.flag(
         "--trace", help: "state transitions, event hops and refresh requests, timestamped, to stderr")
@@ -69,16 +72,8 @@ public enum OrderTrackingApp {
         return pair
     }
     static let action = Option.text("--action", "ID", help: "carry out the screen's action ID once")
-    static let method = code(
+    static let method = Option.code(
         "--method", "ID", help: "alias of --input method=ID: pay with saved method ID (e.g. cash)")
-
-    /// An option whose value is a code (InputRules' ``InputCode``: a promo code, a payment method's id).
-    static func code(_ name: String, _ placeholder: String, help: String) -> Option<String> {
-        Option(name, placeholder, help: help) { (text: String) throws(UsageError) -> String in
-            guard InputCode.accepts(text) else { throw UsageError(message: InputCode.refusal(of: text, given: name)) }
-            return text
-        }
-    }
     static let pay = Option.flag("--pay", help: "pay once the cards have loaded (exit 3 if a card vetoes)")
     static let newAttempt = Option.flag(
         "--new-attempt",

@@ -1,16 +1,13 @@
 import ArgumentParsing
-import Core
 import SafeText
-import ScreenRuntime
-import ScreenSinks
 import Tabs
 import TerminalUI
 
 /// `tabs`: the tab bar and what the selected tab does (its screen, or an action such as signing out).
-/// `--watch`: the bar follows the signed-in user and every tab's params until a signal, as a screen's state in the
-/// screen runtime (a screen of no cards whose state is the bar): it re-renders when a badge changes (the Feed's
+/// `--watch`: the bar follows the signed-in user and every tab's params until a signal, looked at as the live
+/// screen looks (``ConsoleTabs/follow(on:_:)`` on the host's clock): it re-renders when a badge changes (the Feed's
 /// count as its items arrive) and asks again which tabs apply when someone signs in or out (another
-/// `order-tracking login` or `logout` on the same `--data-dir`), noticed at the look the runtime's clock asks for.
+/// `order-tracking login` or `logout` on the same `--data-dir`).
 struct TabsCommand {
     let selected: String
     let watch: Bool
@@ -46,35 +43,8 @@ struct TabsCommand {
 
     /// Redraws the bar whenever what it shows changes, until a signal ends the process (130, 143 or 129).
     private func follow() async -> ExitCode {
-        let live = host.terminal.canRedraw
-        let shown = Locked(String?.none)
-        let terminal = host.terminal
-        let clock = host.clock
-        let selected = selected
-        let render: @Sendable ([ConsoleTab]) -> Void = { tabs in
-            // Before the first look has answered the state holds no bar: nothing to show yet.
-            guard !tabs.isEmpty else { return }
-            let text = TabStrip.line(
-                tabs.map { ($0.id, $0.title, $0.badge) }, selected: selected, styler: terminal.styler)
-            guard
-                shown.withLock({ last in
-                    defer { last = text }
-                    return last != text
-                })
-            else { return }
-            // On a terminal the bar is redrawn in place; elsewhere each change is a line headed by its time.
-            terminal.out(live ? "\r\u{1B}[2K" + text : ScreenOutput.clockTime(clock.now()) + "  " + text + "\n")
-        }
-        terminal.hideCursorIf(live)
-        var settings = ScreenSettings(ids: [:])
-        (settings.watch, settings.sessionLook) = (true, SessionTabs.every)
-        let runtime = ScreenRuntime(
-            entries: [], registry: host.registry, backend: host.backend, clock: clock, settings: settings,
-            report: RuntimeReport(terminal: terminal, trace: false, analytics: nil))
         let tabs = SessionTabs(container: host.tabs, store: host.store)
-        _ = await runtime.run({ frame, _ in render(frame.console.tabs) }) { request in
-            if request == .lookAtSession { tabs.look { runtime.send(.answered($0)) } }
-        }
+        await tabs.console.show(selected: selected, on: host.terminal, clock: host.clock)
         tabs.stop()
         return .ok
     }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Core
+import HostComposition
 import HostIO
 import PaymentsInterface
 import SafeText
@@ -87,6 +88,6 @@ extension OrderTrackingApp {
         let host = try context.host(parsed)
         // Each screen the run shows names its own subject (ScreenRun.show builds the inputs by name once).
         let analytics = try host.analytics(parsed[analytics], subject: [:])
-        return await ScreenRun(options: options, host: host, analytics: analytics).run()
+        return await ScreenRun(options: options, host: host.screens, analytics: analytics).run()
     }
 }

@@ -1,13 +1,12 @@
 import Core
 import LiveScreen
-import ScreenRuntime
 import Storage
 import Tabs
 
-/// The host's tab bar as a screen's state hears of it: at each look the runtime asks for
-/// (``ConsoleRequest/lookAtSession``) it reads who is signed in from the store, and when that changed it observes
-/// the tabs that apply to them and loads their content, so the state hears the new bar and every badge change
-/// as ``ConsoleAnswer/tabs(_:user:)``. The live screen and `tabs --watch` share it.
+/// The host's tab bar as the live screen's console hears of it: at each look (every ``every`` on the run's clock)
+/// it reads who is signed in from the store, and when that changed it observes the tabs that apply to them and
+/// loads their content, so the console hears the new bar and every badge change as
+/// ``ConsoleAnswer/tabs(_:user:)``. The live screen and `tabs --watch` share it.
 final class SessionTabs: Sendable {
     private let bar: TabBar
     private let store: UserStore
@@ -25,7 +24,7 @@ final class SessionTabs: Sendable {
 
     /// The live screen's side of it: a tab's content and the looks.
     var console: ConsoleTabs {
-        ConsoleTabs(open: { [self] in await open($0) }, look: { [self] in look($0) })
+        ConsoleTabs(open: { [self] in await open($0) }, look: { [self] in look($0) }, every: Self.every)
     }
 
     /// Looks at who is signed in; when it changed since the last look, `tell` hears the bar for them now and

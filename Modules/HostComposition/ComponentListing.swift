@@ -1,17 +1,18 @@
 import CodeOwnership
+import Core
 import Foundation
+import HostIO
 import JSON
 import TerminalUI
 
-/// `components`: every registered component with its module, owning team (from CODEOWNERS) and endpoint.
-struct ComponentsCommand {
-    let json: Bool
-    let host: HostEnvironment
-
-    func run() -> ExitCode {
+/// A host's `components` command: every registered component with its module, owning team (from the CODEOWNERS
+/// found from the working folder up) and endpoint, as columns or JSON. Any host with a registry lists it the same way.
+public enum ComponentListing {
+    /// Lists `registry` on `terminal`'s stdout (JSON when `json`); says on stderr when no CODEOWNERS was found.
+    public static func show(_ registry: ComponentRegistry, json: Bool, terminal: Terminal) -> ExitCode {
         let file = CodeOwners.locate(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         let owners = file.flatMap { try? String(contentsOf: $0, encoding: .utf8) }.map { CodeOwners(text: $0) }
-        let rows = host.registry.registrations.map { registration in
+        let rows = registry.registrations.map { registration in
             let owning = owners?.ownership(of: "Modules/\(registration.module)/README.md").owners ?? []
             return [
                 registration.id.rawValue, registration.module, owning.isEmpty ? "-" : owning.joined(separator: " "),
@@ -23,13 +24,12 @@ struct ComponentsCommand {
             let objects = rows.map {
                 JSONValue.object(Dictionary(uniqueKeysWithValues: zip(keys, $0.map(JSONValue.string))))
             }
-            host.terminal.out(JSONValue.array(objects).text + "\n")
+            terminal.out(JSONValue.array(objects).text + "\n")
             return .ok
         }
-        host.terminal.out(
-            DisplayWidth.columns([["ID", "MODULE", "OWNER", "ENDPOINT"]] + rows).map { $0 + "\n" }.joined())
+        terminal.out(DisplayWidth.columns([["ID", "MODULE", "OWNER", "ENDPOINT"]] + rows).map { $0 + "\n" }.joined())
         if owners == nil {
-            host.terminal.err(
+            terminal.err(
                 "note: CODEOWNERS not found from \(FileManager.default.currentDirectoryPath); owners shown as '-'")
         }
         return .ok

@@ -1,4 +1,4 @@
-/// The documented exit statuses of `order-tracking`; scripts rely on them.
+/// The documented exit statuses of a command-line host (`order-tracking`); scripts rely on them.
 public enum ExitCode: Int32, Sendable {
     /// Every card shown (or the command succeeded).
     case ok = 0

@@ -1,8 +1,8 @@
 import Core
-import InputRules
+import ScreenRuntime
 
-/// One tab of the live screen's bar, as the host's tab bar describes it: part of the screen's state, so the bar is
-/// drawn from the frame and a key moves between the tabs the state holds.
+/// One tab of the live screen's bar, as the host's tab bar describes it: part of the console's state, so the bar is
+/// drawn from it and a key moves between the tabs it holds.
 public struct ConsoleTab: Sendable, Equatable {
     /// The tab's id ("tracking", "profile", "signout").
     public let id: String
@@ -19,39 +19,12 @@ public struct ConsoleTab: Sendable, Equatable {
     }
 }
 
-/// A line a person can type a code into on the live screen, declared by the host: the key that opens it, what
-/// it asks, and the event the runtime routes (by the cards' own declarations) when Enter sends it. A code is
-/// ASCII letters and digits, at most `limit` of them.
-public struct ConsolePrompt: Sendable, Equatable {
-    /// The key that opens it ("p").
-    public let key: Character
-    /// What it asks ("Promo code").
-    public let label: String
-    /// What the key does, for the key help ("enter a promo code").
-    public let effect: String
-    /// The event sent with the code as its value ("promo.entered").
-    public let event: String
-    /// The longest code it takes; a longer paste is cut here.
-    public let limit: Int
-
-    /// A prompt opened by `key`.
-    public init(key: Character, label: String, effect: String, event: String, limit: Int = 16) {
-        (self.key, self.label, self.effect, self.event, self.limit) = (key, label, effect, event, limit)
-    }
-
-    /// What a prompt accepts, key by key: ASCII letters and digits (`../x`, `A?B`, `é1` are no codes, so they are
-    /// never typed into one).
-    public static func mayBeTyped(_ character: Character) -> Bool {
-        InputCode.mayHold(character)
-    }
-}
-
 /// What is open over a live screen (the help, a dialog, a prompt's input line, a tab's content) and what a key
-/// means now, as a value: part of ``ScreenState``, changed by its own reducer (``reduce(_:)``: a person's key, the
-/// host's answer such as the bar changing, what the host drew, what the action's reducer has shown, the screen
-/// settling), which the screen's reducer runs and whose steps it carries out (putting an action's line back after
-/// a key is the screen's one write). No terminal, clock or runtime here, so every key's effect is a test of a few
-/// microseconds; LiveScreen draws it and carries out what the host must do.
+/// means now, as a value: the live screen's own, changed by its own reducer (``reduce(_:)``: a person's key, the
+/// host's answer such as the bar changing, what the host drew, a frame the runtime handed out). The screen runtime
+/// knows nothing of it: it hears only what a person asks of the screen (an action, a yes to what was shown, a
+/// typed value). No terminal, clock or runtime here, so every key's effect is a test of a few microseconds;
+/// ``LiveConsole`` draws it and carries out what it returns.
 public struct ScreenConsole: Sendable, Equatable {
     /// What is open over the screen.
     public enum Overlay: Sendable, Equatable {
@@ -59,9 +32,12 @@ public struct ScreenConsole: Sendable, Equatable {
         case none
         /// The key help (`?`).
         case help
+        /// Action `id` was asked for and the runtime's dialog has not arrived: the keys that follow (the rest of a
+        /// typed-ahead burst) answer it as they would the dialog, and nothing is drawn for it.
+        case asking(id: String)
         /// The squads' verdicts on action `id` under `title`; `question` when nobody vetoed ("Pay SAR 45.45 with
-        /// Visa •••• 4242?": `y` confirms).
-        case action(id: String, title: String, lines: [String], question: String?)
+        /// Visa •••• 4242?": `y` confirms `check`, exactly what is shown).
+        case action(id: String, title: String, lines: [String], question: String?, check: ActionCheck)
         /// The prompt opened by `key`, with what has been typed.
         case prompt(key: Character, typed: String)
         /// An action tab's question ("Sign out? (y/n)").
@@ -76,23 +52,16 @@ public struct ScreenConsole: Sendable, Equatable {
         case reload
         /// Ask the validating cards about action `id` (the screen shows what they said).
         case act(String)
-        /// The person said yes to action `id`.
-        case confirm(String)
+        /// The person said yes to action `id`'s question, which showed `shown`.
+        case confirm(String, shown: ActionCheck)
+        /// The person closed action `id`'s dialog without saying yes.
+        case close(String)
         /// Send this event (a prompt's code) to the screen, which routes it to the cards that take it.
         case submit(DomainEvent)
         /// Show this tab's screen in the body (the first tab shows the cards).
         case open(tab: String)
         /// Perform this action tab (the person said yes).
         case perform(tab: String)
-
-        /// Whether carrying it out waits on the backend (a reload, a tab's content): the live screen runs such an
-        /// action beside the keys, so `q` is never held behind it.
-        public var isSlow: Bool {
-            switch self {
-            case .submit, .open, .perform: true
-            case .quit, .reload, .act, .confirm: false
-            }
-        }
     }
 
     /// The prompts the host declared.
@@ -101,7 +70,7 @@ public struct ScreenConsole: Sendable, Equatable {
     public let actions: [ActionSpec]
     /// What is open. Each change is a new revision: a question may be answered only once the host has drawn the
     /// revision that shows it (``wasDrawn(_:)``).
-    public private(set) var overlay = Overlay.none {
+    public internal(set) var overlay = Overlay.none {
         didSet { if overlay != oldValue { revision += 1 } }
     }
     /// Counts the changes of what is open, so the host can say which one it drew.
@@ -125,8 +94,15 @@ public struct ScreenConsole: Sendable, Equatable {
     public private(set) var bodyRows = 0, page = 0
     /// A line for the person under the screen ("Looking up SAVE10…", "Signed out."), until the next key.
     public var message: String?
-    /// A prompt's code was sent: its "Looking up …" line goes once the screen settles (``ConsoleInput/settled``).
+    /// A prompt's code was sent: its "Looking up …" line goes once the screen settles (a settled frame).
     public internal(set) var lookingUp = false
+    /// How many of the runtime's notices (``ScreenFrame/told``) it has shown: each is shown once, in order.
+    public internal(set) var heard = 0
+    /// The action's line stays through the keys that follow (``ActionProgress/keepsItsLine`` of the newest frame).
+    public internal(set) var keepsLine = false
+    /// The action whose dialog was closed while it was still being asked for (``Overlay/asking(id:)``): that
+    /// dialog, when it arrives, is not shown.
+    public internal(set) var closedUnseen: String?
     /// What the selected tab shows instead of the cards (nil: the cards).
     public var body: [String]?
 
@@ -156,16 +132,20 @@ public struct ScreenConsole: Sendable, Equatable {
         case .prompt(let opener, let typed):
             guard let prompt = prompts.first(where: { $0.key == opener }) else { return nil }
             return promptKey(key, typed, prompt)
-        case .action(let id, _, _, let question):
+        case .action(let id, _, _, let question, let check):
             if case .paste = key { return pasted() }
             if question != nil, key == .character("y") {
                 guard questionIsOnScreen else { return nil }
                 overlay = .none
-                return .confirm(id)
+                return .confirm(id, shown: check)
             }
-            let opener = actions.first { $0.id == id }.map { Key.character($0.key) }
-            if [.escape, .enter, .character("n")].contains(key) || key == opener { overlay = .none }
-            return nil
+            return closing(id, on: key)
+        case .asking(let id):
+            if case .paste = key { return pasted() }
+            let close = closing(id, on: key)
+            // Its dialog, still to come, is not shown: it was closed before it was on the screen.
+            if close != nil { closedUnseen = id }
+            return close
         case .confirmTab(let id, _):
             if case .paste = key { return pasted() }
             if key == .character("y") {
@@ -184,6 +164,14 @@ public struct ScreenConsole: Sendable, Equatable {
         }
     }
 
+    /// Action `id`'s dialog is closed by Esc, Enter, `n` or the key that opened it; any other key leaves it open.
+    private mutating func closing(_ id: String, on key: Key) -> Action? {
+        let opener = actions.first { $0.id == id }.map { Key.character($0.key) }
+        guard [.escape, .enter, .character("n")].contains(key) || key == opener else { return nil }
+        overlay = .none
+        return .close(id)
+    }
+
     /// Text pasted while a question is open answers nothing, and neither does a key that came in the same burst
     /// after it: the question must be drawn again first. A paste whose text carries its own end marker
     /// (`ESC [201~y`, which tmux passes on) would otherwise press `y` on a question the person was reading.
@@ -198,9 +186,9 @@ public struct ScreenConsole: Sendable, Equatable {
     /// Whether what is open asks a question a person answers with `y`.
     public var asks: Bool {
         switch overlay {
-        case .action(_, _, _, let question): question != nil
+        case .action(_, _, _, let question, _): question != nil
         case .confirmTab: true
-        case .none, .help, .prompt: false
+        case .none, .help, .asking, .prompt: false
         }
     }
 
@@ -231,9 +219,11 @@ public struct ScreenConsole: Sendable, Equatable {
         return true
     }
 
-    /// Shows the squads' verdicts on action `id`; asks `question` only when nobody vetoed.
-    public mutating func showAction(id: String, title: String, lines: [String], question: String?) {
-        overlay = .action(id: id, title: title, lines: lines, question: question)
+    /// Shows the squads' verdicts on action `id`; asks `question` only when nobody vetoed, and a `y` confirms `check`.
+    public mutating func showAction(
+        id: String, title: String, lines: [String], question: String?, check: ActionCheck
+    ) {
+        overlay = .action(id: id, title: title, lines: lines, question: question, check: check)
     }
 
     /// The bar changed (someone signed in or out, a badge moved): the selection stays on the same tab, or goes
@@ -274,7 +264,9 @@ public struct ScreenConsole: Sendable, Equatable {
         case .character("q"), .escape: return .quit
         case .character("r"): return .reload
         case .character(let character) where actions.contains(where: { $0.key == character }):
-            return actions.first { $0.key == character }.map { .act($0.id) }
+            guard let id = actions.first(where: { $0.key == character })?.id else { return nil }
+            (overlay, closedUnseen) = (.asking(id: id), nil)
+            return .act(id)
         case .character(let character) where prompts.contains { $0.key == character }:
             overlay = .prompt(key: character, typed: "")
             return nil
@@ -308,20 +300,7 @@ public struct ScreenConsole: Sendable, Equatable {
     }
 }
 
-/// What the host must do for a person's key, which the screen cannot: open or perform a tab, look at who is
-/// signed in. The host answers with ``ConsoleAnswer``. (A prompt's input is no request: the screen keeps it in its
-/// state for the cards.)
-public enum ConsoleRequest: Sendable, Equatable {
-    /// Tab `id`'s content.
-    case open(tab: String)
-    /// Perform action tab `id` (the person said yes).
-    case perform(tab: String)
-    /// Look at who is signed in (another process may have signed in or out): answered with
-    /// ``ConsoleAnswer/tabs(_:user:)`` when the bar changed.
-    case lookAtSession
-}
-
-/// The host's answer to a ``ConsoleRequest``, as the console shows it.
+/// What the host's tab bar answers (a tab's content, what an action tab did, the bar now), as the console shows it.
 public enum ConsoleAnswer: Sendable, Equatable {
     /// Tab `id`'s content, shown only if that tab is still the one open.
     case opened(tab: String, lines: [String])

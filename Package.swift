@@ -68,7 +68,7 @@ let sharedLibraries: [(name: String, dependencies: [String])] = [
     // demo's subjects, and a screen command's run. Backends are built here and in the app, never in a sink.
     // Squad code in worker processes: a crash or a hang costs only that module's cards (the host's WorkerPool,
     // the worker's ComponentWorker, the framed protocol between them).
-    ("ComponentWorkers", ["Core", "SafeText", "ScreenRuntime", "HostIO"]),
+    ("ComponentWorkers", ["Core", "SafeText", "ScreenRuntime", "HostIO", "ArgumentParsing"]),
     (
         "HostComposition",
         [

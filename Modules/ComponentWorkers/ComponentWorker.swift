@@ -16,12 +16,14 @@ public enum ComponentWorker {
     /// dies), running the code of `registrations`. Anything the squad's code prints goes to standard error, which
     /// the host reads for a crash's message. `memory` (MiB) caps what the worker may allocate beyond what it holds
     /// now: a runaway allocation ends this worker only. Returns the exit status.
-    public static func serve(_ registrations: [ComponentRegistration], memory: Int?) async -> Int32 {
+    public static func serve(
+        _ registrations: [ComponentRegistration], errands: [WorkerErrand] = [], memory: Int?
+    ) async -> Int32 {
         let output = dup(1)
         guard output >= 0, dup2(2, 1) >= 0 else { return 70 }
         if let memory { limitMemory(toMoreThanNow: memory) }
         endWithParent()
-        let server = WorkerServer(registrations, output: output)
+        let server = WorkerServer(registrations, errands: errands, output: output)
         let (messages, sink) = AsyncStream<ToWorker>.makeStream()
         Thread.detachNewThread {
             while let message = WorkerFrames.next(ToWorker.self, from: 0) { sink.yield(message) }
@@ -119,14 +121,16 @@ final class WorkerServer: Sendable {
     }
 
     private let registrations: [ComponentID: ComponentRegistration]
+    private let errands: [String: WorkerErrand]
     private let output: Int32
     private let state = Locked(State())
     private let writing = Locked(())
     /// How many infos of each card are kept: the one shown, one arriving, and room for events under way.
     static let kept = 4
 
-    init(_ registrations: [ComponentRegistration], output: Int32) {
+    init(_ registrations: [ComponentRegistration], errands: [WorkerErrand], output: Int32) {
         self.registrations = Dictionary(registrations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.errands = Dictionary(errands.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.output = output
     }
 
@@ -199,6 +203,12 @@ final class WorkerServer: Sendable {
     }
 
     func run(_ id: Int, slot: Int, now: Date, _ op: WorkerOp) async -> WorkerReply {
+        if case .errand(let name, let argument) = op {
+            guard let errand = errands[name] else { return .failed(Failure("this module's worker has no '\(name)'")) }
+            do { return .said(try await errand.run(HostFetches(server: self, call: id), argument)) } catch {
+                return .failed(Failure(describing: error))
+            }
+        }
         guard let spec = state.withLock({ $0.specs[slot] }), let registration = registrations[spec.component] else {
             return .failed(Failure("this module's worker does not run that component"))
         }
@@ -232,6 +242,7 @@ final class WorkerServer: Sendable {
             case .validate(let action, let token):
                 guard let info = info(token, slot: slot) else { return .lost }
                 return .verdict(try await calls.validate(action, info))
+            case .errand: return .failed(Failure("an errand is no card's"))
             case .analytics(let moment):
                 switch moment {
                 case .shown(let token):

@@ -131,7 +131,7 @@ final class WorkerLink: Sendable {
     /// Runs `op` for card `slot` and waits for its reply, doing the fetches it asks for on `backend` in the caller's
     /// task. `limit`: a call not answered by then is stopped (and its worker ended if it does not stop).
     func call(
-        slot: Int, spec: SlotSpec, now: Date, _ op: WorkerOp, backend: any Backend, limit: Duration?
+        slot: Int, spec: SlotSpec?, now: Date, _ op: WorkerOp, backend: any Backend, limit: Duration?
     ) async -> Result<WorkerReply, Failure> {
         let (stream, continuation) = AsyncStream<Incoming>.makeStream()
         let opened = state.withLock { state -> Result<Int, Failure> in

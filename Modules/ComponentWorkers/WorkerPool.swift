@@ -78,6 +78,24 @@ public final class WorkerPool: ComponentRunner {
             calls: card.calls)
     }
 
+    /// Errand `id` (a login hook) of `module`, run in that module's worker with `argument` (JSON), its fetches on
+    /// `backend`: what it said, or why not (its code threw or stopped; the worker gone is that call's failure only).
+    public func errand(_ id: String, of module: String, _ argument: Data, backend: any Backend, now: Date)
+        async throws(Failure) -> String
+    {
+        let link = try link(for: module).get()
+        // Slot 0 is no card's: an errand names no info and needs no card's description.
+        let reply = try await link.call(
+            slot: 0, spec: nil, now: now, .errand(id: id, argument: argument), backend: backend, limit: nil
+        ).get()
+        answered(module)
+        switch reply {
+        case .said(let line): return line
+        case .failed(let failure): throw failure
+        default: throw Failure("\(module)'s worker answered out of turn")
+        }
+    }
+
     /// The running worker of `module`, started if need be, or why there is none (a crash whose back-off has not
     /// passed, too many crashes, the run is over, it could not start). Decided and started under the pool's lock,
     /// so two cards of one module asking at once share one worker.

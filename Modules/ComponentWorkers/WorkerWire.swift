@@ -42,6 +42,8 @@ enum WorkerOp: Codable, Sendable {
     case answer(info: Int, received: [DomainEvent], json: Bool, actions: [UserAction])
     case validate(UserAction, info: Int)
     case analytics(WorkerMoment)
+    /// A squad's code outside any card (a login hook), by its id, with its argument as JSON.
+    case errand(id: String, argument: Data)
 }
 
 /// ``ComponentState`` with its info as a token.
@@ -67,6 +69,8 @@ enum WorkerReply: Codable, Sendable {
     case answer(WorkerAnswer)
     case verdict(Verdict?)
     case analytics([AnalyticsEvent])
+    /// What an errand came to, in a line for a person.
+    case said(String)
     /// The squad's code threw (a bad payload, a fault): the card's ordinary failure.
     case failed(Failure)
     /// The info named is no longer held (the worker keeps the last few of each card).

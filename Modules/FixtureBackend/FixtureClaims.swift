@@ -1,3 +1,5 @@
+import Core
+
 /// What one squad's fixture tree (`Modules/<Name>/Fixtures`) may answer: the endpoints its code calls (its cards'
 /// registrations, its hooks' declarations) and the sends its cards vouch for (`carts/{cart}/pay`).
 public struct FixtureClaim: Sendable, Equatable {
@@ -25,6 +27,20 @@ public struct FixtureClaims: Sendable, Equatable {
 
     /// The rule over `claims`.
     public init(_ claims: [FixtureClaim]) { self.claims = claims }
+
+    /// The claims a host's registry lines make (each card's endpoint and the sends it owns) with the endpoints its
+    /// squads call outside any card: one claim per squad, in the squads' order by name.
+    public init(registrations: [ComponentRegistration], calling others: [EndpointDeclaration]) {
+        var endpoints: [String: [String]] = [:]
+        var sends: [String: [String]] = [:]
+        for line in registrations {
+            endpoints[line.module, default: []].append(line.endpoint)
+            sends[line.module, default: []] += line.sends
+        }
+        for declaration in others { endpoints[declaration.module, default: []].append(declaration.endpoint) }
+        self.init(
+            endpoints.keys.sorted().map { FixtureClaim(squad: $0, endpoints: endpoints[$0]!, sends: sends[$0] ?? []) })
+    }
 
     /// What the refusals say the rule is, after the reason.
     public static let rule = "a squad's tree holds only answers to its own endpoints and sends"

@@ -1,9 +1,12 @@
 import ComponentWorkers
 import Core
 import CoreTesting
+import Feed
 import Foundation
 import Location
+import Login
 import Order
+import Profile
 import ScreenRuntime
 import Testing
 
@@ -30,7 +33,7 @@ import Testing
                 try? await Task.sleep(for: .seconds(600))
                 throw .timeout(path: endpoint.path)
             }
-            let folders = ["Order", "Location"].map {
+            let folders = ["Order", "Location", "Login", "Profile", "Feed"].map {
                 ScreenComposition.root.appendingPathComponent("Modules/\($0)/Fixtures")
             }
             for folder in folders {
@@ -106,5 +109,44 @@ import Testing
         #expect(drawn.block?.title == "Arrival")
         #expect(
             lines.all.contains { $0.hasPrefix("worker Order: crashed: Order's code stopped: signal 11") })
+    }
+
+    @Test func aLoginHookWhoseWorkerDiesIsAFailedHookAndTheOthersStillRun() async throws {
+        let lines = Lines()
+        let pool = Self.pool(lines)
+        defer { pool.close() }
+        let backend = HostBackend(holding: "users/1234/profile.json")
+        let clock = SystemClock()
+        let container = LoginContainer()
+        for (id, plugin) in [
+            ("Profile", ProfilePlugin(backend: backend) as any PostLoginSuccessPlugin),
+            ("Feed", FeedPlugin(backend: backend)),
+        ] {
+            try container.register(
+                success: RemoteLoginHook(plugin) {
+                    try await pool.errand(id, of: id, $0, backend: backend, now: clock.now())
+                }, id: id)
+        }
+        let said = Lines()
+        let warned = Lines()
+        let authenticator = Authenticator(
+            backend: backend, container: container, clock: clock, hookDeadline: .seconds(600), say: { said.add($0) },
+            note: { said.add($0) }, warn: { warned.add($0) })
+        let login = Task { await authenticator.logIn(userID: "1234", password: nil) }
+        // Profile's hook waits for its profile, held here: end its worker as a trap would.
+        for _ in 0..<2000 where !backend.paths.contains("users/1234/profile.json") {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let started = try #require(lines.all.first { $0.hasPrefix("worker Profile: started") })
+        let pid = try #require(Int32(started.split(separator: " ").last?.dropLast() ?? ""))
+        #expect(kill(pid, SIGILL) == 0)
+        let outcome = await login.value
+        #expect(outcome.session == LoginSession(userID: "1234", name: "Sara Al-Harbi"))
+        #expect(
+            outcome.hookProblems == [
+                "Hook 'Profile' failed: Profile's code stopped: signal 4, illegal instruction (a trap)"
+            ])
+        #expect(said.all.contains("Feed: 3 items"), "\(said.all)")
+        #expect(warned.all == outcome.hookProblems)
     }
 }

@@ -97,14 +97,12 @@ public enum OrderTrackingApp {
         -> Int32
     {
         if arguments.first == WorkerCommand.subcommand {
-            return await WorkerCommand.serve(Array(arguments.dropFirst()), registrations: HostRegistry.lines)
+            return await WorkerCommand.serve(
+                Array(arguments.dropFirst()), registrations: HostRegistry.lines, errands: HostRegistry.errands)
         }
         return await CommandLineTool(name: "order-tracking").main(closed: closed) { streams throws(UsageError) in
-            let workers: WorkerPool?
-            do throws(Failure) {
-                workers = try WorkerCommand.pool(
-                    isolating: HostRegistry.lines, environment: environment, clock: SystemClock())
-            } catch { throw UsageError(message: error.reason) }
+            let workers = try WorkerCommand.pool(
+                isolating: HostRegistry.lines, environment: environment, clock: SystemClock())
             defer { workers?.close() }
             return try await run(arguments, environment: environment, streams: streams, workers: workers).rawValue
         }

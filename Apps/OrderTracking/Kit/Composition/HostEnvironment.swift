@@ -74,7 +74,7 @@ struct HostEnvironment: Sendable {
         }
         if dataDir == "" { throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier") }
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
-        let (login, tabs, registry) = plugins(backend: backend, store: store)
+        let (login, tabs, registry) = plugins(backend: backend, store: store, workers: workers, clock: clock)
         let attempts: any AttemptLedger =
             (backend as? ReplayBackend).map(ReplayedAttempts.init)
             ?? AttemptFiles(
@@ -104,16 +104,22 @@ struct HostEnvironment: Sendable {
 
     /// The login hooks, the tabs and the registry, all talking to `backend` (so a recording or a replay sees the
     /// Profile and Feed fetches too).
-    private static func plugins(backend: any Backend, store: UserStore) -> (
-        LoginContainer, TabContainer, ComponentRegistry
-    ) {
+    private static func plugins(
+        backend: any Backend, store: UserStore, workers: WorkerPool?, clock: any CourierClock
+    ) -> (LoginContainer, TabContainer, ComponentRegistry) {
+        // With workers, a hook runs in its squad's (HostRegistry.hooks); Storage's keeps the store, so stays here.
+        let hook: (String, any PostLoginSuccessPlugin) -> any PostLoginSuccessPlugin = { id, plugin in
+            workers.map { workers in
+                RemoteLoginHook(plugin) { try await workers.errand(id, of: id, $0, backend: backend, now: clock.now()) }
+            } ?? plugin
+        }
         let login = LoginContainer()
         let tabs = TabContainer()
         let feedParams = TabParams()
         do {
             // One line per plugin: the host is the only place that knows which modules plug in.
-            try login.register(success: ProfilePlugin(backend: backend), id: "Profile")
-            try login.register(success: FeedPlugin(backend: backend, params: feedParams), id: "Feed")
+            try login.register(success: hook("Profile", ProfilePlugin(backend: backend)), id: "Profile")
+            try login.register(success: hook("Feed", FeedPlugin(backend: backend, params: feedParams)), id: "Feed")
             try StoragePlugin.register(into: login, store: store)
             try tabs.register(TrackingTab())
             try tabs.register(ProfileTab(backend: backend))

@@ -1,3 +1,4 @@
+import ComponentWorkers
 import Core
 import Feed
 import FixtureBackend
@@ -31,16 +32,16 @@ enum HostRegistry {
 
     /// What each squad's demo tree may answer, from the lines above (every card's endpoint and the sends it owns)
     /// and the other endpoints: the embedded backend refuses any other file in a squad's tree.
-    static var fixtureClaims: FixtureClaims {
-        var endpoints: [String: [String]] = [:]
-        var sends: [String: [String]] = [:]
-        for line in lines {
-            endpoints[line.module, default: []].append(line.endpoint)
-            sends[line.module, default: []] += line.sends
-        }
-        for declaration in otherEndpoints { endpoints[declaration.module, default: []].append(declaration.endpoint) }
-        return FixtureClaims(
-            endpoints.keys.sorted().map { FixtureClaim(squad: $0, endpoints: endpoints[$0]!, sends: sends[$0] ?? []) })
+    static var fixtureClaims: FixtureClaims { FixtureClaims(registrations: lines, calling: otherEndpoints) }
+
+    /// The login hooks that run in their squad's worker (a crashing hook is a failed hook), each made over a backend.
+    static let hooks: [(module: String, make: @Sendable (any Backend) -> any PostLoginSuccessPlugin)] = [
+        ("Profile", { ProfilePlugin(backend: $0) }), ("Feed", { FeedPlugin(backend: $0) }),
+    ]
+
+    /// Those hooks as their workers run them.
+    static var errands: [WorkerErrand] {
+        hooks.map { WorkerErrand(module: $0.module, id: $0.module, run: RemoteLoginHook.work($0.make)) }
     }
 
     /// The registry for one run: the static lines plus the Login and Tabs cards, which need the run's session

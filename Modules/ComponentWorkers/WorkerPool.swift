@@ -159,6 +159,9 @@ struct HeldInfo: Sendable, Equatable {
 
 /// One isolated card's calls: each goes to its module's worker, and infos come back as tokens.
 private struct RemoteCard: Sendable {
+    /// The least time a call other than a load is given before its worker is ended.
+    static let drawingFloor: Duration = .seconds(5)
+
     let pool: WorkerPool
     let module: String
     let slot: Int
@@ -194,7 +197,9 @@ private struct RemoteCard: Sendable {
     }
 
     var calls: KernelCalls {
-        let limit = context.timeout
+        // Drawing and judging are quick; the limit only ends a spin. At least five seconds, so a short `--timeout`
+        // for loads never ends a worker that is merely slow to draw on a busy machine.
+        let limit = max(context.timeout, RemoteCard.drawingFloor)
         return KernelCalls(
             load: { received in
                 let (reply, link) = try await call(limit: nil) { _ in .load(received: received) }

@@ -128,7 +128,8 @@ final class WorkerServer: Sendable {
     private let errands: [String: WorkerErrand]
     private let output: Int32
     private let state = Locked(State())
-    private let writing = Locked(())
+    /// One frame at a time on the output (a lock of its own, guarding the descriptor rather than a value).
+    private let writing = NSLock()
     /// How many infos of each card are kept: the one shown, one arriving, and room for events under way.
     static let kept = 4
 
@@ -156,10 +157,10 @@ final class WorkerServer: Sendable {
 
     private func send(_ message: FromWorker) {
         guard let frame = WorkerFrames.frame(message) else { return }
-        writing.withLock { _ in
-            // The host is gone when this fails: the read loop ends and the worker with it.
-            _ = WorkerFrames.write(frame, to: output)
-        }
+        writing.lock()
+        defer { writing.unlock() }
+        // The host is gone when this fails: the read loop ends and the worker with it.
+        _ = WorkerFrames.write(frame, to: output)
     }
 
     func fetch(_ endpoint: Endpoint, for call: Int) async -> FetchResult {

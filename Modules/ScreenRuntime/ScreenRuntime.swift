@@ -417,8 +417,8 @@ public final class ScreenRuntime: Sendable {
         case .sketch(let index):
             let (kernel, sink) = (kernels[index], sink)
             group.addTask {
-                let drawn = (try? await kernel.card(for: .loading).get()) ?? nil
-                sink.yield(.action(.sketched(card: index, drawn)))
+                // A crash while drawing it is kept: the card says it while it waits (its load says its own).
+                sink.yield(.action(.sketched(card: index, await kernel.card(for: .loading))))
             }
         case .moved(let index, let from, let to):
             trace("\(registrations[index].id): \(from.rawValue) → \(to.rawValue)", now)

@@ -263,10 +263,13 @@ public final class ScreenRuntime: Sendable {
                     let received = world.withLock { $0.state.cards[index].received }
                     // The squad's code runs here, in its worker when it has one: a crash while it draws the info
                     // is this load's failure.
-                    switch await kernels[index].answer(
+                    let answered = await kernels[index].answer(
                         for: info, consuming: received, json: settings.includeInfo,
                         actions: settings.actions.map(\.action))
-                    {
+                    // Cancelled while it answered (a worker's call is then cut short with a failure): the screen
+                    // stops first, so that cut is not drawn as the card's failure.
+                    if Task.isCancelled { await handle(.stop, &group) }
+                    switch answered {
                     case .success(let answer):
                         await handle(.loaded(card: index, generation: generation, answer), &group)
                     case .failure(let failure):
@@ -274,6 +277,7 @@ public final class ScreenRuntime: Sendable {
                     }
                 case .answer(let index, let generation, .failure(let failure)):
                     let drawn = (try? await kernels[index].card(for: .failed(failure)).get()) ?? nil
+                    if Task.isCancelled { await handle(.stop, &group) }
                     await handle(.failed(card: index, generation: generation, failure, drawn: drawn), &group)
                 case .waiter(let waiter):
                     world.withLock { $0.waiters.append(waiter) }

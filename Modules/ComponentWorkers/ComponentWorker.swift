@@ -46,8 +46,10 @@ public enum ComponentWorker {
         return 0
     }
 
-    /// Caps the data segment at what the process holds now plus `megabytes` (Linux counts every private writable
-    /// mapping; a sanitizer's shadow memory, mapped before `main`, is part of "now").
+    /// Caps the data segment at what the process holds now plus `megabytes` plus its threads' stacks (Linux counts
+    /// every private writable mapping, a thread's stack too: 8 MiB each by default, so two of them used up the
+    /// smallest limit, and a worker that could not start a thread never answered; a sanitizer's shadow memory,
+    /// mapped before `main`, is part of "now").
     private static func limitMemory(toMoreThanNow megabytes: Int) {
         #if os(Linux)
             let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
@@ -55,13 +57,31 @@ public enum ComponentWorker {
             let now =
                 line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
                 ?? 0
-            let (bytes, overflow) = (now * 1024).addingReportingOverflow(megabytes << 20)
-            guard !overflow else { return }
+            let (allowance, tooMany) = (megabytes << 20).addingReportingOverflow(threadStacks())
+            let (bytes, overflow) = (now * 1024).addingReportingOverflow(allowance)
+            guard !overflow, !tooMany else { return }
             var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
             _ = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
         #else
             var limit = rlimit(rlim_cur: rlim_t(megabytes << 20), rlim_max: rlim_t(megabytes << 20))
             _ = setrlimit(RLIMIT_DATA, &limit)
+        #endif
+    }
+
+    /// What the worker's own threads' stacks may take: one per core for Swift's cooperative pool, and room for the
+    /// others (this worker's reader and parent watcher, Dispatch's), each the size glibc gives a new thread (the
+    /// soft stack limit; 8 MiB when there is none).
+    private static func threadStacks() -> Int {
+        #if os(Linux)
+            var stack = rlimit()
+            // No limit (RLIM_INFINITY) or none that reads: glibc's default.
+            let given = getrlimit(Int32(RLIMIT_STACK.rawValue), &stack) == 0
+            let size = given && stack.rlim_cur > 0 && stack.rlim_cur < 1 << 40 ? Int(stack.rlim_cur) : 8 << 20
+            let threads = ProcessInfo.processInfo.activeProcessorCount + 8
+            let (stacks, overflow) = size.multipliedReportingOverflow(by: threads)
+            return overflow ? Int.max : stacks
+        #else
+            return 0
         #endif
     }
 

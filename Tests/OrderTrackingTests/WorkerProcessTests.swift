@@ -49,9 +49,9 @@ import Testing
         func add(_ line: String) { lines.withLock { $0.append(line) } }
     }
 
-    private static func pool(_ lines: Lines) -> WorkerPool {
+    private static func pool(_ lines: Lines, memory: Int = WorkerCommand.memory) -> WorkerPool {
         let pool = WorkerPool(
-            command: [CLI.binary, WorkerCommand.subcommand, "--memory", "512"],
+            command: [CLI.binary, WorkerCommand.subcommand, "--memory", String(memory)],
             isolated: [OrderComponent.id, ETAComponent.id],
             clock: SystemClock(), environment: CLI.environment)
         pool.trace { lines.add($0) }
@@ -106,5 +106,20 @@ import Testing
         #expect(drawn.block?.title == "Arrival")
         #expect(
             lines.all.contains { $0.hasPrefix("worker Order: crashed: Order's code stopped: signal 11") })
+    }
+
+    /// The smallest limit `COURIER_WORKER_MEMORY_MB` accepts still runs an ordinary card: it is what the squad's
+    /// code may allocate, on top of the worker's own threads' stacks (which Linux counts as data). At 16 every
+    /// worker once aborted or hung without an answer, and every squad's card was hidden.
+    @Test func theSmallestMemoryLimitStillLoadsAndDrawsAnOrdinaryCard() async throws {
+        let lines = Lines()
+        let pool = Self.pool(lines, memory: 16)
+        defer { pool.close() }
+        let context = ComponentContext(ids: ["order": "1234"], backend: HostBackend(), clock: SystemClock())
+        let kernel = pool.kernel(OrderModule.registration, context: context)
+        let info = try await kernel.load(within: .seconds(60), on: SystemClock()).get()
+        let answer = try await kernel.answer(for: info, consuming: [], json: false).get()
+        #expect(answer.block?.rows.map(\.text).contains("Al Baik") == true)
+        #expect(!lines.all.contains { $0.contains("crashed") }, "\(lines.all)")
     }
 }

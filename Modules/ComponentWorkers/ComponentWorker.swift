@@ -140,14 +140,16 @@ final class WorkerServer: Sendable {
 
     private let registrations: [ComponentID: ComponentRegistration]
     private let output: Int32
+    /// The longest frame it sends (``WorkerFrames/limit``).
+    private let limit: Int
     private let state = Locked(State())
     private let writing = Locked(())
     /// How many infos of each card are kept: the one shown, one arriving, and room for events under way.
     static let kept = 4
 
-    init(_ registrations: [ComponentRegistration], output: Int32) {
+    init(_ registrations: [ComponentRegistration], output: Int32, limit: Int = WorkerFrames.limit) {
         self.registrations = Dictionary(registrations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        self.output = output
+        (self.output, self.limit) = (output, limit)
     }
 
     func begin(_ id: Int, slot: Int, spec: SlotSpec?) -> CancelTrigger {
@@ -163,15 +165,23 @@ final class WorkerServer: Sendable {
 
     func reply(_ id: Int, _ reply: WorkerReply) {
         state.withLock { _ = $0.triggers.removeValue(forKey: id) }
-        send(.reply(id: id, reply))
+        // One too large to cross is the call's failure, said now: dropped, the host would wait out its deadline.
+        guard send(.reply(id: id, reply)) else {
+            let most = "\(limit >> 20) MiB as JSON"
+            send(.reply(id: id, .failed(Failure("the card's answer is larger than its worker may send (\(most))"))))
+            return
+        }
     }
 
-    private func send(_ message: FromWorker) {
-        guard let frame = WorkerFrames.frame(message) else { return }
+    /// Sends `message`; false when it does not make a frame (too large), so nothing was sent.
+    @discardableResult
+    private func send(_ message: FromWorker) -> Bool {
+        guard let frame = WorkerFrames.frame(message, limit: limit) else { return false }
         writing.withLock { _ in
             // The host is gone when this fails: the read loop ends and the worker with it.
             _ = WorkerFrames.write(frame, to: output)
         }
+        return true
     }
 
     func fetch(_ endpoint: Endpoint, for call: Int) async -> FetchResult {

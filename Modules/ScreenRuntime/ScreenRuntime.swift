@@ -276,7 +276,15 @@ public final class ScreenRuntime: Sendable {
                         await handle(.failed(card: index, generation: generation, failure, drawn: nil), &group)
                     }
                 case .answer(let index, let generation, .failure(let failure)):
-                    let drawn = (try? await kernels[index].card(for: .failed(failure)).get()) ?? nil
+                    var (failure, drawn) = (failure, Block?.none)
+                    switch await kernels[index].card(for: .failed(failure)) {
+                    case .success(let block): drawn = block
+                    case .failure(let crash):
+                        // Its code stopped while drawing the failure (a crash in its worker): said with it, so the
+                        // squad sees its crash (`preview --state failed`), not only the failure it was drawing.
+                        failure = Failure(
+                            "\(failure.reason) (drawing it: \(crash.reason))", transient: failure.transient)
+                    }
                     if Task.isCancelled { await handle(.stop, &group) }
                     await handle(.failed(card: index, generation: generation, failure, drawn: drawn), &group)
                 case .waiter(let waiter):

@@ -72,6 +72,25 @@ import Testing
         #expect(final.cards.map(\.visible) == [true])
         #expect(final.cards.map(\.reason) == [nil])
     }
+
+    /// A card whose code crashes while drawing its failure (in its worker) is hidden with the failure and the crash:
+    /// the crash was dropped, so a squad previewing its failed state saw the load's failure only.
+    @Test func aCrashWhileDrawingAFailureIsSaidWithTheFailure() async throws {
+        let clock = VirtualClock()
+        var registry = ComponentRegistry()
+        try registry.register(SyntheticCard.registration)
+        var settings = ScreenSettings(ids: ["card": "7"])
+        settings.runner = FailedCardCrashes()
+        let runtime = ScreenRuntime(
+            entries: [ScreenEntry(id: SyntheticCard.id)], registry: registry,
+            backend: CannedBackend(["synthetic/7": .json("not a number")], clock: clock), clock: clock,
+            settings: settings, report: RuntimeReport(diagnostic: { _ in }))
+        let final = await clock.drive(within: .seconds(10)) { await runtime.run { _, _ in } }
+        #expect(final?.cards.map(\.visible) == [false])
+        #expect(
+            final?.cards.map(\.reason)
+                == ["synthetic body is not a number (drawing it: \(FailedCardCrashes.crash.reason))"])
+    }
 }
 
 /// Runs the card's code in this process, except that its answer waits until cancelled and then fails, as a call to
@@ -87,6 +106,24 @@ private final class AnswerCutShort: ComponentRunner {
             let (never, _) = AsyncStream<Void>.makeStream()
             for await _ in never {}
             throw Failure("cancelled")
+        }
+        return CardKernel(
+            id: local.id, consumes: local.consumes, refreshesOn: local.refreshesOn, validates: local.validates,
+            calls: calls)
+    }
+}
+
+/// Runs the card's code in this process, except that drawing a failure fails as a crashed worker's call does.
+private struct FailedCardCrashes: ComponentRunner {
+    static let crash = Failure("CoreTesting's code stopped: Fatal error: the failed card trapped")
+
+    func kernel(_ registration: ComponentRegistration, context: ComponentContext) -> CardKernel {
+        let local = registration.kernel(context: context)
+        var calls = local.calls
+        let draw = calls.draw
+        calls.draw = { (state: ComponentState<AnyInfo>) async throws(Failure) -> Block? in
+            if case .failed = state { throw Self.crash }
+            return try await draw(state)
         }
         return CardKernel(
             id: local.id, consumes: local.consumes, refreshesOn: local.refreshesOn, validates: local.validates,

@@ -279,11 +279,13 @@ public final class ScreenRuntime: Sendable {
                     var (failure, drawn) = (failure, Block?.none)
                     switch await kernels[index].card(for: .failed(failure)) {
                     case .success(let block): drawn = block
-                    case .failure(let crash):
+                    case .failure(let crash) where crash.reason != failure.reason:
                         // Its code stopped while drawing the failure (a crash in its worker): said with it, so the
-                        // squad sees its crash (`preview --state failed`), not only the failure it was drawing.
+                        // squad sees its crash (`preview --state failed`), not only the failure it was drawing. A
+                        // worker still down fails the drawing with the load's own reason: said once.
                         failure = Failure(
                             "\(failure.reason) (drawing it: \(crash.reason))", transient: failure.transient)
+                    case .failure: break
                     }
                     if Task.isCancelled { await handle(.stop, &group) }
                     await handle(.failed(card: index, generation: generation, failure, drawn: drawn), &group)

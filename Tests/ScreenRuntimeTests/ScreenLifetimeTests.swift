@@ -75,21 +75,21 @@ import Testing
 
     /// A card whose code crashes while drawing its failure (in its worker) is hidden with the failure and the crash:
     /// the crash was dropped, so a squad previewing its failed state saw the load's failure only.
-    @Test func aCrashWhileDrawingAFailureIsSaidWithTheFailure() async throws {
+    @Test(arguments: [false, true])
+    func aCrashWhileDrawingAFailureIsSaidWithTheFailure(workerStillDown: Bool) async throws {
         let clock = VirtualClock()
         var registry = ComponentRegistry()
         try registry.register(SyntheticCard.registration)
         var settings = ScreenSettings(ids: ["card": "7"])
-        settings.runner = FailedCardCrashes()
+        settings.runner = FailedCardCrashes(same: workerStillDown)
         let runtime = ScreenRuntime(
             entries: [ScreenEntry(id: SyntheticCard.id)], registry: registry,
             backend: CannedBackend(["synthetic/7": .json("not a number")], clock: clock), clock: clock,
             settings: settings, report: RuntimeReport(diagnostic: { _ in }))
         let final = await clock.drive(within: .seconds(10)) { await runtime.run { _, _ in } }
         #expect(final?.cards.map(\.visible) == [false])
-        #expect(
-            final?.cards.map(\.reason)
-                == ["synthetic body is not a number (drawing it: \(FailedCardCrashes.crash.reason))"])
+        let crash = workerStillDown ? "" : " (drawing it: \(FailedCardCrashes.crash.reason))"
+        #expect(final?.cards.map(\.reason) == ["synthetic body is not a number" + crash])
     }
 }
 
@@ -113,16 +113,18 @@ private final class AnswerCutShort: ComponentRunner {
     }
 }
 
-/// Runs the card's code in this process, except that drawing a failure fails as a crashed worker's call does.
+/// Runs the card's code in this process, except that drawing a failure fails as a crashed worker's call does (or,
+/// `same`, as a worker still down does: with the failure it was asked to draw).
 private struct FailedCardCrashes: ComponentRunner {
     static let crash = Failure("CoreTesting's code stopped: Fatal error: the failed card trapped")
+    var same = false
 
     func kernel(_ registration: ComponentRegistration, context: ComponentContext) -> CardKernel {
         let local = registration.kernel(context: context)
         var calls = local.calls
-        let draw = calls.draw
+        let (draw, same) = (calls.draw, same)
         calls.draw = { (state: ComponentState<AnyInfo>) async throws(Failure) -> Block? in
-            if case .failed = state { throw Self.crash }
+            if case .failed(let failure) = state { throw same ? failure : Self.crash }
             return try await draw(state)
         }
         return CardKernel(

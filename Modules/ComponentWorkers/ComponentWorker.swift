@@ -48,8 +48,9 @@ public enum ComponentWorker {
         return 0
     }
 
-    /// Caps the data segment at what the process holds now plus `megabytes` (Linux counts every private writable
-    /// mapping); none in a sanitized build.
+    /// Caps the data segment at what the process holds now plus `megabytes` plus its threads' stacks (Linux counts
+    /// every private writable mapping, a thread's stack too: 8 MiB each by default, so two of them used up the
+    /// smallest limit, and a worker that could not start a thread never answered); none in a sanitized build.
     private static func limitMemory(toMoreThanNow megabytes: Int) {
         // A sanitizer maps its own memory as the process runs (ThreadSanitizer's allocator, AddressSanitizer's
         // shadow): under a cap it runs out before the squad's code does, so a sanitized build has none.
@@ -61,13 +62,31 @@ public enum ComponentWorker {
             let now =
                 line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
                 ?? 0
-            let (bytes, overflow) = (now * 1024).addingReportingOverflow(megabytes << 20)
-            guard !overflow else { return }
+            let (allowance, tooMany) = (megabytes << 20).addingReportingOverflow(threadStacks())
+            let (bytes, overflow) = (now * 1024).addingReportingOverflow(allowance)
+            guard !overflow, !tooMany else { return }
             var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
             _ = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
         #else
             var limit = rlimit(rlim_cur: rlim_t(megabytes << 20), rlim_max: rlim_t(megabytes << 20))
             _ = setrlimit(RLIMIT_DATA, &limit)
+        #endif
+    }
+
+    /// What the worker's own threads' stacks may take: one per core for Swift's cooperative pool, and room for the
+    /// others (this worker's reader and parent watcher, Dispatch's), each the size glibc gives a new thread (the
+    /// soft stack limit; 8 MiB when there is none).
+    private static func threadStacks() -> Int {
+        #if os(Linux)
+            var stack = rlimit()
+            // No limit (RLIM_INFINITY) or none that reads: glibc's default.
+            let given = getrlimit(Int32(RLIMIT_STACK.rawValue), &stack) == 0
+            let size = given && stack.rlim_cur > 0 && stack.rlim_cur < 1 << 40 ? Int(stack.rlim_cur) : 8 << 20
+            let threads = ProcessInfo.processInfo.activeProcessorCount + 8
+            let (stacks, overflow) = size.multipliedReportingOverflow(by: threads)
+            return overflow ? Int.max : stacks
+        #else
+            return 0
         #endif
     }
 
@@ -127,16 +146,21 @@ final class WorkerServer: Sendable {
     private let registrations: [ComponentID: ComponentRegistration]
     private let errands: [String: WorkerErrand]
     private let output: Int32
+    /// The longest frame it sends (``WorkerFrames/limit``).
+    private let limit: Int
     private let state = Locked(State())
     /// One frame at a time on the output (a lock of its own, guarding the descriptor rather than a value).
     private let writing = NSLock()
     /// How many infos of each card are kept: the one shown, one arriving, and room for events under way.
     static let kept = 4
 
-    init(_ registrations: [ComponentRegistration], errands: [WorkerErrand], output: Int32) {
+    init(
+        _ registrations: [ComponentRegistration], errands: [WorkerErrand], output: Int32,
+        limit: Int = WorkerFrames.limit
+    ) {
         self.registrations = Dictionary(registrations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.errands = Dictionary(errands.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        self.output = output
+        (self.output, self.limit) = (output, limit)
     }
 
     func begin(_ id: Int, slot: Int, spec: SlotSpec?) -> CancelTrigger {
@@ -152,15 +176,23 @@ final class WorkerServer: Sendable {
 
     func reply(_ id: Int, _ reply: WorkerReply) {
         state.withLock { _ = $0.triggers.removeValue(forKey: id) }
-        send(.reply(id: id, reply))
+        // One too large to cross is the call's failure, said now: dropped, the host would wait out its deadline.
+        guard send(.reply(id: id, reply)) else {
+            let most = "\(limit >> 20) MiB as JSON"
+            send(.reply(id: id, .failed(Failure("the card's answer is larger than its worker may send (\(most))"))))
+            return
+        }
     }
 
-    private func send(_ message: FromWorker) {
-        guard let frame = WorkerFrames.frame(message) else { return }
+    /// Sends `message`; false when it does not make a frame (too large), so nothing was sent.
+    @discardableResult
+    private func send(_ message: FromWorker) -> Bool {
+        guard let frame = WorkerFrames.frame(message, limit: limit) else { return false }
         writing.lock()
         defer { writing.unlock() }
         // The host is gone when this fails: the read loop ends and the worker with it.
         _ = WorkerFrames.write(frame, to: output)
+        return true
     }
 
     func fetch(_ endpoint: Endpoint, for call: Int) async -> FetchResult {

@@ -140,7 +140,11 @@ final class WorkerLink: Sendable {
             state.calls[state.nextCall] = continuation
             // Queued under the lock: the call that tells the worker about the card is written before any other.
             let first = state.told.insert(slot).inserted
-            send(.call(id: state.nextCall, slot: slot, spec: first ? spec : nil, now: now, op: op))
+            guard send(.call(id: state.nextCall, slot: slot, spec: first ? spec : nil, now: now, op: op)) else {
+                state.calls[state.nextCall] = nil
+                if first { state.told.remove(slot) }
+                return .failure(Failure("\(module)'s card is larger than a worker may be sent (its payload or events)"))
+            }
             return .success(state.nextCall)
         }
         let id: Int
@@ -171,7 +175,13 @@ final class WorkerLink: Sendable {
                             do throws(BackendError) {
                                 result = .data(try await backend.fetch(try Endpoint(segments: segments)))
                             } catch { result = .fault(error) }
-                            send(.fetched(id: fetch, result))
+                            // An answer too large to cross is the fetch's fault, said to the code that asked.
+                            if !send(.fetched(id: fetch, result)) {
+                                let path = segments.joined(separator: "/")
+                                let most = "\(WorkerFrames.limit >> 20) MiB"
+                                let fault = "answer larger than a worker may be sent (\(most) as JSON)"
+                                send(.fetched(id: fetch, .fault(.transport(fault, path: path))))
+                            }
                         }
                     }
                 }
@@ -224,13 +234,16 @@ final class WorkerLink: Sendable {
         _ = over.wait(timeout: .now() + 1)
     }
 
-    private func send(_ message: ToWorker) {
-        guard let frame = WorkerFrames.frame(message) else { return }
+    /// Queues `message`; false when it does not make a frame (too large), so nothing was sent.
+    @discardableResult
+    private func send(_ message: ToWorker) -> Bool {
+        guard let frame = WorkerFrames.frame(message) else { return false }
         writer.async { [self] in
             guard !state.withLock({ $0.inputClosed }) else { return }
             // A worker that is gone fails the write: its reader sees the end and says why.
             if !WorkerFrames.write(frame, to: input, socket: true) { kill() }
         }
+        return true
     }
 
     private func keep(_ data: Data) {

@@ -143,7 +143,7 @@ public final class WorkerPool: ComponentRunner {
         trace?("worker \(link.module): " + (crashed ? "crashed: \(reason.reason)" : "ended"))
     }
 
-    /// A call answered: the module's code works again, and its crash count starts over.
+    /// A card's info was drawn: the module's code works again, and its crash count starts over.
     func answered(_ module: String) {
         state.withLock { state in
             if state.supervision[module]?.crashes ?? 0 > 0 { state.supervision[module]?.crashes = 0 }
@@ -176,15 +176,17 @@ private struct RemoteCard: Sendable {
     }
 
     /// Sends `op` (built for the worker it goes to, which names infos by its own tokens) and waits for the reply.
+    /// `works`: a reply means the module's code works again (its card's info was drawn), and its crash count
+    /// starts over; other calls (drawing a failed card, analytics) answer even while its loads hang or crash.
     private func call(
-        limit: Duration?, _ op: (WorkerLink) throws(Failure) -> WorkerOp
+        limit: Duration?, works: Bool = false, _ op: (WorkerLink) throws(Failure) -> WorkerOp
     ) async throws(Failure) -> (WorkerReply, WorkerLink) {
         let link = try pool.link(for: module).get()
         let built = try op(link)
         let reply = try await link.call(
             slot: slot, spec: spec, now: context.clock.now(), built, backend: context.backend, limit: limit
         ).get()
-        pool.answered(module)
+        if works, case .answer = reply { pool.answered(module) }
         return (reply, link)
     }
 
@@ -220,7 +222,7 @@ private struct RemoteCard: Sendable {
             answer: {
                 (info: AnyInfo, received: [DomainEvent], json: Bool, actions: [UserAction]) async throws(Failure)
                     -> CardAnswer in
-                let (reply, link) = try await call(limit: limit) { link throws(Failure) in
+                let (reply, link) = try await call(limit: limit, works: true) { link throws(Failure) in
                     .answer(info: try token(info, in: link), received: received, json: json, actions: actions)
                 }
                 guard case .answer(let worked) = reply else { throw unexpected(reply) }

@@ -101,8 +101,8 @@ enum WorkerFrames {
     /// The largest frame either side accepts (a card's info and its JSON fit many times over).
     static let limit = 64 << 20
 
-    /// `message` as one frame.
-    static func frame(_ message: some Encodable) -> Data? {
+    /// `message` as one frame; nil when it does not encode or is longer than `limit`.
+    static func frame(_ message: some Encodable, limit: Int = limit) -> Data? {
         guard let body = try? JSONEncoder().encode(message), body.count <= limit else { return nil }
         let count = UInt32(body.count)
         var frame = Data([

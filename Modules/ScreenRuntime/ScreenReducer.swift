@@ -37,8 +37,8 @@ public enum ScreenAction: Sendable, Equatable {
     case ask(UserAction)
     /// The components' answers to an ``ScreenEffect/validate(_:cards:)``, by card (nil: it gave none).
     case validated(UserAction, [Int: Verdict?])
-    /// Card `card`'s worker drew its skeleton (``ScreenEffect/sketch(card:)``).
-    case sketched(card: Int, Block?)
+    /// Card `card`'s worker drew its skeleton (``ScreenEffect/sketch(card:)``), or its code failed doing so.
+    case sketched(card: Int, Result<Block?, Failure>)
 }
 
 /// What a squad's ``Tracking`` hears of its card.
@@ -166,7 +166,12 @@ extension ScreenState {
         case .sketched(let index, let skeleton):
             guard cards.indices.contains(index) else { return effects }
             guard cards[index].skeleton == .asked else { return effects }
-            cards[index].skeleton = .drawn(skeleton)
+            switch skeleton {
+            case .success(let block): cards[index].skeleton = .drawn(block)
+            case .failure(let failure):
+                cards[index].skeleton = .failed(failure.reason)
+                effects.append(.trace("\(cards[index].id): no skeleton (\(failure.reason))"))
+            }
             if case .waiting = cards[index].phase { effects.append(.draw(.changed)) }
             settleIfQuiet(now, &effects)
         case .validated(let asked, let verdicts):

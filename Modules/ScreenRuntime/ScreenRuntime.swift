@@ -263,17 +263,31 @@ public final class ScreenRuntime: Sendable {
                     let received = world.withLock { $0.state.cards[index].received }
                     // The squad's code runs here, in its worker when it has one: a crash while it draws the info
                     // is this load's failure.
-                    switch await kernels[index].answer(
+                    let answered = await kernels[index].answer(
                         for: info, consuming: received, json: settings.includeInfo,
                         actions: settings.actions.map(\.action))
-                    {
+                    // Cancelled while it answered (a worker's call is then cut short with a failure): the screen
+                    // stops first, so that cut is not drawn as the card's failure.
+                    if Task.isCancelled { await handle(.stop, &group) }
+                    switch answered {
                     case .success(let answer):
                         await handle(.loaded(card: index, generation: generation, answer), &group)
                     case .failure(let failure):
                         await handle(.failed(card: index, generation: generation, failure, drawn: nil), &group)
                     }
                 case .answer(let index, let generation, .failure(let failure)):
-                    let drawn = (try? await kernels[index].card(for: .failed(failure)).get()) ?? nil
+                    var (failure, drawn) = (failure, Block?.none)
+                    switch await kernels[index].card(for: .failed(failure)) {
+                    case .success(let block): drawn = block
+                    case .failure(let crash) where crash.reason != failure.reason:
+                        // Its code stopped while drawing the failure (a crash in its worker): said with it, so the
+                        // squad sees its crash (`preview --state failed`), not only the failure it was drawing. A
+                        // worker still down fails the drawing with the load's own reason: said once.
+                        failure = Failure(
+                            "\(failure.reason) (drawing it: \(crash.reason))", transient: failure.transient)
+                    case .failure: break
+                    }
+                    if Task.isCancelled { await handle(.stop, &group) }
                     await handle(.failed(card: index, generation: generation, failure, drawn: drawn), &group)
                 case .waiter(let waiter):
                     world.withLock { $0.waiters.append(waiter) }
@@ -417,8 +431,8 @@ public final class ScreenRuntime: Sendable {
         case .sketch(let index):
             let (kernel, sink) = (kernels[index], sink)
             group.addTask {
-                let drawn = (try? await kernel.card(for: .loading).get()) ?? nil
-                sink.yield(.action(.sketched(card: index, drawn)))
+                // A crash while drawing it is kept: the card says it while it waits (its load says its own).
+                sink.yield(.action(.sketched(card: index, await kernel.card(for: .loading))))
             }
         case .moved(let index, let from, let to):
             trace("\(registrations[index].id): \(from.rawValue) → \(to.rawValue)", now)

@@ -72,6 +72,9 @@ public enum Skeleton: Sendable, Equatable {
     case drawn(Block?)
     /// Asked of its worker (``ScreenEffect/sketch(card:)``).
     case asked
+    /// Asked of its worker, whose code failed while drawing it (a crash): why. Nothing is drawn, and a card still
+    /// waiting says the reason (`preview --state loading` shows a squad its skeleton's crash).
+    case failed(String)
 
     /// What is drawn for it now.
     public var block: Block? {
@@ -190,11 +193,13 @@ public struct CardState: Sendable, Equatable {
         return nil
     }
 
-    /// Why it last failed, while stale or hidden.
+    /// Why it last failed, while stale or hidden; while waiting, why its skeleton could not be drawn, if so.
     public var reason: String? {
         switch phase {
         case .stale(_, _, let reason, _), .hidden(let reason, _, _, _): reason
-        case .waiting, .shown: nil
+        case .waiting:
+            if case .failed(let reason) = skeleton { reason } else { nil }
+        case .shown: nil
         }
     }
 }

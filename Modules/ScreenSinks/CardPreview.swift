@@ -74,8 +74,10 @@ public struct CardPreview: Sendable {
         if let forced = state, forced != .loading, forced != card.phase {
             terminal.err("asked for state '\(forced.rawValue)' but the component reached '\(card.phase.rawValue)'")
         }
+        // A card still loading that gives a reason is one whose skeleton could not be drawn (its code crashed).
+        let reached = card.phase == .loading && card.reason != nil ? .failed : card.phase
         let styler = terminal.styler
-        var lines = [styler.apply(.dim, "\(id) · \(module) · state: \(card.phase.rawValue)")]
+        var lines = [styler.apply(.dim, "\(id) · \(module) · state: \(reached.rawValue)")]
         lines += reactions.map { styler.apply(.dim, SafeText.visible($0)) }
         let drawn = terminal.measuring {
             lines
@@ -84,7 +86,7 @@ public struct CardPreview: Sendable {
         }
         terminal.out(drawn.map { $0 + "\n" }.joined())
         await reprinted(drawn, block: card.block, above: lines, terminal: terminal)
-        return card.phase
+        return reached
     }
 
     /// Once the terminal's answers about widths are in (a second at most): the card printed again over `drawn`

@@ -49,3 +49,23 @@ import Testing
                 == "Crashy's code stopped: Fatal error: ␛]52;c;x␇")
     }
 }
+
+/// A reply too large to cross (a card whose info is tens of MB, its JSON asked for) is the call's failure, said at
+/// once: it was dropped, so the host waited out the card's deadline, said "gave no answer within 5s" and killed the
+/// worker as one that would not stop.
+@Suite struct OversizedReplyTests {
+    @Test func aReplyPastTheLimitIsSentAsTheCallsFailure() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        let server = WorkerServer([], errands: [], output: ends[1], limit: 4 << 10)
+        let big = Block(title: "Big", rows: [Row(String(repeating: "h", count: 8 << 10))])
+        server.reply(7, .block(big))
+        let read = try #require(WorkerFrames.next(FromWorker.self, from: ends[0]))
+        guard case .reply(7, .failed(let failure)) = read else {
+            Issue.record("read \(read)")
+            return
+        }
+        #expect(failure.reason.contains("larger than its worker may send"), "\(failure.reason)")
+    }
+}

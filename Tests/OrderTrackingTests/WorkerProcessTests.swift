@@ -52,9 +52,9 @@ import Testing
         func add(_ line: String) { lines.withLock { $0.append(line) } }
     }
 
-    private static func pool(_ lines: Lines) -> WorkerPool {
+    private static func pool(_ lines: Lines, memory: Int = WorkerCommand.memory) -> WorkerPool {
         let pool = WorkerPool(
-            command: [CLI.binary, WorkerCommand.subcommand, "--memory", "512"],
+            command: [CLI.binary, WorkerCommand.subcommand, "--memory", String(memory)],
             isolated: [OrderComponent.id, ETAComponent.id],
             clock: SystemClock(), environment: CLI.environment)
         pool.trace { lines.add($0) }
@@ -148,5 +148,55 @@ import Testing
             ])
         #expect(said.all.contains("Feed: 3 items"), "\(said.all)")
         #expect(warned.all == outcome.hookProblems)
+    }
+
+    /// The smallest limit `COURIER_WORKER_MEMORY_MB` accepts still runs an ordinary card: it is what the squad's
+    /// code may allocate, on top of the worker's own threads' stacks (which Linux counts as data). At 16 every
+    /// worker once aborted or hung without an answer, and every squad's card was hidden.
+    @Test func theSmallestMemoryLimitStillLoadsAndDrawsAnOrdinaryCard() async throws {
+        let lines = Lines()
+        let pool = Self.pool(lines, memory: 16)
+        defer { pool.close() }
+        let context = ComponentContext(ids: ["order": "1234"], backend: HostBackend(), clock: SystemClock())
+        let kernel = pool.kernel(OrderModule.registration, context: context)
+        let info = try await kernel.load(within: .seconds(60), on: SystemClock()).get()
+        let answer = try await kernel.answer(for: info, consuming: [], json: false).get()
+        #expect(answer.block?.rows.map(\.text).contains("Al Baik") == true)
+        #expect(!lines.all.contains { $0.contains("crashed") }, "\(lines.all)")
+    }
+
+    /// Crashes in a row are counted until the module's card works again (its info loaded and drawn), not until
+    /// any call answers: a worker whose load hangs or spins still draws the failed card on another thread, and that
+    /// answer started the count over, so such a module was started again every round for ever (a spinning load
+    /// kept a core busy half the time under `--watch`), its back-off never past 1 s, never "not started again".
+    @Test func callsAnsweredWhileTheModulesLoadsKeepCrashingDoNotStartTheCountOver() async throws {
+        let (lines, clock) = (Lines(), VirtualClock())
+        let pool = WorkerPool(
+            command: [CLI.binary, WorkerCommand.subcommand, "--memory", String(WorkerCommand.memory)],
+            isolated: [OrderComponent.id], clock: clock, environment: CLI.environment)
+        pool.trace { lines.add($0) }
+        defer { pool.close() }
+        let backend = HostBackend(holding: "orders/1234/details.json")
+        let context = ComponentContext(ids: ["order": "1234"], backend: backend, clock: SystemClock())
+        let order = pool.kernel(OrderModule.registration, context: context)
+        let stopped = Failure("Order's code stopped: signal 11, segmentation fault (a stack overflow or a bad pointer)")
+        // The load waits for its held fetch in the newest worker, which is then ended as a trap would end it.
+        func crash(_ count: Int) async throws {
+            let load = Task { await order.load(within: .seconds(600), on: SystemClock()) }
+            for _ in 0..<2000 where backend.paths.count < count { try await Task.sleep(for: .milliseconds(10)) }
+            let started = try #require(lines.all.last { $0.hasPrefix("worker Order: started") })
+            let pid = try #require(Int32(started.split(separator: " ").last?.dropLast() ?? ""))
+            #expect(kill(pid, SIGSEGV) == 0)
+            #expect(await load.value == .failure(stopped))
+        }
+        try await crash(1)
+        clock.advance(by: WorkerPool.backOff(after: 1))
+        // Its next worker draws the failed card: that call answers, but the module's loads still crash.
+        #expect(try await order.card(for: .failed(stopped)).get() == nil)
+        try await crash(2)
+        clock.advance(by: WorkerPool.backOff(after: 1))
+        // Two crashes in a row: its back-off is now 2 s, so 1 s later it is not started again yet.
+        #expect(await order.load(within: .seconds(60), on: SystemClock()) == .failure(stopped))
+        #expect(lines.all.filter { $0.hasPrefix("worker Order: started") }.count == 2, "\(lines.all)")
     }
 }

@@ -279,3 +279,41 @@ private func hiddenRider() -> CardFrame {
 
 /// The tracking screen of order 1234, as the host's definition names it (the sinks hold no screen of their own).
 let tracking1234 = ScreenSubject(screen: "tracking", title: "Order {order}", inputs: [("order", "1234")])
+
+/// Runs each card's code as a worker would, except that drawing the skeleton fails as a crashed worker's call does.
+private struct SkeletonCrashes: ComponentRunner {
+    static let crash = Failure("CoreTesting's code stopped: Fatal error: the skeleton trapped")
+
+    func kernel(_ registration: ComponentRegistration, context: ComponentContext) -> CardKernel {
+        let local = registration.kernel(context: context)
+        var calls = local.calls
+        let draw = calls.draw
+        calls.skeletonAtOnce = nil
+        calls.draw = { (state: ComponentState<AnyInfo>) async throws(Failure) -> Block? in
+            if case .loading = state { throw Self.crash }
+            return try await draw(state)
+        }
+        return CardKernel(
+            id: local.id, consumes: local.consumes, refreshesOn: local.refreshesOn, validates: local.validates,
+            calls: calls)
+    }
+}
+
+@Suite struct CardPreviewTests {
+    @Test func aSkeletonWhoseCodeCrashedIsShownAsTheCardsFailureWithItsReason() async throws {
+        var registry = ComponentRegistry()
+        try registry.register(SyntheticCard.registration)
+        let captured = Captured()
+        let terminal = Terminal(environment: [:], noColorFlag: true, streams: captured.streams)
+        let clock = VirtualClock()
+        let preview = CardPreview(
+            id: SyntheticCard.id, events: [], ids: ["card": "1"], payload: nil, state: .loading)
+        let phase = await preview.show(
+            registry: registry, backend: CannedBackend([:], clock: clock), clock: clock, timeout: .seconds(5),
+            runner: SkeletonCrashes(), terminal: terminal)
+        // The squad sees its crash and the message, and the preview's status says it failed (exit 2).
+        #expect(phase == .failed)
+        #expect(captured.out.contains("state: failed"), "\(captured.out)")
+        #expect(captured.out.contains("(hidden: \(SkeletonCrashes.crash.reason))"), "\(captured.out)")
+    }
+}

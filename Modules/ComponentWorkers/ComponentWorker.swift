@@ -27,7 +27,9 @@ public enum ComponentWorker {
         let (messages, sink) = AsyncStream<ToWorker>.makeStream()
         Thread.detachNewThread {
             while let message = WorkerFrames.next(ToWorker.self, from: 0) { sink.yield(message) }
-            sink.finish()
+            // The host closed its end (it is gone, or done with this worker) or sent what no frame reads: the worker
+            // ends now, even while a squad's load spins on another thread.
+            _exit(0)
         }
         await withDiscardingTaskGroup { group in
             for await message in messages {
@@ -90,16 +92,11 @@ public enum ComponentWorker {
         #endif
     }
 
-    /// A worker whose host dies ends too: on Linux the kernel kills it; elsewhere a watcher sees the parent change.
+    /// A worker whose host dies ends too: its end of the socket closes (above), and a watcher sees the parent change.
+    /// Not PR_SET_PDEATHSIG: it fires when the *thread* that started the worker ends, and the host starts workers
+    /// from pool threads that come and go (a held load's worker was killed under load that way).
     private static func endWithParent() {
         let parent = getppid()
-        #if os(Linux)
-            // prctl(PR_SET_PDEATHSIG, SIGKILL): Glibc's module does not export <sys/prctl.h>.
-            typealias Control = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-            if let symbol = dlsym(nil, "prctl") {
-                _ = unsafeBitCast(symbol, to: Control.self)(1, UInt(SIGKILL), 0, 0, 0)
-            }
-        #endif
         Thread.detachNewThread {
             while getppid() == parent { sleep(1) }
             _exit(0)

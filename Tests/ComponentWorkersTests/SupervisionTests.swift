@@ -24,9 +24,9 @@ private final class Lines: Sendable {
     /// How many lines contain `text`.
     func count(_ text: String) -> Int { all.filter { $0.contains(text) }.count }
 
-    /// Until `count` lines containing `text` are traced (an end is heard on the link's own thread); false after 20 s.
+    /// Until `count` lines containing `text` are traced (an end is heard on the link's own thread); false after two minutes.
     func wait(for text: String, count: Int = 1) async -> Bool {
-        for _ in 0..<2000 {
+        for _ in 0..<12000 {
             if self.count(text) >= count { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }

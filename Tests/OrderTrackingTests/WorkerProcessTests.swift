@@ -68,7 +68,7 @@ import Testing
         let backend = HostBackend()
         let context = ComponentContext(ids: ["order": "1234"], backend: backend, clock: SystemClock())
         let kernel = pool.kernel(OrderModule.registration, context: context)
-        let info = try await kernel.load(within: .seconds(60), on: SystemClock()).get()
+        let info = try await kernel.load(within: .seconds(600), on: SystemClock()).get()
         #expect(backend.paths == ["orders/1234/details.json"])
         let answer = try await kernel.answer(for: info, consuming: [], json: true).get()
         let rows = answer.block?.rows.map(\.text) ?? []
@@ -77,7 +77,7 @@ import Testing
         // The same answer as the code gives in this process: the worker changes where it runs, not what it says.
         let local = OrderModule.registration.kernel(context: context)
         let here = try await local.answer(
-            for: try await local.load(within: .seconds(60), on: SystemClock()).get(), consuming: [], json: true
+            for: try await local.load(within: .seconds(600), on: SystemClock()).get(), consuming: [], json: true
         ).get()
         #expect(here.block == answer.block && here.json == answer.json)
         #expect(lines.all.filter { $0.hasPrefix("worker Order: started") }.count == 1)
@@ -92,7 +92,7 @@ import Testing
         let order = pool.kernel(OrderModule.registration, context: context)
         let load = Task { await order.load(within: .seconds(600), on: SystemClock()) }
         // Once its fetch is held here, the worker is waiting for it: end the worker as a stack overflow would.
-        for _ in 0..<2000 where !backend.paths.contains("orders/1234/details.json") {
+        for _ in 0..<12000 where !backend.paths.contains("orders/1234/details.json") {
             try await Task.sleep(for: .milliseconds(10))
         }
         let started = try #require(lines.all.first { $0.hasPrefix("worker Order: started") })
@@ -104,7 +104,7 @@ import Testing
                 == .failure(
                     Failure("Order's code stopped: signal 11, segmentation fault (a stack overflow or a bad pointer)")))
         let eta = pool.kernel(LocationModule.eta, context: context)
-        let info = try await eta.load(within: .seconds(60), on: SystemClock()).get()
+        let info = try await eta.load(within: .seconds(600), on: SystemClock()).get()
         let drawn = try await eta.answer(for: info, consuming: [], json: false).get()
         #expect(drawn.block?.title == "Arrival")
         #expect(
@@ -134,7 +134,7 @@ import Testing
             note: { said.add($0) }, warn: { warned.add($0) })
         let login = Task { await authenticator.logIn(userID: "1234", password: nil) }
         // Profile's hook waits for its profile, held here: end its worker as a trap would.
-        for _ in 0..<2000 where !backend.paths.contains("users/1234/profile.json") {
+        for _ in 0..<12000 where !backend.paths.contains("users/1234/profile.json") {
             try await Task.sleep(for: .milliseconds(10))
         }
         let started = try #require(lines.all.first { $0.hasPrefix("worker Profile: started") })
@@ -159,7 +159,7 @@ import Testing
         defer { pool.close() }
         let context = ComponentContext(ids: ["order": "1234"], backend: HostBackend(), clock: SystemClock())
         let kernel = pool.kernel(OrderModule.registration, context: context)
-        let info = try await kernel.load(within: .seconds(60), on: SystemClock()).get()
+        let info = try await kernel.load(within: .seconds(600), on: SystemClock()).get()
         let answer = try await kernel.answer(for: info, consuming: [], json: false).get()
         #expect(answer.block?.rows.map(\.text).contains("Al Baik") == true)
         #expect(!lines.all.contains { $0.contains("crashed") }, "\(lines.all)")
@@ -183,7 +183,7 @@ import Testing
         // The load waits for its held fetch in the newest worker, which is then ended as a trap would end it.
         func crash(_ count: Int) async throws {
             let load = Task { await order.load(within: .seconds(600), on: SystemClock()) }
-            for _ in 0..<2000 where backend.paths.count < count { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<12000 where backend.paths.count < count { try await Task.sleep(for: .milliseconds(10)) }
             let started = try #require(lines.all.last { $0.hasPrefix("worker Order: started") })
             let pid = try #require(Int32(started.split(separator: " ").last?.dropLast() ?? ""))
             #expect(kill(pid, SIGSEGV) == 0)
@@ -196,7 +196,7 @@ import Testing
         try await crash(2)
         clock.advance(by: WorkerPool.backOff(after: 1))
         // Two crashes in a row: its back-off is now 2 s, so 1 s later it is not started again yet.
-        #expect(await order.load(within: .seconds(60), on: SystemClock()) == .failure(stopped))
+        #expect(await order.load(within: .seconds(600), on: SystemClock()) == .failure(stopped))
         #expect(lines.all.filter { $0.hasPrefix("worker Order: started") }.count == 2, "\(lines.all)")
     }
 }

@@ -29,6 +29,8 @@ public final class WorkerPool: ComponentRunner {
     private let state = Locked(State())
     /// After this many crashes in a row a module's worker is not started again for the rest of the run.
     public static let crashLimit = 5
+    /// The least time a call other than a load (drawing, answering, judging) is given before its worker is ended.
+    static let drawingFloor: Duration = .seconds(5)
 
     /// Workers started as `command` + the module's name (the host's own executable and its internal subcommand)
     /// for the components in `isolated`, supervised on `clock`, with `environment`.
@@ -159,9 +161,6 @@ struct HeldInfo: Sendable, Equatable {
 
 /// One isolated card's calls: each goes to its module's worker, and infos come back as tokens.
 private struct RemoteCard: Sendable {
-    /// The least time a call other than a load is given before its worker is ended.
-    static let drawingFloor: Duration = .seconds(5)
-
     let pool: WorkerPool
     let module: String
     let slot: Int
@@ -201,7 +200,7 @@ private struct RemoteCard: Sendable {
     var calls: KernelCalls {
         // Drawing and judging are quick; the limit only ends a spin. At least five seconds, so a short `--timeout`
         // for loads never ends a worker that is merely slow to draw on a busy machine.
-        let limit = max(context.timeout, RemoteCard.drawingFloor)
+        let limit = max(context.timeout, WorkerPool.drawingFloor)
         return KernelCalls(
             load: { received in
                 let (reply, link) = try await call(limit: nil) { _ in .load(received: received) }

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@testable import ComponentWorkers
+
+/// The figures ARCHITECTURE.md "Workers", README and this module's README give, so a change to one is a change to
+/// them too (a number in a doc is checked by a test or not written).
+@Suite struct DocumentedFiguresTests {
+    @Test func theWorkersFiguresAreTheDocumentedOnes() throws {
+        #expect(WorkerCommand.memory == 512, "COURIER_WORKER_MEMORY_MB's default")
+        #expect(WorkerFrames.limit == 64 << 20, "the largest frame, 64 MiB")
+        #expect(WorkerLink.grace == .seconds(1), "a call asked to stop answers within a second")
+        #expect(WorkerLink.errorTail == 16 << 10, "the last 16 KiB of a worker's standard error")
+        #expect(WorkerServer.kept == 4, "the last four infos of each card")
+        #expect(WorkerPool.crashLimit == 5, "not started again after five crashes in a row")
+        #expect(WorkerPool.drawingFloor == .seconds(5), "a call other than a load: at least five seconds")
+        #expect(
+            [1, 2, 3, 4].map(WorkerPool.backOff(after:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)],
+            "the back-off: 1, 2, 4, 8 s")
+        let architecture = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
+        for said in [
+            "64 MiB", "within one second", "last 16 KiB", "last four of each card", "(default 512)",
+            "1 s, then 2, 4, 8 s", "after five crashes in a row", "at least five seconds",
+        ] {
+            #expect(architecture.contains(said), "ARCHITECTURE.md no longer says '\(said)'")
+        }
+    }
+}

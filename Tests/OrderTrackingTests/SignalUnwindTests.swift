@@ -69,10 +69,12 @@ import Testing
     @Test(arguments: [
         ("screens/tracking.json", ["1234"], ""), ("orders/1234/screen.json", ["1234"], ""),
         ("orders/1234/payment.json", ["cancel", "1234"], ""),
+        // The card's skeleton comes from its worker: a signal may end the preview before it does (then the card
+        // is said as not drawn, "(hidden: …)"), so only the line before it is pinned.
         (
             "orders/1234/payment.json",
             ["preview", "payment", "--input", "order=1234", "--event", "order.status=delivered"],
-            "payment · Payments · state: loading\n╭─ Payment"
+            "payment · Payments · state: loading\n"
         ),
         ("users/1234/account.json", ["login", "1234", "--data-dir"], "Logging in...\n"),
         ("users/1234/profile.json", ["login", "1234", "--data-dir"], "Logging in...\nLogged in successfully...\n"),

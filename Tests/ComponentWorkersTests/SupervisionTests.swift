@@ -73,11 +73,11 @@ private final class Lines: Sendable {
         let (pool, kernel) = Self.pool("exec sleep 600", clock: clock, lines: lines)
         defer { pool.close() }
         let load = Task { await kernel.load(within: .seconds(2), on: clock) }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        while clock.sleeperCount == 0 { try? await Task.sleep(for: .milliseconds(1)) }
         clock.advance(by: .seconds(2))
         #expect(await load.value == .failure(Failure("no answer within 2s", transient: true)))
         // Asked to stop, it does not answer: after the grace it is ended, which counts as its crash.
-        while clock.sleeperCount == 0 { await Task.yield() }
+        while clock.sleeperCount == 0 { try? await Task.sleep(for: .milliseconds(1)) }
         clock.advance(by: WorkerLink.grace)
         #expect(await lines.wait(for: "crashed"))
         #expect(

@@ -108,6 +108,11 @@ public enum Fact: Sendable, Hashable, Codable, ExpressibleByStringLiteral, Custo
     case integer(Int)
     /// Shown only ("SAR 50.50", "Visa •••• 4242"): filled into the question, never sent; a plain string literal.
     case words(String)
+    /// Sent as a JSON string: an ISO 4217 code, which names the same currency in any letter case ("SAR", "sar").
+    case currency(String)
+    /// Never sent: an amount every card that gives it must agree on (compared by `minor` units), shown as `shown`.
+    /// A cart's items' sum and the price a total bills for them: a bill for other items than the cart's stops it.
+    case agreed(minor: Int, shown: String)
 
     /// Words, for a literal: `["refund": "SAR 50.50"]`.
     public init(stringLiteral value: String) { self = .words(value) }
@@ -115,14 +120,38 @@ public enum Fact: Sendable, Hashable, Codable, ExpressibleByStringLiteral, Custo
     /// The fact as a line shows it.
     public var description: String {
         switch self {
-        case .text(let text), .words(let text): text
+        case .text(let text), .words(let text), .currency(let text), .agreed(_, let text): text
         case .integer(let number): String(number)
         }
     }
 
-    /// Whether an action sends it (text and integers are sent; words are only shown).
+    /// Whether an action sends it (texts, currencies and integers are sent; words and agreed amounts are not).
     public var isSent: Bool {
-        if case .words = self { return false }
-        return true
+        switch self {
+        case .words, .agreed: false
+        case .text, .integer, .currency: true
+        }
+    }
+
+    /// Whether cards must agree on it: every sent fact, and an agreed amount.
+    public var isCompared: Bool {
+        if case .agreed = self { return true }
+        return isSent
+    }
+
+    /// Whether `other` is the same value as this, compared as its kind: a currency in any letter case, an agreed
+    /// amount by its minor units, anything else exactly.
+    public func agrees(with other: Fact) -> Bool {
+        switch (self, other) {
+        case (.currency(let one), .currency(let two)): one.uppercased() == two.uppercased()
+        case (.agreed(let one, _), .agreed(let two, _)): one == two
+        default: self == other
+        }
+    }
+
+    /// Whether an answer's `text` says this sent value, compared as its kind (a currency in any letter case).
+    public func isSaid(by text: String) -> Bool {
+        if case .currency(let code) = self { return code.uppercased() == text.uppercased() }
+        return description == text
     }
 }

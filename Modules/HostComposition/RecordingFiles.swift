@@ -59,12 +59,14 @@ public struct ReplayedAttempts: AttemptLedger {
     public init(_ replay: ReplayBackend) { self.replay = replay }
 
     /// The recorded key for the same request.
-    public func begin(_ request: ActionRequest) throws(AttemptRefusal) -> String {
-        replay.recordedKey(request.endpoint.path, body: request.body) ?? "unrecorded-" + UUID().uuidString.lowercased()
+    public func begin(_ request: ActionRequest) throws(AttemptRefusal) -> AttemptStart {
+        .send(
+            key: replay.recordedKey(request.endpoint.path, body: request.body)
+                ?? "unrecorded-" + UUID().uuidString.lowercased())
     }
 
-    /// Nothing to forget.
-    public func settle(_ request: ActionRequest) {}
+    /// Nothing to keep.
+    public func settle(_ request: ActionRequest, answer: KeptAnswer) {}
 
     /// Nothing to forget.
     public func abandon(_ request: ActionRequest) {}

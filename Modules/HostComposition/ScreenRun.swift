@@ -264,6 +264,13 @@ public struct ScreenRun: Sendable {
     private func exitCode(_ final: ScreenFrame, interactive: Bool) -> ExitCode {
         if final.failure != nil { return .fatal }
         if !interactive, let action = ActionReport(final.action) {
+            // What happened to the money stands, whatever then happens to the report (a full disk, a closed pipe).
+            switch action.ending {
+            case .done: host.terminal.streams.keep(outcome: action.lines.joined(separator: " "))
+            case .unknown:
+                host.terminal.streams.keep(outcome: "outcome unknown: " + action.lines.joined(separator: " "))
+            default: break
+            }
             switch action.ending {
             case .done: return .ok
             case .vetoed: return .vetoed

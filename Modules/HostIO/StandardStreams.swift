@@ -23,7 +23,7 @@ public final class StandardStreams: Sendable {
         case failed(String)
     }
 
-    private let state = Locked((closed: false, failure: WriteFailure?.none))
+    private let state = Locked((closed: false, failure: WriteFailure?.none, outcome: String?.none))
     /// Called once, outside the lock, when stdout first fails: the run that writes there ends (a watched screen
     /// would otherwise go on drawing for nobody).
     private let failureActions = Locked((fired: false, actions: [@Sendable () -> Void]()))
@@ -125,17 +125,29 @@ public final class StandardStreams: Sendable {
     /// reader that went away (`| head -1`), with the system's words on stderr otherwise (a full disk); 129, as a
     /// SIGHUP, for a terminal that hung up. Streams handed back (a signal said its goodbye) keep `status`, the
     /// signal's: the run ended because of it, whatever its writes met on the way.
+    /// A run whose ``keep(outcome:)`` was said keeps `status` whatever its writes met, and says the outcome on
+    /// stderr when its report could not be written: a payment made is never reported as a failure to retry.
     public func exitStatus(_ status: Int32, tool: String) -> Int32 {
-        if state.withLock({ $0.closed }) { return status }
+        let (closed, outcome) = state.withLock { ($0.closed, $0.outcome) }
+        if closed { return status }
         switch failure {
         case nil: return status
-        case .closedPipe: return 1
-        case .hungUp: return 129
+        case .closedPipe, .hungUp:
+            guard let outcome else { return failure == .hungUp ? 129 : 1 }
+            err("\(tool): \(outcome) (the report could not be written: its reader went away)")
+            return status
         case .failed(let reason):
             err("\(tool): cannot write to standard output: \(reason); free some space or write elsewhere")
-            return 1
+            guard let outcome else { return 1 }
+            err("\(tool): \(outcome)")
+            return status
         }
     }
+
+    /// What became of something a person cannot take back (a payment made, or one that may have gone through),
+    /// as one line: should the report fail to be written, the exit status stays the run's and this line is said
+    /// on stderr instead (``exitStatus(_:tool:)``).
+    public func keep(outcome line: String) { state.withLock { $0.outcome = line } }
 
     /// The first failed write to stdout, if any.
     public var failure: WriteFailure? { state.withLock { $0.failure } }

@@ -68,16 +68,24 @@ public struct CartComponent: Component, Validatable {
         }
     }
 
-    /// Nothing to pay for in an empty cart; otherwise the cart confirms its currency, so a price card in
-    /// another currency disagrees with it and the payment stops.
+    /// Nothing to pay for in an empty cart; otherwise the cart confirms its currency and its items' sum (`items`,
+    /// never sent), so a price card in another currency, or billing other items, disagrees with it and the
+    /// payment stops.
     public func validate(_ action: UserAction, info: CartInfo) -> Verdict {
         guard action == .pay else { return .allow }
         guard let first = info.items.first else { return .veto("the cart is empty") }
         guard info.items.allSatisfy({ $0.amount.currency == first.amount.currency }) else {
             return .veto("the cart's items are in more than one currency")
         }
+        guard let sum = try? Money.sum(info.items.map(\.amount)) else {
+            return .veto("the cart's items add up past any amount")
+        }
         let count = info.items.reduce(0) { $0 + $1.quantity }
         return .confirm(
-            count == 1 ? "1 item" : "\(count) items", facts: ["currency": .text(first.amount.currency)])
+            count == 1 ? "1 item" : "\(count) items",
+            facts: [
+                "currency": .currency(first.amount.currency),
+                "items": .agreed(minor: sum.minorUnits, shown: sum.description),
+            ])
     }
 }

@@ -41,9 +41,10 @@ public struct SavedMethods: Sendable, Equatable, Encodable {
     public var choice: Saved? { methods.first { $0.id == chosen && $0.usable } }
 }
 
-/// The Payments squad's "how to pay" card on a checkout: the saved methods with the chosen one marked. A person
-/// picks another by its number or id (`payment.method.chosen`: the checkout's `m` prompt or `--method ID`). With
-/// no usable method chosen it vetoes paying: "choose how to pay".
+/// The Payments squad's "how to pay" card on a checkout: the saved methods, each with its id, the chosen one
+/// marked. A person picks another by its id, compared exactly (`payment.method.chosen`: the checkout's `m` prompt
+/// or `--method ID`); anything else chooses nothing and says which ids there are. With no usable method chosen it
+/// vetoes paying: "choose how to pay".
 public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
     /// The id layouts use.
     public static let id: ComponentID = "payment-method"
@@ -72,15 +73,15 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
         return info
     }
 
-    /// The methods, numbered, the chosen one marked; a warning when none can pay.
+    /// The methods with their ids, the chosen one marked; a warning when none can pay.
     public func card(for state: ComponentState<SavedMethods>, context: ComponentContext) -> Block? {
         switch state {
         case .loading: return .skeleton(title: "Pay with", lines: 2)
         case .failed: return nil
         case .info(let info):
-            var rows = info.methods.enumerated().map { index, saved in
+            var rows = info.methods.map { saved in
                 let mark = saved.id == info.choice?.id ? "●" : "○"
-                let label = "\(mark) \(index + 1) \(saved.label)"
+                let label = "\(mark) \(saved.label) (\(saved.id))"
                 return saved.usable
                     ? Row(label, style: mark == "●" ? .bold : .plain)
                     : Row(label, value: saved.note ?? "", style: .dim)
@@ -91,24 +92,21 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
         }
     }
 
-    /// A person's choice, by number on the card or by id; anything else is noted and leaves nothing chosen.
+    /// A person's choice by id, compared exactly; anything else is noted with the ids there are (and the one it
+    /// nearly names) and leaves nothing chosen: paying with another method than the one named would be worse than
+    /// asking again.
     public func consume(_ event: DomainEvent, into info: SavedMethods) -> SavedMethods {
         var info = info
         guard let choice = event.payload(of: .paymentMethodChosen) else { return info }
-        let saved: SavedMethods.Saved?
-        switch choice {
-        case .number(let number): saved = info.methods.indices.contains(number - 1) ? info.methods[number - 1] : nil
-        case .id(let id): saved = info.methods.first { $0.id.lowercased() == id.lowercased() }
-        }
-        // A choice that cannot pay leaves nothing chosen: paying with another method than the one asked for
-        // would be worse than asking again.
-        guard let saved else {
-            let asked =
-                switch choice {
-                case .number(let number): String(number)
-                case .id(let id): id
-                }
-            (info.chosen, info.note) = (nil, "\(asked.prefix(16)) is not one of the methods")
+        guard let saved = info.methods.first(where: { $0.id == choice.id }) else {
+            let asked = choice.id.prefix(16)
+            let near = info.methods.first { $0.id.lowercased() == choice.id.lowercased() }
+            let ids = info.methods.map(\.id).joined(separator: ", ")
+            (info.chosen, info.note) = (
+                nil,
+                near.map { "\(asked) is not a method's id (ids compare exactly): did you mean \($0.id)?" }
+                    ?? "\(asked) is not a method's id: \(ids.isEmpty ? "there are none" : "choose one of \(ids)")"
+            )
             return info
         }
         guard saved.usable else {
@@ -122,7 +120,9 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
     /// Paying needs a usable method: the confirmation carries its id (sent) and its label ("with Visa •••• 4242").
     public func validate(_ action: UserAction, info: SavedMethods) -> Verdict {
         guard action == .pay else { return .allow }
-        guard let choice = info.choice else { return .veto("choose how to pay") }
+        guard let choice = info.choice else {
+            return .veto("choose how to pay" + (info.note.map { " (\($0))" } ?? ""))
+        }
         return .confirm("with \(choice.label)", facts: ["method": .words(choice.label), "method_id": .text(choice.id)])
     }
 }

@@ -82,13 +82,16 @@ public struct TotalComponent: Component, Validatable, RefreshingOnEvents, EventC
     }
 
     /// Paying confirms the amount due, typed (`amount_minor`, `currency`, and the `promo` code when one takes
-    /// something off), with its words for the question (`amount`). A code that does not apply is not in it.
+    /// something off), with its words for the question (`amount`). A code that does not apply is not in it. The
+    /// items' price it bills is confirmed too (`items`, never sent), so a bill for other items than the cart's
+    /// (the cart card confirms its own sum) stops the payment, naming both.
     public func validate(_ action: UserAction, info: CheckoutTotal) -> Verdict {
         guard action == .pay else { return .allow }
         guard info.due.minorUnits > 0 else { return .veto("nothing to pay") }
         var facts: [String: Fact] = [
             "amount": .words(info.due.description), "amount_minor": .integer(info.due.minorUnits),
-            "currency": .text(info.due.currency),
+            "currency": .currency(info.due.currency),
+            "items": .agreed(minor: info.items.minorUnits, shown: info.items.description),
         ]
         if let promo = info.promo, promo.discount != nil { facts["promo"] = .text(promo.code) }
         return .confirm(info.due.description, facts: facts)

@@ -81,14 +81,20 @@ public struct ActionCheck: Sendable, Equatable {
     /// The values a line is filled with: the inputs, then every fact as it reads.
     public var words: [String: String] { inputs.merging(facts.mapValues(\.description)) { input, _ in input } }
 
-    /// The first sent fact two cards give different values, or a card gives another value than the screen's input
-    /// of that name, if any.
-    public var disagreement: String? {
-        var seen = inputs.mapValues(Fact.text)
-        for case .confirm(_, let facts)? in verdicts.map(\.verdict) {
-            for (name, value) in facts.sorted(by: { $0.key < $1.key }) where value.isSent {
-                if let earlier = seen[name], earlier != value { return name }
-                seen[name] = value
+    /// The first compared fact two cards give different values (as its kind compares them), or a card gives
+    /// another value than the screen's input of that name, if any.
+    public var disagreement: String? { conflict?.name }
+
+    /// The first disagreement and who said what: "cart SAR 40.50, total SAR 999.99".
+    private var conflict: (name: String, said: String)? {
+        var seen = inputs.mapValues { (by: "the screen", fact: Fact.text($0)) }
+        for entry in verdicts {
+            guard case .confirm(_, let facts)? = entry.verdict else { continue }
+            for (name, value) in facts.sorted(by: { $0.key < $1.key }) where value.isCompared {
+                if let earlier = seen[name], !earlier.fact.agrees(with: value) {
+                    return (name, "\(earlier.by) \(earlier.fact), \(entry.id.rawValue) \(value)")
+                }
+                seen[name] = seen[name] ?? (entry.id.rawValue, value)
             }
         }
         return nil
@@ -105,7 +111,7 @@ public struct ActionCheck: Sendable, Equatable {
             case nil: return "\(id): veto: could not check (\(entry.reason ?? "not loaded"))"
             }
         }
-        if let disagreement { lines.append("veto: the cards disagree on '\(disagreement)'") }
+        if let conflict { lines.append("veto: the cards disagree on '\(conflict.name)' (\(conflict.said))") }
         return lines
     }
 
@@ -181,19 +187,33 @@ public struct ActionRequest: Sendable, Equatable {
     public let words: [String: String]
     /// The intent as a JSON object with sorted keys: texts as strings, integers as numbers.
     public let body: Data
+    /// What is acted on: the screen's inputs that name it (`["cart": "C100"]`). With the action, it is the
+    /// attempt's identity (``AttemptLedger``): never the place the request is sent, which a screen's definition
+    /// may spell with any fact in it (`carts/{cart}/pay/{method_id}`).
+    public let subject: [String: String]
 
-    /// The request for `intent` to `endpoint`.
-    public init(action: String, endpoint: Endpoint, intent: [String: Fact], words: [String: String]) {
+    /// The request for `intent` to `endpoint`, acting on `subject`.
+    public init(
+        action: String, endpoint: Endpoint, intent: [String: Fact], words: [String: String],
+        subject: [String: String] = [:]
+    ) {
         let fields = intent.filter(\.value.isSent).sorted { $0.key < $1.key }.map { name, value in
             let json =
                 switch value {
                 case .integer(let number): String(number)
-                case .text(let text), .words(let text): Self.quoted(text)
+                case .text(let text), .words(let text), .currency(let text), .agreed(_, let text): Self.quoted(text)
                 }
             return Self.quoted(name) + ":" + json
         }
         body = Data(("{" + fields.joined(separator: ",") + "}").utf8)
         (self.action, self.endpoint, self.intent, self.words) = (action, endpoint, intent, words)
+        self.subject = subject
+    }
+
+    /// The subject as a line names it: "cart C100" (several inputs in their names' order), or "this screen".
+    public var subjectWords: String {
+        subject.isEmpty
+            ? "this screen" : subject.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 
     /// What was sent, by name, as text (the reports' `sent`).
@@ -206,11 +226,16 @@ public struct ActionRequest: Sendable, Equatable {
         return words.first { $0.key.lowercased() == folded }?.value
     }
 
-    /// Whether an answer's field `name` = `value` contradicts what was sent: another value for a sent fact (exactly),
-    /// or other words for a fact shown (its letters' case and runs of spaces aside).
-    func contradicts(_ name: String, _ value: String) -> Bool {
+    /// Whether an answer's field `name` = `value` contradicts what was sent: another value for a sent fact (as its
+    /// kind compares: a currency in any letter case, anything else exactly), a value for an input `spec` carries
+    /// that was not sent (a promo code the person did not give), or other words for a fact shown (its letters'
+    /// case and runs of spaces aside).
+    func contradicts(_ name: String, _ value: String, carrying spec: ActionSpec) -> Bool {
         let folded = name.lowercased()
-        if let fact = intent.first(where: { $0.key.lowercased() == folded }) { return fact.value.description != value }
+        if let fact = intent.first(where: { $0.key.lowercased() == folded && $0.value.isSent }) {
+            return !fact.value.isSaid(by: value)
+        }
+        if spec.carries.contains(where: { $0.name.lowercased() == folded }) { return true }
         guard let shown = words.first(where: { $0.key.lowercased() == folded })?.value else { return false }
         let plain = { (text: String) in text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         return plain(shown) != plain(value)

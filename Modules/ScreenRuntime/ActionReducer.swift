@@ -124,7 +124,7 @@ extension ScreenState {
         do {
             let request = ActionRequest(
                 action: spec.id, endpoint: try ScreenDefinition.endpoint(template, check.words), intent: check.intent,
-                words: check.words)
+                words: check.words, subject: action.inputs)
             (action.progress, action.sending) = (.sending(request, verdicts: check.verdicts), true)
             action.tell(.line("\(spec.label): sending…"))
             effects.append(.send(request))
@@ -151,17 +151,22 @@ extension ScreenState {
         let said = request.words.merging(request.sent) { _, sent in sent }
         switch outcome {
         case .done(let answer, let unread):
-            let contradicted = answer.filter { name, value in request.contradicts(name, value) }
+            let contradicted = answer.filter { name, value in request.contradicts(name, value, carrying: spec) }
             guard contradicted.isEmpty else {
                 let each = contradicted.sorted { $0.key < $1.key }.map { name, value in
-                    "\(name) \(value) (sent \(request.said(name) ?? "?"))"
+                    "\(name) \(value) (sent \(request.said(name) ?? "none"))"
                 }
                 let reason = "the answer contradicts what was sent: " + each.joined(separator: ", ")
                 return uncertain(spec, request, reason, verdicts, contradicted: contradicted, &effects)
             }
-            effects.append(.settle(request))
+            effects.append(.settle(request, KeptAnswer(fields: answer, unread: unread)))
             let fields = answer.filter { request.said($0.key) == nil }.merging(said) { _, sent in sent }
             finish(spec, fields: fields, verdicts: verdicts, unread: unread, &effects)
+        case .kept(let answer, let at):
+            // Settled before with this very request, and kept: the same report as then, said as such.
+            let fields = answer.fields.filter { request.said($0.key) == nil }.merging(said) { _, sent in sent }
+            effects.append(.trace("action \(id): answered from its attempt kept since \(at.formatted(.iso8601))"))
+            finish(spec, fields: fields, verdicts: verdicts, unread: answer.unread, already: true, &effects)
         case .failed(let reason):
             effects.append(.abandon(request))
             action.progress = .failed(action: id, reason: reason, verdicts: verdicts)
@@ -194,7 +199,7 @@ extension ScreenState {
     /// leads nowhere (the next screen's inputs would come from it).
     private mutating func finish(
         _ spec: ActionSpec, fields: [String: String], verdicts: [ActionVerdict], unread: String? = nil,
-        _ effects: inout [ScreenEffect]
+        already: Bool = false, _ effects: inout [ScreenEffect]
     ) {
         let values = action.inputs.merging(fields) { _, field in field }
         var line = ScreenDefinition.fill(spec.done, values) ?? "\(spec.label): done."
@@ -202,6 +207,7 @@ extension ScreenState {
             let sent = fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             line = "\(spec.label): done, but the answer could not be read (\(unread)); sent: \(sent)"
         }
+        if already { line = "already \(spec.result): \(line)" }
         action.progress = .done(
             action: spec.id, fields: fields, line: line, result: spec.result, verdicts: verdicts, unread: unread)
         action.tell(.line(line))

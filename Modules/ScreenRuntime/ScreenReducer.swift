@@ -77,8 +77,9 @@ public enum ScreenEffect: Sendable, Equatable {
     case finish
     /// POST a confirmed action, once, under the key its attempt keeps (answer with ``ScreenAction/sent(_:_:)``).
     case send(ActionRequest)
-    /// The backend took this request under its attempt's key: its ledger forgets the attempt.
-    case settle(ActionRequest)
+    /// The backend took this request under its attempt's key: its ledger keeps the answer with the attempt, so
+    /// the same request again is answered from it.
+    case settle(ActionRequest, KeptAnswer)
     /// This run's send of the request failed or was refused: its ledger forgets the attempt if this run made it.
     case abandon(ActionRequest)
     /// Ask the components of `cards` about `action` given their info (answer with

@@ -414,7 +414,12 @@ public final class ScreenRuntime: Sendable {
                 let outcome = await Self.send(request, to: backend, keptIn: attempts)
                 sink.yield(.action(.sent(request.action, outcome)))
             }
-        case .settle(let request): settings.attempts?.settle(request)
+        case .settle(let request, let answer):
+            do { try settings.attempts?.settle(request, answer: answer) } catch {
+                switch error {
+                case .unkept(let why), .pending(let why): report.diagnostic("\(request.action): \(why)")
+                }
+            }
         case .abandon(let request): settings.attempts?.abandon(request)
         case .validate(let action, let indices):
             let infos = world.withLock { world in indices.map { world.state.cards[$0].info } }
@@ -451,7 +456,12 @@ public final class ScreenRuntime: Sendable {
             return .failed("this screen keeps no attempts, so a retry could not reuse the key; nothing was sent")
         }
         let key: String
-        do { key = try attempts.begin(request) } catch {
+        do {
+            switch try attempts.begin(request) {
+            case .send(let kept): key = kept
+            case .answered(let answer, let at): return .kept(answer, at: at)
+            }
+        } catch {
             switch error {
             case .unkept(let why): return .failed("\(why); nothing was sent")
             case .pending(let why): return .pending(why)

@@ -16,9 +16,12 @@ public enum SendOutcome: Sendable, Equatable {
     /// the time ran out after sending, a redirect that is not followed, a 5xx, a 409 for a request with the same
     /// key still under way).
     case unknown(String)
-    /// Not sent: an earlier attempt to the same place holds another request and its outcome is not known
-    /// (``AttemptLedger``); why, and how to settle it.
+    /// Not sent: an earlier attempt for the same subject holds another request (its outcome not known, or
+    /// settled and kept), or is too old to resend (``AttemptLedger``); why, and how to settle it.
     case pending(String)
+    /// Not sent, because it was done before: a settled attempt of the same request, kept since `at`, answers it
+    /// (a retry of a run that paid gets that payment, never a second one).
+    case kept(KeptAnswer, at: Date)
 
     /// A 2xx answer's `data` from `endpoint`: its fields when it is a JSON object (strings, numbers and booleans
     /// as their text, anything else as its JSON), else done with why it could not be read.

@@ -12,29 +12,42 @@ import ScreenRuntime
 #endif
 
 /// The attempts of a person's actions (a payment), one file each in `<data folder>/attempts`, named by the
-/// digest of the backend and the place the action is sent (`carts/C100/pay`). A file is written, synced and
-/// linked into place before the request goes out, so a run killed mid-send, or one whose connection dropped,
-/// leaves the key behind for the next run: the same request is resent under the same key, any other is refused
-/// until the person settles it. Two runs at once agree on one attempt (the first link wins; the second reads it).
+/// digest of the backend, the action and its subject (`pay`, `cart=C100`): what is paid, never the place it is
+/// sent. A file is written, synced and linked into place before the request goes out, so a run killed mid-send,
+/// or one whose connection dropped, leaves the key behind for the next run: the same request is resent under the
+/// same key, any other is refused until the person settles it. A 2xx that agrees settles it: the answer is kept
+/// in the file for the retention period (24 h by default, as Stripe keeps a key's result), and the same request
+/// again is answered from it, never sent under a new key. Two runs at once agree on one attempt (the first link
+/// wins; the second reads it).
 public final class AttemptFiles: AttemptLedger {
     private let folder: String?
     private let backend: String
     private let fresh: Locked<Bool>
     private let clock: any CourierClock
+    private let retention: TimeInterval
     /// The key this run sent under at each attempt file, and whether this run made that attempt.
     private let keys = Locked([String: (key: String, made: Bool)]())
 
+    /// How long a settled attempt's answer is kept, and how old an unknown one may be and still be resent under
+    /// its key: a day, as long as Stripe keeps a key's result.
+    public static let defaultRetention: Duration = .seconds(86_400)
+
     /// Attempts kept under `dataFolder` (nil: nowhere, so nothing can be sent) for requests to `backend` (the
-    /// `--api` URL, or "embedded"). With `newAttempt` (`--new-attempt`), the first request of this run replaces an
-    /// unsettled attempt instead of being refused: the person checked it and says it did not go through.
-    public init(dataFolder: String?, backend: String, newAttempt: Bool, clock: any CourierClock) {
+    /// `--api` URL, or "embedded"), kept for `retention` once settled. With `newAttempt` (`--new-attempt`), the first
+    /// request of this run replaces the subject's attempt instead of being refused or answered from it: the person
+    /// checked an unknown one did not go through, or pays the same subject again on purpose.
+    public init(
+        dataFolder: String?, backend: String, newAttempt: Bool, clock: any CourierClock,
+        retention: Duration = AttemptFiles.defaultRetention
+    ) {
         folder = dataFolder.map { $0 + "/attempts" }
         (self.backend, self.clock) = (backend, clock)
+        self.retention = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
         fresh = Locked(newAttempt)
     }
 
-    /// The key to send `request` under; see ``AttemptLedger/begin(_:)``.
-    public func begin(_ request: ActionRequest) throws(AttemptRefusal) -> String {
+    /// How to go on with `request`; see ``AttemptLedger/begin(_:)``.
+    public func begin(_ request: ActionRequest) throws(AttemptRefusal) -> AttemptStart {
         guard let folder else {
             throw .unkept(
                 "nowhere to keep the \(request.action)'s attempt: HOME and XDG_DATA_HOME are empty; pass --data-dir DIR"
@@ -46,39 +59,71 @@ public final class AttemptFiles: AttemptLedger {
             let key = try keep(request, at: path, replacing: true)
             fresh.withLock { $0 = false }
             keys.withLock { $0[path] = (key, true) }
-            return key
+            return .send(key: key)
         }
         for _ in 0..<3 {
             if let earlier = try read(path) {
-                guard earlier.endpoint == request.endpoint.path, earlier.body == request.body else {
-                    throw .pending(pendingLine(earlier, request, path))
-                }
-                keys.withLock { $0[path] = (earlier.key, $0[path]?.key == earlier.key && $0[path]?.made == true) }
-                return earlier.key
+                if let start = try resume(earlier, request, path) { return start }
+                continue
+            }
+            if let legacy = try read(legacyFile(for: request)) {
+                try migrate(legacy, request, to: path)
+                continue
             }
             do {
                 let key = try keep(request, at: path, replacing: false)
                 keys.withLock { $0[path] = (key, true) }
-                return key
+                return .send(key: key)
             } catch .pending { continue }
         }
         throw .unkept("the attempt file \(SafeText.visible(path)) keeps changing; run again")
     }
 
-    /// Forgets the attempt this run sent `request` under (its file, while it still holds this run's key: a
-    /// `--new-attempt` of another run may have replaced it).
-    public func settle(_ request: ActionRequest) { forget(request, onlyMade: false) }
+    /// Keeps `answer` in the attempt this run sent `request` under (while its file still holds this run's key: a
+    /// `--new-attempt` of another run may have replaced it). A file that cannot be rewritten is said, with how to
+    /// clean up: left as it is, it would refuse the subject's next request as of unknown outcome.
+    public func settle(_ request: ActionRequest, answer: KeptAnswer) throws(AttemptRefusal) {
+        guard folder != nil else { return }
+        let path = file(for: request)
+        guard let mine = keys.withLock({ $0[path] }), let earlier = try? read(path), earlier.key == mine.key,
+            earlier.body == request.body, earlier.settled == nil
+        else { return }
+        let settled = Settled(at: clock.now(), answer: answer)
+        var reason: String?
+        do {
+            let temporary = try SyncedFile.write(Data(record(earlier, settled: settled).text.utf8), to: path)
+            if rename(temporary, path) != 0 {
+                reason = String(cString: strerror(errno))
+                unlink(temporary)
+            }
+        } catch { reason = error.reason }
+        guard let reason else {
+            if let folder { syncFolder(folder) }
+            return
+        }
+        throw .unkept(
+            "the \(request.action) of \(request.subjectWords) was done, but its attempt file \(SafeText.visible(path)) "
+                + "could not be marked settled (\(reason)): a later \(request.action) of \(request.subjectWords) would "
+                + "be refused as of unknown outcome; remove that file, which holds this \(request.action)'s key, once "
+                + "you have noted it")
+    }
 
-    /// Forgets the attempt of `request` only when this run made it; one an earlier run sent stays.
-    public func abandon(_ request: ActionRequest) { forget(request, onlyMade: true) }
-
-    private func forget(_ request: ActionRequest, onlyMade: Bool) {
+    /// Forgets the attempt of `request` only when this run made it and it is unsettled; one an earlier run sent
+    /// stays.
+    public func abandon(_ request: ActionRequest) {
         guard let folder else { return }
         let path = file(for: request)
-        guard let mine = keys.withLock({ $0[path] }), !onlyMade || mine.made,
-            let earlier = try? read(path), earlier.key == mine.key, earlier.body == request.body
+        guard let mine = keys.withLock({ $0[path] }), mine.made,
+            let earlier = try? read(path), earlier.key == mine.key, earlier.body == request.body,
+            earlier.settled == nil
         else { return }
         if unlink(path) == 0 { syncFolder(folder) }
+    }
+
+    /// A settled attempt's answer and when it was kept.
+    private struct Settled {
+        let at: Date
+        let answer: KeptAnswer
     }
 
     /// What an attempt file holds.
@@ -86,23 +131,88 @@ public final class AttemptFiles: AttemptLedger {
         let endpoint: String
         let body: Data
         let key: String
-        let at: String
+        let at: Date
+        let fields: [String: JSONValue]
+        let settled: Settled?
+    }
+
+    /// What to do with `request` given the subject's `earlier` attempt: answer it (settled, the same request),
+    /// resend it (unknown, the same request, young enough), or refuse it. Nil: the attempt had expired and was
+    /// cleared, so look again.
+    private func resume(_ earlier: Kept, _ request: ActionRequest, _ path: String) throws(AttemptRefusal)
+        -> AttemptStart?
+    {
+        let same = earlier.endpoint == request.endpoint.path && earlier.body == request.body
+        let now = clock.now()
+        if let settled = earlier.settled {
+            guard now.timeIntervalSince(settled.at) <= retention else {
+                // Past its retention a settled attempt is forgotten. Moved aside under a name of its own first, so
+                // of two runs that find it only one clears it, and both then agree on the next attempt.
+                let aside = path + ".\(earlier.key).expired"
+                if rename(path, aside) == 0 { unlink(aside) }
+                return nil
+            }
+            guard same else { throw .pending(settledLine(earlier, settled, request, path)) }
+            keys.withLock { $0[path] = (earlier.key, false) }
+            return .answered(settled.answer, at: settled.at)
+        }
+        guard same else { throw .pending(pendingLine(earlier, request, path)) }
+        let age = now.timeIntervalSince(earlier.at)
+        guard age <= retention else {
+            throw .pending(
+                "an earlier \(request.action) of \(request.subjectWords) was sent \(Self.age(age)) ago "
+                    + "(\(earlier.at.formatted(.iso8601))) and has no known outcome; it is older than the "
+                    + "\(Self.age(retention)) a backend may keep its key, so it is not sent again: check whether it "
+                    + "went through; if it did not, run again with --new-attempt; if it did, remove "
+                    + "\(SafeText.visible(path))")
+        }
+        keys.withLock { $0[path] = (earlier.key, $0[path]?.key == earlier.key && $0[path]?.made == true) }
+        return .send(key: earlier.key)
+    }
+
+    /// An unknown attempt an earlier version kept under the place it was sent: the same request takes it over
+    /// (under its key), anything else is refused as pending.
+    private func migrate(_ legacy: Kept, _ request: ActionRequest, to path: String) throws(AttemptRefusal) {
+        let old = legacyFile(for: request)
+        guard legacy.body == request.body else { throw .pending(pendingLine(legacy, request, old)) }
+        do { _ = try keep(request, at: path, replacing: false, key: legacy.key, at: legacy.at) } catch .pending {
+        }
+        unlink(old)
     }
 
     private func file(for request: ActionRequest) -> String {
+        let subject = request.subject.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let name = ([backend, request.action] + subject).joined(separator: "\n")
+        return (folder ?? "") + "/\(SHA256.hex(Data(name.utf8)).prefix(32)).json"
+    }
+
+    /// Where an earlier version kept the attempt of a request: named by the place it is sent.
+    private func legacyFile(for request: ActionRequest) -> String {
         let digest = SHA256.hex(Data((backend + "\n" + request.endpoint.path).utf8)).prefix(32)
         return (folder ?? "") + "/\(digest).json"
     }
 
-    private func pendingLine(_ earlier: Kept, _ request: ActionRequest, _ path: String) -> String {
+    private func sentWords(_ earlier: Kept) -> String {
         let sent = (try? JSONValue(parsing: earlier.body)).map { value -> String in
             guard case .object(let fields) = value else { return value.text }
             return fields.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.plain)" }.joined(separator: ", ")
         }
-        return "an earlier \(request.action) to \(earlier.endpoint) (\(SafeText.visible(sent ?? "unreadable")); "
-            + "sent \(earlier.at)) has no known outcome and this one differs; check whether it went through: if "
-            + "it did not, run again with --new-attempt to send this one under a new key; if it did, remove "
-            + "\(SafeText.visible(path))"
+        return SafeText.visible(sent ?? "unreadable")
+    }
+
+    private func pendingLine(_ earlier: Kept, _ request: ActionRequest, _ path: String) -> String {
+        "an earlier \(request.action) of \(request.subjectWords) to \(SafeText.visible(earlier.endpoint)) "
+            + "(\(sentWords(earlier)); sent \(earlier.at.formatted(.iso8601))) has no known outcome and this one "
+            + "differs; check whether it went through: if it did not, run again with --new-attempt to send this one "
+            + "under a new key; if it did, remove \(SafeText.visible(path))"
+    }
+
+    private func settledLine(_ earlier: Kept, _ settled: Settled, _ request: ActionRequest, _ path: String)
+        -> String
+    {
+        "\(request.subjectWords) was already \(request.action == "pay" ? "paid" : "sent a \(request.action)") at "
+            + "\(settled.at.formatted(.iso8601)) (\(sentWords(earlier))), and this one differs; to do it again on "
+            + "purpose, run again with --new-attempt"
     }
 
     private func read(_ path: String) throws(AttemptRefusal) -> Kept? {
@@ -119,23 +229,57 @@ public final class AttemptFiles: AttemptLedger {
         guard case .object(let fields)? = try? JSONValue(parsing: data),
             case .string(let endpoint)? = fields["endpoint"],
             case .string(let body)? = fields["body_base64"], let decoded = Data(base64Encoded: body),
-            case .string(let key)? = fields["key"], Self.isKey(key), case .string(let at)? = fields["at"]
-        else {
-            throw .pending(
-                "the attempt file \(SafeText.visible(path)) is not one this tool wrote, so an earlier attempt's "
-                    + "outcome cannot be known; check it, then run again with --new-attempt")
+            case .string(let key)? = fields["key"], Self.isKey(key), case .string(let at)? = fields["at"],
+            let sent = try? Date(at, strategy: .iso8601)
+        else { throw notOurs(path) }
+        var settled: Settled?
+        switch fields["settled"] {
+        case nil, .null?: break
+        case .object(let kept)?:
+            guard case .string(let when)? = kept["at"], let date = try? Date(when, strategy: .iso8601),
+                case .object(let answer)? = kept["answer"]
+            else { throw notOurs(path) }
+            var texts: [String: String] = [:]
+            for (name, value) in answer {
+                guard case .string(let text) = value else { throw notOurs(path) }
+                texts[name] = text
+            }
+            let unread: String? = if case .string(let why)? = kept["unread"] { why } else { nil }
+            settled = Settled(at: date, answer: KeptAnswer(fields: texts, unread: unread))
+        default: throw notOurs(path)
         }
-        return Kept(endpoint: endpoint, body: decoded, key: key, at: at)
+        return Kept(endpoint: endpoint, body: decoded, key: key, at: sent, fields: fields, settled: settled)
     }
 
-    /// Writes a new attempt for `request` with a new key, synced before it is linked into place; without
-    /// `replacing`, an attempt another run linked first wins (`.pending` is thrown to read it).
-    private func keep(_ request: ActionRequest, at path: String, replacing: Bool) throws(AttemptRefusal) -> String {
-        let key = UUID().uuidString.lowercased()
+    private func notOurs(_ path: String) -> AttemptRefusal {
+        .pending(
+            "the attempt file \(SafeText.visible(path)) is not one this tool wrote, so an earlier attempt's "
+                + "outcome cannot be known; check it, then run again with --new-attempt")
+    }
+
+    /// The file's record with `settled` kept in it.
+    private func record(_ earlier: Kept, settled: Settled) -> JSONValue {
+        var fields = earlier.fields
+        var kept: [String: JSONValue] = [
+            "at": .string(settled.at.formatted(.iso8601)),
+            "answer": .object(settled.answer.fields.mapValues(JSONValue.string)),
+        ]
+        if let unread = settled.answer.unread { kept["unread"] = .string(unread) }
+        fields["settled"] = .object(kept)
+        return .object(fields)
+    }
+
+    /// Writes a new attempt for `request` (with a new key, unless it takes over `key`), synced before it is linked
+    /// into place; without `replacing`, an attempt another run linked first wins (`.pending` is thrown to read it).
+    private func keep(
+        _ request: ActionRequest, at path: String, replacing: Bool, key given: String? = nil, at sent: Date? = nil
+    ) throws(AttemptRefusal) -> String {
+        let key = given ?? UUID().uuidString.lowercased()
         let record: JSONValue = .object([
             "endpoint": .string(request.endpoint.path), "backend": .string(backend),
             "body_base64": .string(request.body.base64EncodedString()), "key": .string(key),
-            "at": .string(clock.now().formatted(.iso8601)), "action": .string(request.action),
+            "at": .string((sent ?? clock.now()).formatted(.iso8601)), "action": .string(request.action),
+            "subject": .object(request.subject.mapValues(JSONValue.string)),
         ])
         let temporary: String
         do { temporary = try SyncedFile.write(Data(record.text.utf8), to: path) } catch {
@@ -151,6 +295,16 @@ public final class AttemptFiles: AttemptLedger {
         }
         if let folder { syncFolder(folder) }
         return key
+    }
+
+    /// An age as a line says it: "3 min", "5 h", "2 days".
+    static func age(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<60: "\(Int(max(0, seconds))) s"
+        case ..<7_200: "\(Int(seconds / 60)) min"
+        case ..<172_800: "\(Int(seconds / 3_600)) h"
+        default: "\(Int(seconds / 86_400)) days"
+        }
     }
 
     private func make(_ folder: String) throws(AttemptRefusal) {

@@ -24,7 +24,12 @@ import Testing
             │ 1 × Fries                      SAR 10.50 │
             ╰──────────────────────────────────────────╯
             """)
-        #expect(await harness.verdict(on: .pay) == .confirm("3 items", facts: ["currency": .text("SAR")]))
+        #expect(
+            await harness.verdict(on: .pay)
+                == .confirm(
+                    "3 items",
+                    facts: ["currency": .currency("SAR"), "items": .agreed(minor: 4050, shown: "SAR 40.50")]),
+            "its currency and its items' sum, which a bill must agree with")
     }
 
     @Test func anEmptyCartVetoesPaying() async {

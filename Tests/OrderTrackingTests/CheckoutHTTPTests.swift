@@ -47,19 +47,23 @@ import Testing
     }
 
     /// The body is the typed intent (never the words drawn: "SAR 45.45", "Visa •••• 4242"), under the key of its
-    /// attempt; an attempt whose outcome is known is settled, so the next payment is a new attempt with a new key.
+    /// attempt. A settled attempt is kept with its answer: the same intent again is answered from it (the same JSON
+    /// and exit code, said as "already paid"), never sent under a new key; paying the cart again with anything else
+    /// takes --new-attempt, which is a new attempt with a new key.
     @Test func payingPostsOnceTheIntentTheScreenShowsUnderTheKeyOfItsAttempt() async throws {
         let folder = try TemporaryDirectory()
         let log = folder.url.appendingPathComponent("posts.jsonl")
         let server = try TestServer.faults(root: CLI.fixtures, log: log)
         defer { server.stop() }
-        let api = ["--api", server.baseURL.absoluteString]
+        let api = ["--api", server.baseURL.absoluteString, "--data-dir", folder.url.appendingPathComponent("d").path]
+        let json = try await CLI.run(["checkout", "C100", "--promo", "SAVE10", "--pay", "--format", "json"] + api)
+        #expect(json.status == 0, "\(json.stderr)")
         let paid = try await CLI.run(["checkout", "C100", "--promo", "SAVE10", "--pay"] + api)
         #expect(paid.status == 0, "\(paid.stderr)")
         #expect(paid.stdout.contains("│ To pay                                         SAR 45.45 │"))
-        #expect(paid.stdout.hasSuffix("Paid SAR 45.45 with Visa •••• 4242: order 4242\n"))
+        #expect(paid.stdout.hasSuffix("already paid: Paid SAR 45.45 with Visa •••• 4242: order 4242\n"))
         var sent = try posts(log)
-        #expect(sent.count == 1)
+        #expect(sent.count == 1, "the same intent again is answered from its kept attempt")
         #expect(sent.first?["path"] as? String == "carts/C100/pay")
         #expect(
             sent.first?["body"] as? String
@@ -69,22 +73,30 @@ import Testing
         #expect(key?.count == 36, "a random key per attempt: \(key ?? "none")")
 
         let again = try await CLI.run(["checkout", "C100", "--promo", "SAVE10", "--pay", "--format", "json"] + api)
-        #expect(again.status == 0)
         let report = try CLI.json(again.stdout)
+        let first = try CLI.json(json.stdout)
+        #expect(again.status == 0)
+        #expect(
+            NSDictionary(dictionary: report["paid"] as? [String: Any] ?? [:])
+                == NSDictionary(dictionary: first["paid"] as? [String: Any] ?? ["none": 1]), "the same paid as then")
+        #expect(
+            NSDictionary(dictionary: report["action"] as? [String: Any] ?? [:])
+                == NSDictionary(dictionary: first["action"] as? [String: Any] ?? ["none": 1]))
         #expect((report["paid"] as? [String: String])?["order"] == "4242")
         let action = report["action"] as? [String: Any] ?? [:]
         let verdicts = (action["verdicts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(action["outcome"] as? String == "done")
         #expect(verdicts == ["cart", "payment-method", "total"], "a done action keeps who allowed it")
-        sent = try posts(log)
-        let keys = sent.map {
-            ($0["headers"] as? [String: String] ?? [:]).first { $0.key.lowercased() == "idempotency-key" }?.value
-        }
-        #expect(keys.count == 2 && keys[0] != keys[1], "a settled payment's key is never used again")
+        #expect(try posts(log).count == 1)
         let cash = try await CLI.run(["checkout", "C100", "--method", "cash", "--pay"] + api)
-        #expect(cash.stdout.hasSuffix("Paid SAR 50.50 with Cash on delivery: order 4242\n"))
-        let cashKey = (try posts(log).last?["headers"] as? [String: String])?["Idempotency-Key"]
-        #expect(cashKey != nil && cashKey != keys[0], "another payment, another key")
+        #expect(cash.status == 7, "the cart is paid: another payment of it is on purpose only")
+        #expect(cash.stdout.contains("pay not sent: cart C100 was already paid at "), "\(cash.stdout)")
+        #expect(cash.stdout.contains("run again with --new-attempt"))
+        let onPurpose = try await CLI.run(["checkout", "C100", "--method", "cash", "--pay", "--new-attempt"] + api)
+        #expect(onPurpose.stdout.hasSuffix("Paid SAR 50.50 with Cash on delivery: order 4242\n"))
+        sent = try posts(log)
+        let cashKey = (sent.last?["headers"] as? [String: String])?["Idempotency-Key"]
+        #expect(sent.count == 2 && cashKey != nil && cashKey != key, "another payment, another key")
     }
 
     @Test func aVetoOrAFailedScreenSendsNothingAndAFailedSendIsNotRetried() async throws {

@@ -56,17 +56,20 @@ struct LiveTerminalTests {
         #expect(done.contains("EXIT=0"))
     }
 
-    /// The checkout a person drives: a method chosen by number, a coupon (the total changes), Pay asked and
+    /// The checkout a person drives: a method chosen by its id, a coupon (the total changes), Pay asked and
     /// confirmed, and the same run then follows the new order's tracking screen.
     @Test func theLiveCheckoutChoosesAMethodAppliesACouponPaysAndFollowsTheNewOrder() async throws {
         let live = try await session("checkout C100 --watch --every 30")
         let first = try await live.waitFor { $0.contains("q quit") && $0.contains("To pay") && !$0.contains("░") }
-        #expect(first.contains("Checkout C100") && first.contains("● 1 Visa •••• 4242"))
+        #expect(first.contains("Checkout C100") && first.contains("● Visa •••• 4242 (visa4242)"))
         try await send(live, "m")
-        _ = try await live.waitFor { $0.contains("Pay with (number):") }
-        try await send(live, "3", "Enter")
-        _ = try await live.waitFor { $0.contains("● 3 Cash on delivery") }
-        try await send(live, "m", "2", "Enter")
+        _ = try await live.waitFor { $0.contains("Pay with (method id):") }
+        try await send(live, "-l", "cash")
+        try await send(live, "Enter")
+        _ = try await live.waitFor { $0.contains("● Cash on delivery (cash)") }
+        try await send(live, "m")
+        try await send(live, "-l", "mada1111")
+        try await send(live, "Enter")
         let expired = try await live.waitFor { $0.contains("Mada •••• 1111: expired") }
         #expect(expired.contains("Choose how to pay"), "an expired card is not chosen, and nothing else is")
         try await send(live, "P")
@@ -74,8 +77,10 @@ struct LiveTerminalTests {
         #expect(!refused.contains("(y/n)"))
         try await send(live, "Escape")
         _ = try await live.waitFor { !$0.contains("Esc closes") }
-        try await send(live, "m", "1", "Enter")
-        _ = try await live.waitFor { $0.contains("● 1 Visa •••• 4242") }
+        try await send(live, "m")
+        try await send(live, "-l", "visa4242")
+        try await send(live, "Enter")
+        _ = try await live.waitFor { $0.contains("● Visa •••• 4242 (visa4242)") }
         try await send(live, "p")
         try await send(live, "-l", "save10")
         try await send(live, "Enter")

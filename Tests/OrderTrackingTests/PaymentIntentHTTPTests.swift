@@ -70,7 +70,7 @@ import Testing
         defer { server.stop() }
         let paid = try await CLI.run(["checkout", "C100", "--pay", "--api", server.baseURL.absoluteString])
         #expect(paid.status == 3, "\(paid.stdout)\(paid.stderr)")
-        #expect(paid.stdout.contains("\nveto: the cards disagree on 'currency'\n"))
+        #expect(paid.stdout.contains("\nveto: the cards disagree on 'currency' (cart USD, total SAR)\n"))
         #expect(posts(log).isEmpty)
     }
 
@@ -120,7 +120,9 @@ import Testing
         #expect(sent.count == 2 && sent[0]["body"] as? String == sent[1]["body"] as? String)
         let other = try await CLI.run(["checkout", "C100", "--pay"] + api + data)
         #expect(other.status == 7, "\(other.stdout)\(other.stderr)")
-        #expect(other.stdout.contains("pay not sent: an earlier pay to carts/C100/pay (amount_minor 4545, cart C100, "))
+        #expect(
+            other.stdout.contains(
+                "pay not sent: an earlier pay of cart C100 to carts/C100/pay (amount_minor 4545, cart C100, "))
         #expect(other.stdout.contains("run again with --new-attempt"))
         #expect(posts(log).count == 2, "a different payment is not sent while the first is unsettled")
         let settled = try await CLI.run(["checkout", "C100", "--pay", "--new-attempt"] + api + data)

@@ -8,10 +8,16 @@ import HostIO
 
 /// The built `order-tracking` binary, run the way a user or a script runs it.
 enum CLI {
-    static let environment = sanitizerOptions.merging([
-        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "COURIER_NOW": "2027-01-15T08:00:00Z",
-        "COLUMNS": "60", "HOME": NSTemporaryDirectory(), "XDG_DATA_HOME": dataHome.path,
-    ]) { $1 }
+    /// A run's environment, each read with a data folder of its own (`XDG_DATA_HOME`): a payment one test settles
+    /// is kept there for a day, and must never answer another test's. A test that follows one attempt across runs
+    /// passes its own `--data-dir`.
+    static var environment: [String: String] {
+        sanitizerOptions.merging([
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "COURIER_NOW": "2027-01-15T08:00:00Z", "COLUMNS": "60", "HOME": NSTemporaryDirectory(),
+            "XDG_DATA_HOME": dataHome.appendingPathComponent(UUID().uuidString).path,
+        ]) { $1 }
+    }
 
     /// Sanitizer settings (suppressions, exit codes) reach the child processes too.
     static let sanitizerOptions = ProcessInfo.processInfo.environment.filter {

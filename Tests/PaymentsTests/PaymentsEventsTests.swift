@@ -7,9 +7,12 @@ import Testing
 @Suite struct PaymentsEventsTests {
     @Test func aPersonsTextIsReadByTheMethodDeclaration() {
         #expect(AnyEventName.paymentMethodChosen.rawValue == "payment.method.chosen")
-        #expect(DomainEvent("payment.method.chosen", text: "2").payload(of: .paymentMethodChosen) == .number(2))
         #expect(
-            DomainEvent("payment.method.chosen", text: "visa4242").payload(of: .paymentMethodChosen) == .id("visa4242"))
+            DomainEvent("payment.method.chosen", text: "2").payload(of: .paymentMethodChosen)
+                == PaymentMethodChoice(id: "2"), "an id, never a position")
+        #expect(
+            DomainEvent("payment.method.chosen", text: "visa4242").payload(of: .paymentMethodChosen)
+                == PaymentMethodChoice(id: "visa4242"))
         #expect(DomainEvent("payment.method.chosen", text: " ").payload(of: .paymentMethodChosen) == nil)
         #expect(DomainEvent("order.status", text: "2").payload(of: .paymentMethodChosen) == nil, "another event")
     }

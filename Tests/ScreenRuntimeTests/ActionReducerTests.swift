@@ -71,7 +71,8 @@ import Testing
     /// The request the allowed checkout sends: its intent (typed facts and the cart), with its words beside.
     static func request(_ check: ActionCheck = allowed) throws -> ActionRequest {
         ActionRequest(
-            action: "pay", endpoint: try Endpoint("carts", "C100", "pay"), intent: check.intent, words: check.words)
+            action: "pay", endpoint: try Endpoint("carts", "C100", "pay"), intent: check.intent, words: check.words,
+            subject: check.inputs)
     }
 
     /// Everything the allowed checkout said, by name: its words, and the values it sent.
@@ -108,7 +109,10 @@ import Testing
         fields["order"] = "4242"
         store.send(
             .sent("pay", .done(["order": "4242"], unread: nil)),
-            effects: [.settle(request), .trace("action pay: done"), .finish]
+            effects: [
+                .settle(request, KeptAnswer(fields: ["order": "4242"], unread: nil)), .trace("action pay: done"),
+                .finish,
+            ]
         ) { screen in
             (screen.action.progress, screen.action.sending) = (
                 .done(action: "pay", fields: fields, line: line, result: "paid", verdicts: Self.allowed.verdicts), false
@@ -172,7 +176,10 @@ import Testing
             + "cart C100, currency SAR, method Visa, method_id visa4242"
         store.send(
             .sent("pay", .done([:], unread: unread)),
-            effects: [.settle(request), .trace("action pay: done"), .draw(.changed), .draw(.settled)]
+            effects: [
+                .settle(request, KeptAnswer(fields: [:], unread: unread)), .trace("action pay: done"), .draw(.changed),
+                .draw(.settled),
+            ]
         ) { screen in
             screen.settledAt = store.now
             screen.action.sending = false
@@ -578,20 +585,24 @@ import Testing
         let full = ActionRequest(
             action: "pay", endpoint: endpoint, intent: ["amount_minor": .integer(5050)], words: [:])
         let off = ActionRequest(action: "pay", endpoint: endpoint, intent: ["amount_minor": .integer(4545)], words: [:])
-        #expect(try ledger.begin(off) == "key-1")
-        #expect(try ledger.begin(off) == "key-1", "a retry of the same request is the same attempt")
+        #expect(try ledger.begin(off) == .send(key: "key-1"))
+        #expect(try ledger.begin(off) == .send(key: "key-1"), "a retry of the same request is the same attempt")
         #expect(throws: AttemptRefusal.self) { try ledger.begin(full) }
-        ledger.settle(full)
+        let kept = KeptAnswer(fields: ["order": "1"], unread: nil)
+        try ledger.settle(full, answer: kept)
         #expect(throws: AttemptRefusal.self, "settling another request settles nothing") { try ledger.begin(full) }
-        ledger.settle(off)
-        #expect(try ledger.begin(full) == "key-2")
+        try ledger.settle(off, answer: kept)
+        #expect(try ledger.begin(off) == .answered(kept, at: Date(timeIntervalSince1970: 0)), "kept, never resent")
+        #expect(throws: AttemptRefusal.self, "the subject is paid: another request waits") { try ledger.begin(full) }
+        ledger.abandon(off)
+        #expect(try ledger.begin(off) == .answered(kept, at: Date(timeIntervalSince1970: 0)), "abandon keeps it")
         // A send that failed forgets only an attempt this run made: one an earlier run sent stays unsettled.
-        ledger.abandon(full)
-        #expect(try ledger.begin(off) == "key-3")
         let earlier = MemoryAttempts { "never" }
         earlier.keep(off, key: "sent-before")
         earlier.abandon(off)
-        #expect(try earlier.begin(off) == "sent-before", "a retry that could not connect keeps the earlier attempt")
+        #expect(
+            try earlier.begin(off) == .send(key: "sent-before"),
+            "a retry that could not connect keeps the earlier attempt")
     }
 
     @Test func factsTwoCardsGiveDifferentlyStopTheAction() {
@@ -602,7 +613,7 @@ import Testing
                 ActionVerdict(id: "cart", verdict: .confirm("USD 1", facts: ["currency": .text("USD")]), reason: nil),
             ])
         #expect(check.outcome == .vetoed)
-        #expect(check.lines.last == "veto: the cards disagree on 'currency'")
+        #expect(check.lines.last == "veto: the cards disagree on 'currency' (total SAR, cart USD)")
         let words = ActionCheck(
             action: "pay",
             verdicts: [

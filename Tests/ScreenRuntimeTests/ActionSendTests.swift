@@ -124,7 +124,7 @@ private struct PriceCard: Component, Validatable {
         case .failed(let reason):
             #expect(!unknown)
             #expect(reason.hasSuffix("; nothing was sent") || reason.hasSuffix("refused, nothing was done"))
-        case .done, .pending: Issue.record("a fault is never done, nor pending")
+        case .done, .pending, .kept: Issue.record("a fault is never done, nor pending")
         }
     }
 
@@ -170,7 +170,7 @@ private struct PriceCard: Component, Validatable {
         let ledger = MemoryAttempts { "new-key" }
         let request = ActionRequest(
             action: "pay", endpoint: try Endpoint("carts", "C1", "pay"),
-            intent: ["amount": .text("SAR 1.00"), "cart": .text("C1")], words: [:])
+            intent: ["amount": .text("SAR 1.00"), "cart": .text("C1")], words: [:], subject: ["cart": "C1"])
         ledger.keep(request, key: "sent-before")
         let (final, backend) = try await run(
             .fault(.transport("Couldn't connect to server", path: "carts/C1/pay")), attempts: ledger)
@@ -179,7 +179,7 @@ private struct PriceCard: Component, Validatable {
             Issue.record("not failed: \(String(describing: final.action))")
             return
         }
-        #expect(try ledger.begin(request) == "sent-before")
+        #expect(try ledger.begin(request) == .send(key: "sent-before"))
     }
 
     /// A ledger that refuses (an earlier attempt holds another request) or cannot keep the attempt: nothing is
@@ -187,8 +187,8 @@ private struct PriceCard: Component, Validatable {
     @Test func withoutAKeptAttemptNothingIsSent() async throws {
         struct Refusing: AttemptLedger {
             let refusal: AttemptRefusal
-            func begin(_ request: ActionRequest) throws(AttemptRefusal) -> String { throw refusal }
-            func settle(_ request: ActionRequest) {}
+            func begin(_ request: ActionRequest) throws(AttemptRefusal) -> AttemptStart { throw refusal }
+            func settle(_ request: ActionRequest, answer: KeptAnswer) {}
             func abandon(_ request: ActionRequest) {}
         }
         let (pending, first) = try await run(.json("{}"), attempts: Refusing(refusal: .pending("an earlier pay")))

@@ -8,18 +8,19 @@ extension AnyEventName {
     public static let paymentMethodChosen = EventName<PaymentMethodChoice>("payment.method.chosen")
 }
 
-/// What a person chose to pay with: a saved method's number on the card ("2") or its id ("visa-4242"). Typed,
-/// so the card never guesses which one a text meant.
-public enum PaymentMethodChoice: Sendable, Equatable, Codable, EventPayload {
-    /// The method at this position on the card, from 1.
-    case number(Int)
-    /// The saved method with this id.
-    case id(String)
+/// What a person chose to pay with: a saved method's id, compared exactly ("1" is the method whose id is "1",
+/// never the first on the card, so a choice can never pay with another method than the one named).
+public struct PaymentMethodChoice: Sendable, Equatable, Codable, EventPayload {
+    /// The saved method's id, as the person gave it.
+    public let id: String
 
-    /// A number when the text is one, otherwise an id; nothing for blank text.
+    /// The choice of the method whose id is `id`.
+    public init(id: String) { self.id = id }
+
+    /// The id the text names (spaces around it aside); nothing for blank text.
     public init?(text: String) {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
-        self = Int(text).map(PaymentMethodChoice.number) ?? .id(text)
+        self.id = text
     }
 }

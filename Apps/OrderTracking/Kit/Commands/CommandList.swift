@@ -19,12 +19,13 @@ extension OrderTrackingApp {
             return try await runTracking(parsed, context)
         },
         Command(
-            name: "screen", positionals: .one("NAME"), options: screens + [input.spec, action.spec, newAttempt.spec],
+            name: "screen", positionals: .one("NAME"),
+            options: screens + [input.spec, action.spec, newAttempt.spec, retention.spec],
             summary: "any screen the backend defines (screens/NAME.json)", about: Help.screen
         ) { parsed, context throws(UsageError) in try await runNamedScreen(parsed, context) },
         Command(
             name: "checkout", positionals: .one("CART-ID"),
-            options: screens + [input.spec, method.spec, pay.spec, newAttempt.spec],
+            options: screens + [input.spec, method.spec, pay.spec, newAttempt.spec, retention.spec],
             summary: "a cart's checkout; --pay pays once the cards have loaded", about: Help.checkout
         ) { parsed, context throws(UsageError) in try await runCheckout(parsed, context) },
         Command(

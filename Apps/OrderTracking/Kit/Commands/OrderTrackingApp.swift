@@ -78,7 +78,12 @@ public enum OrderTrackingApp {
     static let newAttempt = Option.flag(
         "--new-attempt",
         help: "send under a new key although an earlier attempt (exit 5 or 7) has no\n"
-            + "known outcome: only once you checked it did not go through")
+            + "known outcome (only once you checked it did not go through), or to pay\n"
+            + "a subject already paid again on purpose")
+    static let retention = Option.seconds(
+        "--attempt-retention", in: 0...2_592_000, example: "3600",
+        help: "how long a paid attempt answers the same payment again, and an unknown\n"
+            + "one may be resent under its key (default 86400: 24 h)")
     static let common = [api.spec, cacert.spec, noColor.spec, timeout.spec]
     static let screens =
         [format.spec, plain.spec, watch.spec, every.spec, staleLimit.spec, record.spec, replay.spec, promo.spec]
@@ -150,7 +155,8 @@ struct CommandContext {
         let recording = RecordingFiles(record: parsed[App.record], replay: parsed[App.replay])
         let options = HostOptions(
             api: parsed[App.api], caFile: parsed[App.cacert], timeout: parsed[App.timeout, default: .seconds(5)],
-            dataDir: parsed[App.dataDir], recording: recording, newAttempt: parsed.isSet(App.newAttempt))
+            dataDir: parsed[App.dataDir], recording: recording, newAttempt: parsed.isSet(App.newAttempt),
+            retention: parsed[App.retention, default: AttemptFiles.defaultRetention])
         return try HostEnvironment.make(
             options, environment: environment, terminal: terminal, clock: clock, workers: workers)
     }

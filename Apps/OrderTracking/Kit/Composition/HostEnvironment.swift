@@ -29,6 +29,8 @@ struct HostOptions: Sendable {
     var recording = RecordingFiles(record: nil, replay: nil)
     /// `--new-attempt`: the first send of the run replaces an unsettled attempt to the same place.
     var newAttempt = false
+    /// `--attempt-retention SECONDS`: how long a settled attempt answers the same request again.
+    var retention = AttemptFiles.defaultRetention
 }
 
 /// The composition root: what every command needs from the outside world (the backend, the clock, the
@@ -80,7 +82,7 @@ struct HostEnvironment: Sendable {
             ?? AttemptFiles(
                 dataFolder: store.path.isEmpty ? nil : store.path,
                 backend: api.flatMap { try? HTTPBackend.baseURL($0) }.map(AttemptFiles.backend) ?? "embedded",
-                newAttempt: options.newAttempt, clock: clock)
+                newAttempt: options.newAttempt, clock: clock, retention: options.retention)
         return HostEnvironment(
             backend: backend, clock: clock, timeout: timeout, terminal: terminal, registry: registry,
             environment: environment, store: store, login: login, tabs: tabs, attempts: attempts, workers: workers)

@@ -34,6 +34,9 @@ extension ScreenState {
             let lines = check.lines + [check.refusal(spec).flatMap { confirmed ? $0 : nil } ?? check.summary(spec)]
             let asking = check.outcome == .allowed && !confirmed ? question : nil
             action.tell(.dialog(id: id, title: spec.label, lines: lines, question: asking, check: check))
+            // A confirmed action's answer (`--pay`) is its report, never a question left open: should the cards
+            // change after, it is not asked again of nobody.
+            if confirmed { action.open = nil }
             return
         }
         send(spec, check, &effects)

@@ -383,9 +383,10 @@ public final class ScreenRuntime: Sendable {
                 queue.append(.consumed(card: index, answer.info == info ? nil : answer, path: path))
             case .failure(let failure):
                 // Its code stopped while taking the event (a crash in its worker): the card loads again, which
-                // consumes the event anew and fails the card if the code stops again.
+                // consumes the event anew and fails the card if the code stops again. The reload goes first, so
+                // the screen is never quiet in between: a `--pay` waits for the card's new answer.
                 trace("\(registrations[index].id): could not take \(event.name): \(failure.reason)", now)
-                queue += [.consumed(card: index, nil, path: path), .reload(card: index)]
+                queue += [.reload(card: index), .consumed(card: index, nil, path: path)]
             }
         case .track(let index, let moment):
             let info = world.withLock { $0.state.cards[index].info }

@@ -6,12 +6,6 @@ import Testing
 
 @testable import ScreenSinks
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#endif
-
 /// A payment's attempts on disk: one file per subject (the action and the cart), kept before the send, shared by
 /// runs, settled only by the run whose key it holds, and kept with its answer for the retention period.
 @Suite struct AttemptFilesTests {
@@ -112,22 +106,6 @@ import Testing
             guard case .pending(let line) = error as? AttemptRefusal else { return false }
             return line.contains("was sent 2 days ago") && line.contains("older than the 24 h")
                 && line.contains("--new-attempt") && line.contains("/attempts/")
-        }
-    }
-
-    /// A settle that cannot be written says so, and how to clean up.
-    @Test func aSettleThatCannotBeWrittenSaysHowToCleanUp() throws {
-        guard geteuid() != 0 else { return }  // root writes through a read-only mode
-        let folder = try TemporaryDirectory()
-        let run = ledger(folder)
-        _ = try key(try run.begin(try request(5050)))
-        chmod(folder.url.path + "/attempts", 0o500)
-        defer { chmod(folder.url.path + "/attempts", 0o700) }
-        #expect {
-            try run.settle(try request(5050), answer: paid)
-        } throws: { error in
-            guard case .unkept(let line) = error as? AttemptRefusal else { return false }
-            return line.contains("was done, but its attempt file") && line.contains("remove that file")
         }
     }
 

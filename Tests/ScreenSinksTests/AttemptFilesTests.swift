@@ -143,6 +143,17 @@ import Testing
         }
     }
 
+    /// The retention README and the checkout's help give is the code's (a number in a doc is checked or not
+    /// written).
+    @Test func theDocumentedRetentionIsTheCodes() throws {
+        #expect(AttemptFiles.defaultRetention == .seconds(86_400))
+        #expect(AttemptFiles.age(86_400) == "24 h" && AttemptFiles.age(2 * 86_400 + 60) == "2 days")
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("default 86400: 24 h"))
+    }
+
     @Test func oneBackendHowever_apiSpellsIt() throws {
         let names = try ["http://127.0.0.1:8080", "HTTP://127.0.0.1:8080/", "http://127.0.0.1:8080//"].map {
             AttemptFiles.backend(try #require(URL(string: $0)))

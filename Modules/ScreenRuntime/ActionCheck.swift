@@ -78,8 +78,11 @@ public struct ActionCheck: Sendable, Equatable {
         facts.filter(\.value.isSent).merging(inputs.mapValues(Fact.text)) { _, input in input }
     }
 
-    /// The values a line is filled with: the inputs, then every fact as it reads.
-    public var words: [String: String] { inputs.merging(facts.mapValues(\.description)) { input, _ in input } }
+    /// The values a line is filled with: the inputs, then every fact as it reads (but agreed amounts, the cards'
+    /// cross-check, never in a question or a report).
+    public var words: [String: String] {
+        inputs.merging(facts.filter { !$0.value.isAgreed }.mapValues(\.description)) { input, _ in input }
+    }
 
     /// The first compared fact two cards give different values (as its kind compares them), or a card gives
     /// another value than the screen's input of that name, if any.

@@ -210,9 +210,8 @@ public final class AttemptFiles: AttemptLedger {
     private func settledLine(_ earlier: Kept, _ settled: Settled, _ request: ActionRequest, _ path: String)
         -> String
     {
-        "\(request.subjectWords) was already \(request.action == "pay" ? "paid" : "sent a \(request.action)") at "
-            + "\(settled.at.formatted(.iso8601)) (\(sentWords(earlier))), and this one differs; to do it again on "
-            + "purpose, run again with --new-attempt"
+        "an earlier \(request.action) of \(request.subjectWords) went through at \(settled.at.formatted(.iso8601)) "
+            + "(\(sentWords(earlier))), and this one differs; to do it again on purpose, run again with --new-attempt"
     }
 
     private func read(_ path: String) throws(AttemptRefusal) -> Kept? {

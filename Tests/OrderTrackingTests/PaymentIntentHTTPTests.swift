@@ -10,25 +10,7 @@ import Testing
 
 /// A payment is one typed intent, sent under one key until its outcome is known: the cases of issue 56, each
 /// over real HTTP (the project's fault server, whose POST log shows exactly what was sent, and how often).
-@Suite struct PaymentIntentHTTPTests {
-    /// Every POST the server logged: its path, headers and body.
-    func posts(_ log: URL) -> [[String: Any]] {
-        guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { try? CLI.json(String($0)) }
-    }
-
-    func key(_ post: [String: Any]?) -> String? {
-        (post?["headers"] as? [String: String] ?? [:]).first { $0.key.lowercased() == "idempotency-key" }?.value
-    }
-
-    /// The demo's fixtures in a folder of the test's own, with `changes` (path → text) written over them.
-    func tree(_ folder: TemporaryDirectory, _ changes: [String: String]) throws -> URL {
-        let root = folder.url.appendingPathComponent("tree")
-        try FileManager.default.copyItem(at: CLI.fixtures, to: root)
-        for (path, text) in changes { try Data(text.utf8).write(to: root.appendingPathComponent(path)) }
-        return root
-    }
-
+@Suite struct PaymentIntentHTTPTests: PaymentHTTPSuite {
     /// A code the person asked for that is not in the payment stops it, whatever kept it out (its endpoint
     /// failing, an unknown code): nothing is POSTed, exit 6, and the line says which code and why.
     @Test(arguments: [

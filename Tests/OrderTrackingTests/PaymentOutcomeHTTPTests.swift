@@ -10,29 +10,7 @@ import Testing
 
 /// A payment's outcome is never lost, and the person's choice is the one paid (issue 66's cases), each over real
 /// HTTP: the project's fault server, whose POST log shows exactly what was sent and how often.
-@Suite struct PaymentOutcomeHTTPTests {
-    func posts(_ log: URL) -> [[String: Any]] {
-        guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { try? CLI.json(String($0)) }
-    }
-
-    func key(_ post: [String: Any]?) -> String? {
-        (post?["headers"] as? [String: String] ?? [:]).first { $0.key.lowercased() == "idempotency-key" }?.value
-    }
-
-    /// The demo's fixtures in a folder of the test's own, with `changes` (path → text) written over them.
-    func tree(_ folder: TemporaryDirectory, _ changes: [String: String]) throws -> URL {
-        let root = folder.url.appendingPathComponent("tree")
-        try FileManager.default.copyItem(at: CLI.fixtures, to: root)
-        for (path, text) in changes {
-            let file = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-        }
-        return root
-    }
-
+@Suite struct PaymentOutcomeHTTPTests: PaymentHTTPSuite {
     /// The binary through bash (`$0` is the binary), so a test can point stdout at /dev/full or a pipe.
     func shell(_ script: String, _ arguments: [String], extra: [String: String] = [:]) async throws -> ProcessResult {
         try await ProcessRunner.run(

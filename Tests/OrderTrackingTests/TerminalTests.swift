@@ -15,7 +15,11 @@ final class TmuxSession {
     private var socketPath = ""
 
     init(command: String, columns: Int = 80, rows: Int = 60) async throws {
-        let started = try await tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+        // A data folder of the session's own: a payment one session settles is kept for a day, and must never
+        // answer another test's (nor land in the person's home).
+        let data = "XDG_DATA_HOME=" + CLI.dataHome.appendingPathComponent(UUID().uuidString).path
+        let started = try await tmux(
+            ["new-session", "-d", "-e", data, "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
         guard started.status == 0 else { throw TmuxUnavailable(reason: started.stderr) }
         // `deinit` ends the server, but a test process that dies (a crash, a signal) runs no deinit: the server
         // watches this process and ends itself within a second of it, or stops watching when it is gone.

@@ -81,7 +81,7 @@ import Testing
             try ledger(folder, retention: .seconds(3_600)).begin(try request(4545))
         } throws: { error in
             guard case .pending(let line) = error as? AttemptRefusal else { return false }
-            return line.contains("cart C1 was already paid at") && line.contains("--new-attempt")
+            return line.contains("an earlier pay of cart C1 went through at") && line.contains("--new-attempt")
         }
         let again = ledger(folder, new: true, retention: .seconds(3_600))
         #expect(try AttemptFiles.isKey(key(try again.begin(try request(5050)))), "paying again on purpose")

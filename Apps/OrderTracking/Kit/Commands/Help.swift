@@ -60,19 +60,16 @@ enum Help {
     static let checkout = """
         The checkout screen of a cart: what is in it, how to pay, the coupon and the total. --input gives its
         prompts' values by name: method=ID picks a saved method, promo=CODE applies a code (the total is
-        recalculated); --method and --promo are their aliases. A method is chosen by its id, compared exactly.
-        --pay pays once the cards have loaded: every card that answers for paying is asked, and a veto stops it
-        (nothing is sent); so does a promo code given that the total did not apply. A payment is its typed intent
-        (cart, amount in minor units, currency, method id, promo), sent once under its attempt's
-        Idempotency-Key, kept in the data folder per cart: while its outcome is unknown the same intent retried
-        reuses it and another is refused; once paid, it is kept with its answer for --attempt-retention (24 h),
-        and the same intent again is answered from it ("already paid"), never sent; paying the cart again, or
-        another intent after an unknown one you checked, takes --new-attempt. A paid (0) or unknown (5) run keeps
-        its code when its report cannot be written, and says the outcome on stderr. With --watch on a terminal:
-        m chooses a method, p a code, P pays (after y), and the new order is followed. Exit 0 paid, 3 vetoed, 1
-        failed (nothing was sent, or the backend refused it), 5 unknown (the payment may have gone through; check
-        before paying again), 6 an input given is not in the payment, 7 an earlier attempt is pending, already paid
-        with another intent, or too old to resend, 64 usage.
+        recalculated); --method and --promo are their aliases; a method is chosen by its id, exactly. --pay pays
+        once the cards have loaded: a card's veto stops it (nothing is sent); so does a promo code given that the
+        total did not apply. A payment is its typed intent (cart, amount in minor units, currency, method id,
+        promo), sent once under one Idempotency-Key per cart, kept in the data folder: while unknown, the same
+        intent reuses it and another is refused; once paid, the same intent is answered from it ("already paid")
+        for --attempt-retention (24 h); paying the cart again takes --new-attempt. A paid or unknown run keeps
+        its code when its report cannot be written. With --watch on a terminal: m chooses a method, p a code, P
+        pays (after y), and the new order is followed. Exit 0 paid, 3 vetoed, 1 failed (nothing was sent, or
+        the backend refused it), 5 unknown (it may have gone through; check before paying again), 6 an input
+        given is not in the payment, 7 an earlier attempt is pending, paid otherwise or too old, 64 usage.
         """
 
     /// The live screen's keys for screen `name` (from the embedded demo's definition).

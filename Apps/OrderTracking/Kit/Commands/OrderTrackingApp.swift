@@ -77,13 +77,11 @@ public enum OrderTrackingApp {
     static let pay = Option.flag("--pay", help: "pay once the cards have loaded (exit 3 if a card vetoes)")
     static let newAttempt = Option.flag(
         "--new-attempt",
-        help: "send under a new key although an earlier attempt (exit 5 or 7) has no\n"
-            + "known outcome (only once you checked it did not go through), or to pay\n"
-            + "a subject already paid again on purpose")
+        help: "a new key though an earlier attempt (exit 5 or 7) is unknown (once you\n"
+            + "checked it did not go through) or paid (to pay again on purpose)")
     static let retention = Option.seconds(
-        "--attempt-retention", in: 0...2_592_000, example: "3600",
-        help: "how long a paid attempt answers the same payment again, and an unknown\n"
-            + "one may be resent under its key (default 86400: 24 h)")
+        "--attempt-retention", in: 0...604_800,
+        help: "how long a paid attempt is kept and an unknown one resent (default 86400: 24 h)")
     static let common = [api.spec, cacert.spec, noColor.spec, timeout.spec]
     static let screens =
         [format.spec, plain.spec, watch.spec, every.spec, staleLimit.spec, record.spec, replay.spec, promo.spec]

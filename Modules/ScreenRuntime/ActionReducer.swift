@@ -128,7 +128,7 @@ extension ScreenState {
             let request = ActionRequest(
                 action: spec.id, endpoint: try ScreenDefinition.endpoint(template, check.words), intent: check.intent,
                 words: check.words, subject: action.inputs)
-            (action.progress, action.sending) = (.sending(request, verdicts: check.verdicts), true)
+            action.progress = .sending(request, verdicts: check.verdicts)
             action.tell(.line("\(spec.label): sending…"))
             effects.append(.send(request))
         } catch {
@@ -150,7 +150,6 @@ extension ScreenState {
         guard case .sending(let request, let verdicts)? = action.progress, request.action == id,
             let spec = action.spec(id)
         else { return }
-        action.sending = false
         let said = request.words.merging(request.sent) { _, sent in sent }
         switch outcome {
         case .done(let answer, let unread):

@@ -124,6 +124,13 @@ extension ScreenState {
         guard let template = spec.send else {
             return finish(spec, fields: check.words, verdicts: check.verdicts, &effects)
         }
+        if let (name, value) = ActionRequest.inexact(check.intent) {
+            // A body would carry it rounded: another amount than the one confirmed.
+            let reason = "\(name) \(value) is too large to send exactly; nothing was sent"
+            action.progress = .failed(action: spec.id, reason: reason, verdicts: check.verdicts)
+            action.tell(.line("\(spec.label) failed: \(reason)"))
+            return
+        }
         do {
             let request = ActionRequest(
                 action: spec.id, endpoint: try ScreenDefinition.endpoint(template, check.words), intent: check.intent,

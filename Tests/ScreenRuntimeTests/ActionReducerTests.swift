@@ -431,6 +431,18 @@ import Testing
         #expect(lines == ["method: ok: with Visa", "Pay: nobody objects."])
     }
 
+    /// An amount a JSON body could carry only rounded is never sent: the action fails before anything goes out.
+    @Test func anIntegerTheBodyCannotCarryExactlyIsNeverSent() {
+        let huge = Verdict.confirm(
+            "SAR 1", facts: ["amount": "SAR 1", "amount_minor": .integer(1 << 60), "currency": .text("SAR")])
+        let store = Self.checkout(Self.method, huge, perform: true)
+        var state = store.state
+        let effects = state.reduce(.loaded(card: 1, generation: 1, Self.answer("total", huge)), at: Rules.start)
+        #expect(!effects.contains { if case .send = $0 { true } else { false } })
+        let reason = "amount_minor \(1 << 60) is too large to send exactly; nothing was sent"
+        #expect(state.action.progress == .failed(action: "pay", reason: reason, verdicts: Self.check(huge).verdicts))
+    }
+
     @Test func aCriticalCardsFailureFailsTheScreenAndNothingIsSent() {
         let store = Self.checkout(Self.method, Self.amount, perform: true)
         let failure = Failure("carts/C300/price.json: server answered HTTP 500")
@@ -576,6 +588,14 @@ import Testing
         #expect(request.words["method"] == "VISA •••• 4242" && request.words["amount"] == "SAR 45.45")
         let hostile = ActionRequest(action: "pay", endpoint: endpoint, intent: ["a\"b": .text("c\\d\u{1}")], words: [:])
         #expect(String(decoding: hostile.body, as: UTF8.self) == #"{"a\"b":"c\\d\u0001"}"#)
+        // Built by the JSON module: its escaping (a bidirectional override too), integers as digits while exact.
+        let more = ActionRequest(
+            action: "pay", endpoint: endpoint,
+            intent: ["n": .integer(999_999_999_999_999), "m": .integer(-7), "t": .text("\u{202E}x\ny")], words: [:])
+        #expect(String(decoding: more.body, as: UTF8.self) == #"{"m":-7,"n":999999999999999,"t":"\u202ex\ny"}"#)
+        #expect(ActionRequest.inexact(more.intent) == nil)
+        let huge: [String: Fact] = ["amount_minor": .integer(1_000_000_000_000_000), "cart": .text("C1")]
+        #expect(ActionRequest.inexact(huge)?.name == "amount_minor", "never sent rounded")
     }
 
     /// Stripe's model: one key per attempt, reused for the same request while its outcome is unknown, another

@@ -2,6 +2,7 @@ import ComponentWorkers
 import Core
 import Feed
 import FixtureBackend
+import Foundation
 import Location
 import Login
 import Order
@@ -34,27 +35,105 @@ enum HostRegistry {
     /// and the other endpoints: the embedded backend refuses any other file in a squad's tree.
     static var fixtureClaims: FixtureClaims { FixtureClaims(registrations: lines, calling: otherEndpoints) }
 
-    /// The login hooks that run in their squad's worker (a crashing hook is a failed hook), each made over a backend.
-    static let hooks: [(module: String, make: @Sendable (any Backend) -> any PostLoginSuccessPlugin)] = [
-        ("Profile", { ProfilePlugin(backend: $0) }), ("Feed", { FeedPlugin(backend: $0) }),
+    /// Every login hook, in the order they run: the one place that says where each runs. A hook in a worker runs in
+    /// its squad's (a crashing hook is a failed hook) over the backend the worker is handed; the params of the tab
+    /// it names come back to the host's tab with its line, so a badge it sets (the Feed's count) reaches the bar.
+    /// A hook in the host shares the host's state (Storage writes the session store).
+    static let hooks: [LoginHook] = [
+        LoginHook(id: "Profile", runs: .worker { backend, _ in ProfilePlugin(backend: backend) }),
+        LoginHook(
+            id: "Feed", tab: "feed", runs: .worker { backend, params in FeedPlugin(backend: backend, params: params) }),
+        LoginHook(id: "Storage", runs: .host { store in StoragePlugin(store: store) }),
     ]
 
-    /// Those hooks as their workers run them.
+    /// The hooks that run in workers, as the workers run them.
     static var errands: [WorkerErrand] {
-        hooks.map { WorkerErrand(module: $0.module, id: $0.module, run: RemoteLoginHook.work($0.make)) }
+        hooks.compactMap { hook in
+            guard case .worker(let make) = hook.runs else { return nil }
+            return WorkerErrand(module: hook.id, id: hook.id, run: LoginHook.work(make))
+        }
     }
 
     /// The registry for one run: the static lines plus the Login and Tabs cards, which need the run's session
-    /// store and tab container.
-    static func make(store: UserStore, tabs: TabContainer) -> ComponentRegistry {
+    /// store and tab container. Two lines for one id is a conflict, said in one line (``conflict``).
+    static func make(store: UserStore, tabs: TabContainer, lines: [ComponentRegistration] = lines)
+        throws(HostConflict) -> ComponentRegistry
+    {
         var registry = ComponentRegistry()
         let dynamic = [
             TabsModule.registration(container: tabs, selected: TrackingTab.tabID, session: { store.tabSession }),
             LoginModule.registration(sessions: store),
         ]
         for line in lines + dynamic {
-            do { try registry.register(line) } catch { preconditionFailure("host registry is inconsistent: \(error)") }
+            do { try registry.register(line) } catch { throw HostConflict("the registry: \(error)") }
         }
         return registry
     }
+
+    /// Why the host's tables cannot be composed (two cards, hooks or tabs under one id), or nil: checked once, before
+    /// any command runs, so a conflict is one line and exit 1 rather than a crash.
+    static let conflict: HostConflict? = {
+        let composed = Result { () throws(HostConflict) in
+            try HostEnvironment.compose(
+                backend: NoBackend(), store: UserStore(path: ""), workers: nil, clock: SystemClock())
+        }
+        if case .failure(let conflict) = composed { return conflict }
+        return nil
+    }()
+}
+
+/// Two of the host's lines under one id (a card, a login hook, a tab): what the composition root refuses.
+struct HostConflict: Error, Equatable, CustomStringConvertible {
+    /// "the registry: component 'order' is already registered …".
+    let description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+/// One login hook of the host's table: its id (the squad whose worker runs it, when it runs in one), the tab whose
+/// params it updates, and where it runs.
+struct LoginHook: Sendable {
+    /// Where a hook runs, with how it is made there.
+    enum Place: Sendable {
+        /// In its squad's worker, made over the worker's backend with a fresh set of its tab's params.
+        case worker(@Sendable (any Backend, TabParams) -> any PostLoginSuccessPlugin)
+        /// In the host, over the run's session store.
+        case host(@Sendable (UserStore) -> any PostLoginSuccessPlugin)
+    }
+
+    let id: String
+    var tab: String?
+    let runs: Place
+
+    init(id: String, tab: String? = nil, runs: Place) { (self.id, self.tab, self.runs) = (id, tab, runs) }
+
+    /// What a worker's hook answers: its line and its tab's params after it ran.
+    struct Reply: Codable, Equatable {
+        let said: String
+        let params: [String: String]
+    }
+
+    /// The worker's side: the hook made over the worker's backend, run on the session (JSON); its line and params.
+    static func work(_ make: @escaping @Sendable (any Backend, TabParams) -> any PostLoginSuccessPlugin)
+        -> @Sendable (any Backend, Data) async throws -> String
+    {
+        { backend, session in
+            let params = TabParams()
+            let said = try await make(backend, params).didLogIn(JSONDecoder().decode(LoginSession.self, from: session))
+            let reply = try JSONEncoder().encode(Reply(said: said, params: params.values))
+            return String(decoding: reply, as: UTF8.self)
+        }
+    }
+
+    /// The host's side of a worker's reply: its params set on the host's tab (`params`), its line returned.
+    static func took(_ reply: String, into params: TabParams?) throws -> String {
+        let reply = try JSONDecoder().decode(Reply.self, from: Data(reply.utf8))
+        for (key, value) in reply.params { params?.set(key, value) }
+        return reply.said
+    }
+}
+
+/// A backend that has nothing: what the composition is checked over (nothing is fetched while composing).
+private struct NoBackend: Backend {
+    func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data { throw .notFound(path: endpoint.path) }
 }

@@ -24,7 +24,7 @@ import Testing
         }.count
     }
 
-    /// The documented exceptions (ARCHITECTURE.md §5, "The run's task tree"), file by file with how many tasks each
+    /// The documented exceptions (Modules/HostIO/README.md, "The run's task tree"), file by file with how many tasks each
     /// starts: `withDeadline`'s operation, a timer's sleep on a virtual clock and a fired system timer's action
     /// (Core), the definition of `Task.placed` itself, `ScreenRuntime.open`'s loop for the harness, the signed-in
     /// user's tab loads (`SessionTabs`), and the test rig's own clock and executor (CoreTesting).

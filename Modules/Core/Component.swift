@@ -124,34 +124,4 @@ public enum Fact: Sendable, Hashable, Codable, ExpressibleByStringLiteral, Custo
         case .integer(let number): String(number)
         }
     }
-
-    /// Whether an action sends it (texts, currencies and integers are sent; words and agreed amounts are not).
-    public var isSent: Bool {
-        switch self {
-        case .words, .agreed: false
-        case .text, .integer, .currency: true
-        }
-    }
-
-    /// Whether cards must agree on it: every sent fact, and an agreed amount.
-    public var isCompared: Bool {
-        if case .agreed = self { return true }
-        return isSent
-    }
-
-    /// Whether `other` is the same value as this, compared as its kind: a currency in any letter case, an agreed
-    /// amount by its minor units, anything else exactly.
-    public func agrees(with other: Fact) -> Bool {
-        switch (self, other) {
-        case (.currency(let one), .currency(let two)): one.uppercased() == two.uppercased()
-        case (.agreed(let one, _), .agreed(let two, _)): one == two
-        default: self == other
-        }
-    }
-
-    /// Whether an answer's `text` says this sent value, compared as its kind (a currency in any letter case).
-    public func isSaid(by text: String) -> Bool {
-        if case .currency(let code) = self { return code.uppercased() == text.uppercased() }
-        return description == text
-    }
 }

@@ -42,7 +42,7 @@ import Testing
         }
         let status = try await OrderTrackingApp.run(
             ["1234", "--plain"], environment: CLI.environment, streams: streams, clock: VirtualClock(),
-            signals: false, conflict: HostConflict("the registry: component 'order' is registered twice"))
+            signals: false, conflict: HostConflict(description: "the registry: component 'order' is registered twice"))
         #expect(status == .fatal)
         let (out, err) = said.withLock { $0 }
         #expect(out.isEmpty)

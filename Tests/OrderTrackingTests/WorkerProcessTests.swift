@@ -129,8 +129,7 @@ import Testing
         ] {
             try container.register(
                 success: RemoteLoginHook(plugin) {
-                    try LoginHook.took(
-                        try await pool.errand(id, of: id, $0, backend: backend, now: clock.now()), into: nil)
+                    try await pool.errand(id, of: id, $0, backend: backend, now: clock.now())
                 }, id: id)
         }
         let said = Lines()

@@ -114,28 +114,26 @@ struct HostEnvironment: Sendable {
     /// Profile and Feed fetches too). Each hook runs where ``HostRegistry/hooks`` says: with workers, a worker hook's
     /// line and its tab's params come back from its squad's worker; without, it runs here on the same params. Two
     /// lines under one id are a ``HostConflict`` (``HostRegistry/conflict`` checks it before any command runs).
-    static func compose(
-        backend: any Backend, store: UserStore, workers: WorkerPool?, clock: any CourierClock
-    ) throws(HostConflict) -> (LoginContainer, TabContainer, ComponentRegistry) {
-        let login = LoginContainer()
-        let tabs = TabContainer()
+    static func compose(backend: any Backend, store: UserStore, workers: WorkerPool?, clock: any CourierClock)
+        throws(HostConflict) -> (LoginContainer, TabContainer, ComponentRegistry)
+    {
+        let (login, tabs) = (LoginContainer(), TabContainer())
         // The params a tab publishes (its badge), shared by the tab and the hooks that name it.
         let params = ["feed": TabParams()]
         do {
             for hook in HostRegistry.hooks {
-                let plugin: any PostLoginSuccessPlugin
+                var plugin: any PostLoginSuccessPlugin
                 switch hook.runs {
                 case .worker(let make):
                     let shared = hook.tab.flatMap { params[$0] }
-                    let here = make(backend, shared ?? TabParams())
-                    plugin =
-                        workers.map { workers in
-                            RemoteLoginHook(here) { session in
-                                let reply = try await workers.errand(
-                                    hook.id, of: hook.id, session, backend: backend, now: clock.now())
-                                return try LoginHook.took(reply, into: shared)
-                            }
-                        } ?? here
+                    plugin = make(backend, shared ?? TabParams())
+                    if let workers {
+                        plugin = RemoteLoginHook(
+                            plugin, published: { for (key, value) in $0 { shared?.set(key, value) } }
+                        ) {
+                            try await workers.errand(hook.id, of: hook.id, $0, backend: backend, now: clock.now())
+                        }
+                    }
                 case .host(let make): plugin = make(store)
                 }
                 try login.register(success: plugin, id: hook.id)
@@ -143,11 +141,11 @@ struct HostEnvironment: Sendable {
                     try login.register(failure: failure, id: hook.id)
                 }
             }
-            try tabs.register(TrackingTab())
-            try tabs.register(ProfileTab(backend: backend))
-            try tabs.register(FeedTab(backend: backend, params: params["feed"] ?? TabParams()))
-            try tabs.register(SignOutTab(store: store))
-        } catch { throw HostConflict("the login hooks or the tabs: \(error)") }
+            let feed = FeedTab(backend: backend, params: params["feed"] ?? TabParams())
+            for tab: any TabPlugin in [TrackingTab(), ProfileTab(backend: backend), feed, SignOutTab(store: store)] {
+                try tabs.register(tab)
+            }
+        } catch { throw HostConflict(description: "the login hooks or the tabs: \(error)") }
         return (login, tabs, try HostRegistry.make(store: store, tabs: tabs))
     }
 

@@ -50,7 +50,11 @@ enum HostRegistry {
     static var errands: [WorkerErrand] {
         hooks.compactMap { hook in
             guard case .worker(let make) = hook.runs else { return nil }
-            return WorkerErrand(module: hook.id, id: hook.id, run: LoginHook.work(make))
+            let work = RemoteLoginHook.work { backend in
+                let params = TabParams()
+                return (make(backend, params), { params.values })
+            }
+            return WorkerErrand(module: hook.id, id: hook.id, run: work)
         }
     }
 
@@ -65,7 +69,7 @@ enum HostRegistry {
             LoginModule.registration(sessions: store),
         ]
         for line in lines + dynamic {
-            do { try registry.register(line) } catch { throw HostConflict("the registry: \(error)") }
+            do { try registry.register(line) } catch { throw HostConflict(description: "the registry: \(error)") }
         }
         return registry
     }
@@ -73,21 +77,18 @@ enum HostRegistry {
     /// Why the host's tables cannot be composed (two cards, hooks or tabs under one id), or nil: checked once, before
     /// any command runs, so a conflict is one line and exit 1 rather than a crash.
     static let conflict: HostConflict? = {
-        let composed = Result { () throws(HostConflict) in
-            try HostEnvironment.compose(
-                backend: NoBackend(), store: UserStore(path: ""), workers: nil, clock: SystemClock())
-        }
-        if case .failure(let conflict) = composed { return conflict }
+        let (nothing, clock) = (FileBackend(rootPaths: [], clock: SystemClock()), SystemClock())
+        do throws(HostConflict) {
+            _ = try HostEnvironment.compose(backend: nothing, store: UserStore(path: ""), workers: nil, clock: clock)
+        } catch { return error }
         return nil
     }()
 }
 
 /// Two of the host's lines under one id (a card, a login hook, a tab): what the composition root refuses.
 struct HostConflict: Error, Equatable, CustomStringConvertible {
-    /// "the registry: component 'order' is already registered …".
+    /// "the registry: plugin 'order' is already registered …".
     let description: String
-
-    init(_ description: String) { self.description = description }
 }
 
 /// One login hook of the host's table: its id (the squad whose worker runs it, when it runs in one), the tab whose
@@ -95,45 +96,14 @@ struct HostConflict: Error, Equatable, CustomStringConvertible {
 struct LoginHook: Sendable {
     /// Where a hook runs, with how it is made there.
     enum Place: Sendable {
-        /// In its squad's worker, made over the worker's backend with a fresh set of its tab's params.
+        /// In its squad's worker, made over the worker's backend with a fresh set of its tab's params, whose values
+        /// come back to the host's tab with its line.
         case worker(@Sendable (any Backend, TabParams) -> any PostLoginSuccessPlugin)
         /// In the host, over the run's session store.
         case host(@Sendable (UserStore) -> any PostLoginSuccessPlugin)
     }
 
     let id: String
-    var tab: String?
+    var tab: String? = nil
     let runs: Place
-
-    init(id: String, tab: String? = nil, runs: Place) { (self.id, self.tab, self.runs) = (id, tab, runs) }
-
-    /// What a worker's hook answers: its line and its tab's params after it ran.
-    struct Reply: Codable, Equatable {
-        let said: String
-        let params: [String: String]
-    }
-
-    /// The worker's side: the hook made over the worker's backend, run on the session (JSON); its line and params.
-    static func work(_ make: @escaping @Sendable (any Backend, TabParams) -> any PostLoginSuccessPlugin)
-        -> @Sendable (any Backend, Data) async throws -> String
-    {
-        { backend, session in
-            let params = TabParams()
-            let said = try await make(backend, params).didLogIn(JSONDecoder().decode(LoginSession.self, from: session))
-            let reply = try JSONEncoder().encode(Reply(said: said, params: params.values))
-            return String(decoding: reply, as: UTF8.self)
-        }
-    }
-
-    /// The host's side of a worker's reply: its params set on the host's tab (`params`), its line returned.
-    static func took(_ reply: String, into params: TabParams?) throws -> String {
-        let reply = try JSONDecoder().decode(Reply.self, from: Data(reply.utf8))
-        for (key, value) in reply.params { params?.set(key, value) }
-        return reply.said
-    }
-}
-
-/// A backend that has nothing: what the composition is checked over (nothing is fetched while composing).
-private struct NoBackend: Backend {
-    func fetch(_ endpoint: Endpoint) async throws(BackendError) -> Data { throw .notFound(path: endpoint.path) }
 }

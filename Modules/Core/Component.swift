@@ -124,11 +124,4 @@ public enum Fact: Sendable, Hashable, Codable, ExpressibleByStringLiteral, Custo
         case .integer(let number): String(number)
         }
     }
-
-    /// Whether an action sends it (texts, currencies and integers are sent; words and agreed amounts are not).
-    public var isSent: Bool {
-        if case .words = self { return false }
-        if case .agreed = self { return false }
-        return true
-    }
 }

@@ -64,7 +64,8 @@ extension ScreenConsole {
         case .frame(let frame, let moment):
             // The runtime has answered what was asked (or something else happened first): no longer asking.
             if case .asking = overlay { overlay = .none }
-            for notice in frame.told.dropFirst(heard) {
+            // A frame carries only what was told since the last one, so each notice is shown once.
+            for notice in frame.told {
                 switch notice {
                 case .dialog(let id, _, _, _, _) where id == closedUnseen: closedUnseen = nil
                 case .dialog(let id, let title, let lines, let question, let check):
@@ -72,7 +73,6 @@ extension ScreenConsole {
                 case .line(let line): message = line
                 }
             }
-            heard = max(heard, frame.told.count)
             keepsLine = frame.action?.keepsItsLine == true
             // A prompt's code has been looked up: "Looking up …" goes.
             if moment == .settled, lookingUp { (message, lookingUp) = (nil, false) }

@@ -96,8 +96,6 @@ public struct ScreenConsole: Sendable, Equatable {
     public var message: String?
     /// A prompt's code was sent: its "Looking up …" line goes once the screen settles (a settled frame).
     public internal(set) var lookingUp = false
-    /// How many of the runtime's notices (``ScreenFrame/told``) it has shown: each is shown once, in order.
-    public internal(set) var heard = 0
     /// The action's line stays through the keys that follow (``ActionProgress/keepsItsLine`` of the newest frame).
     public internal(set) var keepsLine = false
     /// The action whose dialog was closed while it was still being asked for (``Overlay/asking(id:)``): that

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import JSON
 
 /// One validating card's answer on an action; `verdict` is nil when it could not check (it has no info).
 public struct ActionVerdict: Sendable, Equatable {
@@ -200,15 +201,15 @@ public struct ActionRequest: Sendable, Equatable {
         action: String, endpoint: Endpoint, intent: [String: Fact], words: [String: String],
         subject: [String: String] = [:]
     ) {
-        let fields = intent.filter(\.value.isSent).sorted { $0.key < $1.key }.map { name, value in
-            let json =
-                switch value {
-                case .integer(let number): String(number)
-                case .text(let text), .words(let text), .currency(let text), .agreed(_, let text): Self.quoted(text)
-                }
-            return Self.quoted(name) + ":" + json
+        let fields = intent.filter(\.value.isSent).mapValues { value -> JSONValue in
+            switch value {
+            case .integer(let number): .number(Double(number))
+            case .text(let text), .words(let text), .currency(let text), .agreed(_, let text): .string(text)
+            }
         }
-        body = Data(("{" + fields.joined(separator: ",") + "}").utf8)
+        // The JSON module writes it: keys sorted, no spaces, integers as numbers, and the escaping every other
+        // JSON the project writes has (controls and the invisible bidirectional marks as \uXXXX).
+        body = JSONValue.object(fields).data()
         (self.action, self.endpoint, self.intent, self.words) = (action, endpoint, intent, words)
         self.subject = subject
     }
@@ -244,23 +245,17 @@ public struct ActionRequest: Sendable, Equatable {
         return plain(shown) != plain(value)
     }
 
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20:
-                result += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
-}
+    /// The integers a body carries exactly: JSON's numbers are doubles, and the JSON module writes a whole one as
+    /// digits only below 10^15, so an integer past this range (no amount in minor units) is never sent rounded.
+    public static let exactIntegers = -999_999_999_999_999...999_999_999_999_999
 
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    /// The first sent integer of `intent` that a body cannot carry exactly (``exactIntegers``), by name.
+    public static func inexact(_ intent: [String: Fact]) -> (name: String, value: Int)? {
+        for (name, fact) in intent.sorted(by: { $0.key < $1.key }) {
+            if case .integer(let number) = fact, !exactIntegers.contains(number) { return (name, number) }
+        }
+        return nil
+    }
 }
 
 /// Where an action went: what it is waiting for, or how it ended. Past the check, each case keeps the cards'

@@ -124,11 +124,18 @@ extension ScreenState {
         guard let template = spec.send else {
             return finish(spec, fields: check.words, verdicts: check.verdicts, &effects)
         }
+        if let (name, value) = ActionRequest.inexact(check.intent) {
+            // A body would carry it rounded: another amount than the one confirmed.
+            let reason = "\(name) \(value) is too large to send exactly; nothing was sent"
+            action.progress = .failed(action: spec.id, reason: reason, verdicts: check.verdicts)
+            action.tell(.line("\(spec.label) failed: \(reason)"))
+            return
+        }
         do {
             let request = ActionRequest(
                 action: spec.id, endpoint: try ScreenDefinition.endpoint(template, check.words), intent: check.intent,
                 words: check.words, subject: action.inputs)
-            (action.progress, action.sending) = (.sending(request, verdicts: check.verdicts), true)
+            action.progress = .sending(request, verdicts: check.verdicts)
             action.tell(.line("\(spec.label): sending…"))
             effects.append(.send(request))
         } catch {
@@ -150,7 +157,6 @@ extension ScreenState {
         guard case .sending(let request, let verdicts)? = action.progress, request.action == id,
             let spec = action.spec(id)
         else { return }
-        action.sending = false
         let said = request.words.merging(request.sent) { _, sent in sent }
         switch outcome {
         case .done(let answer, let unread):

@@ -1,8 +1,17 @@
 import Core
 
-/// How an action compares the cards' facts: each as its kind, so a currency in another letter case or an amount shown
-/// in other words is never a disagreement, while any other value differing is.
+/// How an action reads a card's facts: which are sent, which the cards must agree on, and how two values compare
+/// (each as its kind: a currency in another letter case is no disagreement). The runtime's rules, not the squads'
+/// (a squad only gives facts), so they live beside the check that applies them.
 extension Fact {
+    /// Whether an action sends it (texts, currencies and integers are sent; words and agreed amounts are not).
+    public var isSent: Bool {
+        switch self {
+        case .words, .agreed: false
+        case .text, .integer, .currency: true
+        }
+    }
+
     /// Whether cards must agree on it: every sent fact, and an agreed amount.
     var isCompared: Bool { isSent || isAgreed }
 

@@ -58,8 +58,8 @@ public struct ScreenFrame: Sendable, Equatable {
     /// "total: server answered HTTP 500"), as the state decided it (``ScreenState/failure``); nil while every
     /// critical card is shown (stale counts as shown). Outputs and the exit status read it; none decides it again.
     public var failure: String?
-    /// What the action's reducer has told a person so far, in order (``ActionState/told``): a live screen shows
-    /// each once, from the frame, never asking the runtime.
+    /// What the action's reducer told a person since the last frame, in order (``ActionState/told``): each notice
+    /// is in one frame only, so a live screen shows every one it is handed, never asking the runtime.
     public var told: [ActionNotice]
     /// When the screen last settled, on the runtime's clock (the live screen's "updated" time); nil before.
     public var settledAt: Date?

@@ -334,12 +334,15 @@ public final class ScreenRuntime: Sendable {
                 return (effects, report.step == nil ? nil : world.state)
             }
             if let state { report.step?(action, effects, state) }
-            for effect in effects { await run(effect, now, &queue, &group) }
+            // What the action told a person goes out with its first frame only: each notice is handed out once.
+            var told = true
+            for effect in effects { await run(effect, now, &queue, &group, told: &told) }
         }
     }
 
     private func run(
-        _ effect: ScreenEffect, _ now: Date, _ queue: inout [ScreenAction], _ group: inout DiscardingTaskGroup
+        _ effect: ScreenEffect, _ now: Date, _ queue: inout [ScreenAction], _ group: inout DiscardingTaskGroup,
+        told: inout Bool
     ) async {
         switch effect {
         case .load(let index, let generation, let limit):
@@ -406,7 +409,9 @@ public final class ScreenRuntime: Sendable {
             case .failure(let failure): trace("\(registrations[index].id): analytics failed: \(failure.reason)", now)
             }
         case .draw(let moment):
-            let (frame, frames) = world.withLock { ($0.state.frame(at: now), $0.frames) }
+            var (frame, frames) = world.withLock { ($0.state.frame(at: now), $0.frames) }
+            if !told { frame.told = [] }
+            told = false
             frames?(frame, moment)
         case .send(let request):
             let (backend, sink, attempts) = (backend, sink, settings.attempts)

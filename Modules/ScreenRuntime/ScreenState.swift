@@ -237,16 +237,16 @@ public struct ActionState: Sendable, Equatable {
     public let inputs: [String: String]
     /// An action to carry out once the first loads settle (`--pay`; the host refuses it with watch).
     public var perform: ActionSpec?
-    /// Where the last action asked for is.
+    /// Where the last action asked for is; ``ActionProgress/sending(_:verdicts:)`` while a confirmed one is on its
+    /// way to the backend (the one place that says so).
     public var progress: ActionProgress?
-    /// A confirmed action is on its way to the backend.
-    public var sending = false
     /// The screen a finished action leads to.
     public var next: ScreenLink?
     /// The validating cards' verdicts on the action a host last asked about (``ScreenAction/ask(_:)``).
     public var asked: ActionCheck?
-    /// What the action's reducer has told a person, in order (the dialog, the action's line): frames carry it, and
-    /// a live screen shows each once. It never writes a console.
+    /// What the action's reducer told a person while reducing the last action, in order (the dialog, the action's
+    /// line): the first frame drawn after it carries them, and the next action starts with none, so nothing told is
+    /// kept for the run or handed out twice. It never writes a console.
     public var told: [ActionNotice] = []
     /// The action whose dialog a person has open (told, not yet confirmed or closed): a card's change that alters
     /// the cards' answers asks again while it is.
@@ -267,30 +267,59 @@ public struct ActionState: Sendable, Equatable {
     }
 }
 
-/// A whole screen: its cards, the run's config, its clock marks, a person's actions and whether it is over. One
-/// value, changed by one function; nothing in it is a terminal's (what is open over a live screen is the live
-/// screen's own).
+/// What the screen does next once nothing is under way: the one place a person's `r`, an input without watch and
+/// the last look after the subject finished are kept, so two of them cannot be asked at once.
+public enum NextLook: Sendable, Equatable {
+    /// Nothing asked: under watch, the cards due (or the next `every` round); without watch, nothing.
+    case due
+    /// Without watch, a person's input asked for a look: the cards due by then load once it settles.
+    case followUp
+    /// Under watch, a person asked for every card again (`r`): done at the next look.
+    case everyCard
+    /// Under watch, the loads under way are that reload: another `r` before they settle is the same one.
+    case reloading
+    /// Under watch, the loads under way are the last look after the screen finished: once they settle, the run is
+    /// over.
+    case lastLook
+}
+
+/// Where a screen's run is: running, with the events handed to cards whose answers have not come back and what its
+/// next quiet moment does, or over. Loads and a send under way are the cards' and the action's own
+/// (``CardState/loading``, ``ActionProgress/sending(_:verdicts:)``).
+public enum ScreenLifecycle: Sendable, Equatable {
+    /// The screen runs: `delivering` events are with cards that have not answered, `next` is its next look.
+    case running(delivering: Int, next: NextLook)
+    /// The run is over: nothing is loaded or drawn any more.
+    case stopped
+
+    /// Events handed to cards whose answers have not come back yet (none once stopped).
+    public var delivering: Int {
+        if case .running(let delivering, _) = self { return delivering }
+        return 0
+    }
+
+    /// What the next quiet moment does (nothing once stopped).
+    public var next: NextLook? {
+        if case .running(_, let next) = self { return next }
+        return nil
+    }
+}
+
+/// A whole screen: its cards, the run's config, where its run is (``lifecycle``), its clock marks and a person's
+/// actions. One value, changed by one function; nothing in it is a terminal's (what is open over a live screen is
+/// the live screen's own).
 public struct ScreenState: Sendable, Equatable {
     /// The cards, in layout order.
     public var cards: [CardState]
     /// How it runs.
     public let config: ScreenConfig
-    /// A component said what the screen follows is finished (the order was delivered).
+    /// Where its run is: running (with the deliveries under way and what its next look does) or stopped.
+    public var lifecycle = ScreenLifecycle.running(delivering: 0, next: .due)
+    /// A component said what the screen follows is finished (the order was delivered): the subject's state, which
+    /// frames report; under watch it makes the next look the last.
     public var finished = false
     /// The next `every` round under watch (set once the first loads have settled).
     public var nextRound: Date?
-    /// A person asked for every card to be loaded again: done at the next look.
-    public var reloadAll = false
-    /// The loads under way are that reload: another `r` before they settle is the same one.
-    public var reloading = false
-    /// The loads under way are the last look after the screen finished: once they settle, the run is over.
-    public var lastLook = false
-    /// Without watch, a person's input asked for a look: the cards due by then are loaded once it settles.
-    public var followUp = false
-    /// Events handed to cards whose answers have not come back yet.
-    public var delivering = 0
-    /// The run is over: nothing is loaded or drawn any more.
-    public var stopped = false
     /// The wake-up last asked for, so the same one is not asked for twice.
     public var wakeAt: Date?
     /// A person's actions.
@@ -308,9 +337,14 @@ public struct ScreenState: Sendable, Equatable {
         action = ActionState(settings: settings)
     }
 
+    /// The run is over: nothing is loaded or drawn any more.
+    public var stopped: Bool { lifecycle == .stopped }
+
     /// Whether no load, delivery or send is under way.
     public var quiet: Bool {
-        delivering == 0 && !action.sending && !cards.contains { $0.loading || $0.skeleton == .asked }
+        guard lifecycle.delivering == 0 else { return false }
+        if case .sending? = action.progress { return false }
+        return !cards.contains { $0.loading || $0.skeleton == .asked }
     }
 
     /// A critical card is hidden by a failure (its retry not under way), or missing, so the screen as a whole has

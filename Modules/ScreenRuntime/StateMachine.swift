@@ -2,9 +2,10 @@ import Core
 
 /// What can happen to a card's state machine; each is legal only in some phases.
 public enum Transition: String, Sendable, Hashable, CaseIterable {
-    /// `receive`: info arrived (first time, or an update in place); `fail`: the load failed or was rejected;
-    /// `refresh`: a load starts while info is shown; `retry`: a load starts again after a failure.
-    case receive, fail, refresh, retry
+    /// `receive`: info arrived (a load's answer, or a consumed event's update in place); `fail`: the load failed
+    /// or was rejected; `refresh`: a load starts while info is shown; `retry`: a load starts again after a failure;
+    /// `restart`: a person's reload drops the load under way for a new one.
+    case receive, fail, refresh, retry, restart
 }
 
 /// A transition the table does not allow: reported as a diagnostic, never applied.
@@ -24,11 +25,13 @@ public struct IllegalTransition: Error, Equatable, Sendable, CustomStringConvert
 /// ARCHITECTURE.md §4 as data: the one truth for which transitions are legal. ``ScreenState/reduce(_:at:)`` asks
 /// it before every move of a card's phase, so the diagram, this table and what production does cannot drift.
 public enum StateMachine {
-    /// (phase, transition) → next phase, one row per legal transition. Anything missing is illegal. Rows rather
-    /// than a dictionary: six entries, and no hashing machinery to set up at start-up.
+    /// (phase, transition) → next phase, one row per legal transition. Anything missing is illegal. A failure
+    /// only ever answers a load, and a card whose load is under way is `loading` whatever it shows, so there is no
+    /// row from `info` to `failed`: a refresh that fails goes `info → loading → failed`. Rows rather than a
+    /// dictionary: a handful of entries, and no hashing machinery to set up at start-up.
     public static let table: [(from: Phase, on: Transition, to: Phase)] = [
-        (.loading, .receive, .info), (.loading, .fail, .failed),
-        (.info, .receive, .info), (.info, .refresh, .loading), (.info, .fail, .failed),
+        (.loading, .receive, .info), (.loading, .fail, .failed), (.loading, .restart, .loading),
+        (.info, .receive, .info), (.info, .refresh, .loading),
         (.failed, .retry, .loading),
     ]
 

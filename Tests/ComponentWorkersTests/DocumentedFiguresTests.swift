@@ -3,8 +3,9 @@ import Testing
 
 @testable import ComponentWorkers
 
-/// The figures ARCHITECTURE.md "Workers", README and this module's README give, so a change to one is a change to
-/// them too (a number in a doc is checked by a test or not written).
+/// The figures this module's README ("How workers run", where the mechanism is explained, next to its code) and the
+/// project's README give, so a change to one is a change to them too (a number in a doc is checked by a test or not
+/// written).
 @Suite struct DocumentedFiguresTests {
     @Test func theWorkersFiguresAreTheDocumentedOnes() throws {
         #expect(WorkerCommand.memory == 512, "COURIER_WORKER_MEMORY_MB's default")
@@ -17,14 +18,19 @@ import Testing
         #expect(
             [1, 2, 3, 4].map(WorkerPool.backOff(after:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)],
             "the back-off: 1, 2, 4, 8 s")
-        let architecture = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let module = try String(
+            contentsOf: root.appendingPathComponent("Modules/ComponentWorkers/README.md"), encoding: .utf8)
         for said in [
             "64 MiB", "within one second", "last 16 KiB", "last four of each card", "(default 512)",
             "1 s, then 2, 4, 8 s", "after five crashes in a row", "at least five seconds",
         ] {
-            #expect(architecture.contains(said), "ARCHITECTURE.md no longer says '\(said)'")
+            #expect(module.contains(said), "Modules/ComponentWorkers/README.md no longer says '\(said)'")
+        }
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        for said in ["(default 512, ", "(1, 2, 4, 8 s)", "after five crashes in a row", "within a second"] {
+            #expect(readme.contains(said), "README.md no longer says '\(said)'")
         }
     }
 }

@@ -231,8 +231,9 @@ import Testing
     @Test func payingOnTheLiveCheckoutAsksThenSendsOnceAndLeadsToTheNewOrder() async throws {
         let folder = try TemporaryDirectory()
         let live = try await live("C100", screen: "checkout", record: folder)
+        // A method is chosen by its id (issue 66), as the live terminal's suite chooses it.
         await live.press(.character("m"), .character("c"), .character("a"), .character("s"), .character("h"), .enter)
-        #expect(live.screen.last.contains("● Cash on delivery (cash)"))
+        #expect(live.screen.last.contains("● Cash on delivery (cash)"), "\(live.screen.last)")
         await live.press(.character("P"))
         #expect(live.screen.last.contains("Pay SAR 50.50 with Cash on delivery? (y/n)"), "\(live.screen.last)")
         await live.press(.character("n"))

@@ -24,7 +24,7 @@ import Testing
         }.count
     }
 
-    /// The documented exceptions (ARCHITECTURE.md §5, "The run's task tree"), file by file with how many tasks each
+    /// The documented exceptions (Modules/HostIO/README.md, "The run's task tree"), file by file with how many tasks each
     /// starts: `withDeadline`'s operation, a timer's sleep on a virtual clock and a fired system timer's action
     /// (Core), the definition of `Task.placed` itself, `ScreenRuntime.open`'s loop for the harness, the signed-in
     /// user's tab loads (`SessionTabs`), and the test rig's own clock and executor (CoreTesting).
@@ -60,12 +60,12 @@ import Testing
 
     /// The host's Kit holds only what is this host's (issue 58 moved the demo's trees and subjects, the --record/--replay
     /// files, a screen command's run, the components listing and a preview's inputs to HostComposition, and following
-    /// the tab bar to LiveScreen): at most 800 code lines, the figure Apps/OrderTracking/README.md gives, with room for
+    /// the tab bar to LiveScreen): at most 870 code lines, the figure Apps/OrderTracking/README.md gives, with room for
     /// the two lines `squad new` adds per squad (an import and a registry line; CI scaffolds three). Core's own figure,
     /// counted the same way, is CoreBudgetTests'.
     @Test func theHostKitStaysWithinItsFigure() throws {
         let total = try Self.sources(under: "Apps/OrderTracking/Kit").reduce(0) { $0 + Self.codeLines($1.text) }
-        #expect(total <= 800, "Kit has \(total) code lines")
+        #expect(total <= 870, "Kit has \(total) code lines")
     }
 
     /// ScreenSinks is where frames go: it builds no backend (no FixtureBackend or CoreHTTP import) and its code names

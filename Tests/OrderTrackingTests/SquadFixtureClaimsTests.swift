@@ -60,7 +60,10 @@ import Testing
             #"{"title": "Promo {cart}", "inputs": ["cart"], "components": ["promo"]}"#,
             to: promo + "screens/promo-checkout.json")
         let binary = folder.url.appendingPathComponent("order-tracking").path
-        let order = try await ProcessRunner.run(binary, ["4040", "--plain"], environment: CLI.environment)
+        // A deadline no loaded machine reaches: the verdict is the refusal's words, never a slow worker's start read
+        // as another failure (two runs under a full suite past two cores once missed the default 5 s).
+        let order = try await ProcessRunner.run(
+            binary, ["4040", "--plain", "--timeout", "600"], environment: CLI.environment, limit: .seconds(1200))
         let real = folder.url.resolvingSymlinksInPath().path + "/" + promo.dropLast()
         #expect(
             order.stderr.contains(
@@ -68,7 +71,8 @@ import Testing
                     + "orders/{order}/delivery.json; \(FixtureClaims.rule)"), "\(order.stderr)")
         #expect(!order.stdout.contains("Promo's rider"), "\(order.stdout)")
         let screen = try await ProcessRunner.run(
-            binary, ["screen", "promo-checkout", "--input", "cart=C100", "--plain"], environment: CLI.environment)
+            binary, ["screen", "promo-checkout", "--input", "cart=C100", "--plain", "--timeout", "600"],
+            environment: CLI.environment, limit: .seconds(1200))
         #expect(screen.status != 0)
         #expect(
             screen.stderr.contains("screens/promo-checkout.json is in \(real), Promo's tree: screens are the host's"),

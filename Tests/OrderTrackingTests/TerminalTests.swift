@@ -15,11 +15,14 @@ final class TmuxSession {
     private var socketPath = ""
 
     init(command: String, columns: Int = 80, rows: Int = 60) async throws {
-        // A data folder of the session's own: a payment one session settles is kept for a day, and must never
-        // answer another test's (nor land in the person's home).
-        let data = "XDG_DATA_HOME=" + CLI.dataHome.appendingPathComponent(UUID().uuidString).path
+        // A data folder of the session's own, as every other run of the binary has (`CLI.environment`): a payment
+        // one session settles is kept for a day (issue 66), and in the real home it refused the next run's.
+        let data = CLI.dataHome.appendingPathComponent(UUID().uuidString).path
         let started = try await tmux(
-            ["new-session", "-d", "-e", data, "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+            [
+                "new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", "-e", "XDG_DATA_HOME=\(data)",
+                command,
+            ])
         guard started.status == 0 else { throw TmuxUnavailable(reason: started.stderr) }
         // `deinit` ends the server, but a test process that dies (a crash, a signal) runs no deinit: the server
         // watches this process and ends itself within a second of it, or stops watching when it is gone.

@@ -28,9 +28,10 @@ import Testing
         let card = CardState(
             id: kernel.id, module: "Promo", consumes: kernel.consumes, refreshesOn: kernel.refreshesOn,
             skeleton: skeleton)
-        let store = TestStore(ScreenState(cards: [card], started: Self.start, settings: settings), at: Self.start) {
-            $0.reduce($1, at: $2)
-        }
+        let store = TestStore(
+            ScreenState(cards: [card], started: Self.start, settings: settings), at: Self.start,
+            leavingOut: \.isTrace
+        ) { $0.reduce($1, at: $2) }
         /// Runs the load the store asked for with the card's received events as the state holds them now.
         func load() async throws -> CardAnswer {
             let received = store.state.cards[0].received
@@ -42,7 +43,7 @@ import Testing
         store.send(
             .start(loading: [0]),
             effects: [
-                .trace("promo: start → loading"), .draw(.first), .load(card: 0, generation: 1, within: .seconds(5)),
+                .draw(.first), .load(card: 0, generation: 1, within: .seconds(5)),
             ]
         ) { ($0.cards[0].generation, $0.cards[0].loading) = (1, true) }
         let waiting = try await load()
@@ -67,7 +68,6 @@ import Testing
         store.send(
             .input(code),
             effects: [
-                .trace("event promo.entered=save10: input → promo"), .trace("promo: asks for a refresh in 0.0s"),
                 .draw(.settled), .moved(card: 0, from: .info, to: .loading),
                 .load(card: 0, generation: 2, within: .seconds(5)),
             ]

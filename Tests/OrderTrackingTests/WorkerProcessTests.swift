@@ -8,7 +8,11 @@ import Login
 import Order
 import Profile
 import ScreenRuntime
+import Storage
+import Tabs
 import Testing
+
+@testable import OrderTrackingKit
 
 #if canImport(Darwin)
     import Darwin
@@ -149,6 +153,25 @@ import Testing
             ])
         #expect(said.all.contains("Feed: 3 items"), "\(said.all)")
         #expect(warned.all == outcome.hookProblems)
+    }
+
+    /// Issue 67: the Feed's hook runs in Feed's worker, whose params are not the host's; the badge it sets comes
+    /// back with its line and reaches the host's Feed tab (it was lost: the worker's hook had no params at all).
+    @Test func theFeedHooksBadgeFromItsWorkerReachesTheHostsTab() async throws {
+        let lines = Lines()
+        let pool = Self.pool(lines)
+        defer { pool.close() }
+        let folder = try TemporaryDirectory()
+        let backend = HostBackend()
+        let (login, tabs, _) = try HostEnvironment.compose(
+            backend: backend, store: UserStore(path: folder.url.path), workers: pool, clock: SystemClock())
+        let authenticator = Authenticator(
+            backend: backend, container: login, clock: SystemClock(), hookDeadline: .seconds(600), say: { _ in })
+        let outcome = await authenticator.logIn(userID: "1234", password: nil)
+        #expect(outcome.error == nil && outcome.hookProblems.isEmpty, "\(outcome.hookProblems)")
+        #expect(lines.all.contains { $0.hasPrefix("worker Feed: started") }, "the hook ran in Feed's worker")
+        let feed = TabBar(container: tabs).items(for: TabSession(userID: "1234")).first { $0.id == "feed" }
+        #expect(feed?.badge == "3", "\(String(describing: feed))")
     }
 
     /// The smallest limit `COURIER_WORKER_MEMORY_MB` accepts still runs an ordinary card: it is what the squad's

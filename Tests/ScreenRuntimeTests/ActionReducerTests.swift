@@ -6,6 +6,8 @@ import Testing
 @testable import ScreenRuntime
 
 /// A screen's actions and critical cards on the test store: every effect asserted, time moved only by the test.
+/// What an action tells a person is in the state only until the next action (its frames carried it), so each step
+/// that tells sets ``ActionState/told`` afresh.
 @Suite struct ActionReducerTests {
     typealias Rules = ScreenReducerTests
     static let pay: ActionSpec = {
@@ -43,7 +45,7 @@ import Testing
         store.send(
             .start(loading: [0, 1]),
             effects: [
-                .trace("\(first): start → loading"), .trace("\(second): start → loading"), .draw(.first),
+                .draw(.first),
                 .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
             ]
         ) { screen in
@@ -89,15 +91,14 @@ import Testing
             effects: [
                 .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
-                .trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed),
+                .send(request), .draw(.changed),
             ]
         ) { screen in
             screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": Self.amount]
-            (screen.action.perform, screen.action.progress, screen.action.sending) = (
-                nil, .sending(request, verdicts: Self.allowed.verdicts), true
-            )
+            (screen.action.perform, screen.action.progress) = (nil, .sending(request, verdicts: Self.allowed.verdicts))
+            screen.action.told = []
             screen.action.tell(.line("Pay: sending…"))
         }
         #expect(!store.state.quiet, "a send under way keeps the screen from settling")
@@ -110,16 +111,16 @@ import Testing
         store.send(
             .sent("pay", .done(["order": "4242"], unread: nil)),
             effects: [
-                .settle(request, KeptAnswer(fields: ["order": "4242"], unread: nil)), .trace("action pay: done"),
+                .settle(request, KeptAnswer(fields: ["order": "4242"], unread: nil)),
                 .finish,
             ]
         ) { screen in
-            (screen.action.progress, screen.action.sending) = (
-                .done(action: "pay", fields: fields, line: line, result: "paid", verdicts: Self.allowed.verdicts), false
-            )
+            screen.action.progress = .done(
+                action: "pay", fields: fields, line: line, result: "paid", verdicts: Self.allowed.verdicts)
+            screen.action.told = []
             screen.action.tell(.line(line))
             screen.action.next = ScreenLink(screen: "tracking", inputs: fields)
-            screen.stopped = true
+            screen.lifecycle = .stopped
         }
     }
 
@@ -132,15 +133,14 @@ import Testing
             effects: [
                 .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
-                .trace("action pay: allowed (0 vetoes)"), .send(request), .draw(.changed),
+                .send(request), .draw(.changed),
             ]
         ) { screen in
             screen.settledAt = store.now
             Rules.shows("total", 1, at: Rules.start)(&screen)
             screen.cards[1].verdicts = ["pay": amount]
-            (screen.action.perform, screen.action.progress, screen.action.sending) = (
-                nil, .sending(request, verdicts: allowed.verdicts), true
-            )
+            (screen.action.perform, screen.action.progress) = (nil, .sending(request, verdicts: allowed.verdicts))
+            screen.action.told = []
             screen.action.tell(.line("Pay: sending…"))
         }
         return (store, request)
@@ -155,12 +155,12 @@ import Testing
         let line = "The payment may have gone through: check before paying again."
         store.send(
             .sent("pay", .unknown(reason)),
-            effects: [.trace("action pay: unknown (\(reason))"), .draw(.changed), .draw(.settled)]
+            effects: [.draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
-            screen.action.sending = false
             screen.action.progress = .unknown(
                 action: "pay", reason: reason, line: line, facts: request.sent, verdicts: Self.allowed.verdicts)
+            screen.action.told = []
             screen.action.tell(.line("\(line) (\(reason))"))
         }
         #expect(store.state.action.next == nil && store.state.quiet)
@@ -177,15 +177,15 @@ import Testing
         store.send(
             .sent("pay", .done([:], unread: unread)),
             effects: [
-                .settle(request, KeptAnswer(fields: [:], unread: unread)), .trace("action pay: done"), .draw(.changed),
+                .settle(request, KeptAnswer(fields: [:], unread: unread)), .draw(.changed),
                 .draw(.settled),
             ]
         ) { screen in
             screen.settledAt = store.now
-            screen.action.sending = false
             screen.action.progress = .done(
                 action: "pay", fields: Self.said, line: line, result: "paid", verdicts: Self.allowed.verdicts,
                 unread: unread)
+            screen.action.told = []
             screen.action.tell(.line(line))
         }
         #expect(store.state.action.next == nil)
@@ -204,7 +204,7 @@ import Testing
             effects: [
                 .moved(card: 1, from: .loading, to: .info), .track(card: 1, .shown), .draw(.changed), .draw(.settled),
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
-                .trace("action pay: vetoed (1 vetoes)"), .draw(.changed),
+                .draw(.changed),
             ]
         ) { screen in
             screen.settledAt = store.now
@@ -212,14 +212,16 @@ import Testing
             screen.cards[1].verdicts = ["pay": Self.amount]
             screen.action.perform = nil
             screen.action.progress = .checked(check, summary: "Checkout C100 can't be paid (1 veto).")
-            screen.action.tell(
+            screen.action.told = [
                 .dialog(
                     id: "pay", title: "Pay",
                     lines: [
                         "method: veto: choose how to pay", "total: ok: SAR 45.45",
                         "Checkout C100 can't be paid (1 veto).",
-                    ], question: nil, check: check))
-            screen.action.open = nil  // a confirmed action's report is no question left open
+                    ], question: nil, check: check)
+            ]
+            // `--pay`'s answer is its report, never a question left open.
+            screen.action.open = nil
         }
         #expect(store.state.quiet)
     }
@@ -237,9 +239,10 @@ import Testing
             screen.cards[1].verdicts = ["pay": Self.amount]
         }
         let verdicts: [ScreenEffect] = [.track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay"))]
-        store.send(.act("pay"), effects: verdicts + [.trace("action pay: allowed (0 vetoes)"), .draw(.changed)]) {
+        store.send(.act("pay"), effects: verdicts + [.draw(.changed)]) {
             screen in
             screen.action.progress = .checked(Self.allowed, summary: "Pay: nobody objects.")
+            screen.action.told = []
             screen.action.tell(
                 .dialog(
                     id: "pay", title: "Pay",
@@ -250,23 +253,23 @@ import Testing
         let request = try Self.request()
         store.send(
             .confirm("pay", shown: Self.allowed),
-            effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
+            effects: [.send(request), .draw(.changed)]
         ) { screen in
             screen.action.open = nil
-            (screen.action.progress, screen.action.sending) = (.sending(request, verdicts: Self.allowed.verdicts), true)
+            screen.action.progress = .sending(request, verdicts: Self.allowed.verdicts)
+            screen.action.told = []
             screen.action.tell(.line("Pay: sending…"))
         }
         // Asked again while it is sending: nothing new is told, and nothing is sent twice.
-        store.send(.act("pay"), effects: [.draw(.changed)])
+        store.send(.act("pay"), effects: [.draw(.changed)]) { $0.action.told = [] }
         let refused = "carts/C100/pay: server answered HTTP 402: refused, nothing was done"
         store.send(
             .sent("pay", .failed(refused)),
-            effects: [.abandon(request), .trace("action pay: failed (\(refused))"), .draw(.changed), .draw(.settled)]
+            effects: [.abandon(request), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
-            (screen.action.progress, screen.action.sending) = (
-                .failed(action: "pay", reason: refused, verdicts: Self.allowed.verdicts), false
-            )
+            screen.action.progress = .failed(action: "pay", reason: refused, verdicts: Self.allowed.verdicts)
+            screen.action.told = []
             screen.action.tell(.line("Pay failed: \(refused)"))
         }
     }
@@ -287,6 +290,7 @@ import Testing
         }
         store.send(.act("pay"), effects: Self.asked) { screen in
             screen.action.progress = .checked(Self.check(total), summary: "Pay: nobody objects.")
+            screen.action.told = []
             screen.action.tell(Self.dialog(amount, total))
         }
         return store
@@ -294,7 +298,7 @@ import Testing
 
     /// What asking about paying does on the allowed checkout: both squads' verdicts heard, the check traced, drawn.
     static let asked: [ScreenEffect] = [
-        .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")), .trace("action pay: allowed (0 vetoes)"),
+        .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
         .draw(.changed),
     ]
 
@@ -323,42 +327,42 @@ import Testing
         ) {
             screen in
             (screen.cards[1].generation, screen.cards[1].loading) = (2, true)
-            screen.followUp = true
+            (screen.lifecycle, screen.action.told) = (.running(delivering: 0, next: .followUp), [])
         }
         let dearer = Verdict.confirm("SAR 10,009.00", facts: ["amount": "SAR 10,009.00"])
         store.send(
             .loaded(card: 1, generation: 2, Self.answer("total", dearer)),
             effects: [
                 .moved(card: 1, from: .loading, to: .info),
-                .trace("action pay: the cards changed while it was open; asking again"),
                 .track(card: 0, .verdict("pay")), .track(card: 1, .verdict("pay")),
-                .trace("action pay: allowed (0 vetoes)"), .draw(.changed), .draw(.settled),
+                .draw(.changed), .draw(.settled),
             ]
         ) { screen in
             screen.settledAt = store.now
             (screen.cards[1].loading, screen.cards[1].verdicts) = (false, ["pay": dearer])
-            screen.followUp = false
+            screen.lifecycle = .running(delivering: 0, next: .due)
             screen.action.progress = .checked(Self.check(dearer), summary: "Pay: nobody objects.")
+            screen.action.told = []
             screen.action.tell(Self.dialog("SAR 10,009.00", dearer))
         }
         // A yes to the amount first shown (the person had not seen the new one yet) sends nothing: it asks again.
         let first = Self.check(.confirm("SAR 50.50", facts: ["amount": .words("SAR 50.50")]))
         store.send(
             .confirm("pay", shown: first),
-            effects: [.trace("action pay: the cards changed before the answer; asking again")] + Self.asked
+            effects: [] + Self.asked
         ) { screen in
+            screen.action.told = []
             screen.action.tell(Self.dialog("SAR 10,009.00", dearer))
         }
-        #expect(!store.state.action.sending, "a yes to the old amount sends nothing")
+        #expect(store.state.quiet, "a yes to the old amount sends nothing")
         let request = try Self.request(Self.check(dearer))
         store.send(
             .confirm("pay", shown: Self.check(dearer)),
-            effects: [.trace("action pay: confirmed"), .send(request), .draw(.changed)]
+            effects: [.send(request), .draw(.changed)]
         ) { screen in
             screen.action.open = nil
-            (screen.action.progress, screen.action.sending) = (
-                .sending(request, verdicts: Self.check(dearer).verdicts), true
-            )
+            screen.action.progress = .sending(request, verdicts: Self.check(dearer).verdicts)
+            screen.action.told = []
             screen.action.tell(.line("Pay: sending…"))
         }
     }
@@ -366,12 +370,13 @@ import Testing
     /// Closed without a yes, the dialog is no longer open: a price change under it asks nothing again.
     @Test func aClosedDialogIsNotAskedAgain() {
         let store = Self.asking("SAR 50.50")
-        store.send(.close("pay"), effects: []) { $0.action.open = nil }
+        store.send(.close("pay"), effects: []) { ($0.action.open, $0.action.told) = (nil, []) }
         store.send(
             .reload(card: 1),
             effects: [.moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5))]
         ) { screen in
-            (screen.cards[1].generation, screen.cards[1].loading, screen.followUp) = (2, true, true)
+            (screen.cards[1].generation, screen.cards[1].loading) = (2, true)
+            screen.lifecycle = .running(delivering: 0, next: .followUp)
         }
         let dearer = Verdict.confirm("SAR 10,009.00", facts: ["amount": "SAR 10,009.00"])
         store.send(
@@ -379,7 +384,8 @@ import Testing
             effects: [.moved(card: 1, from: .loading, to: .info), .draw(.changed), .draw(.settled)]
         ) { screen in
             screen.settledAt = store.now
-            (screen.cards[1].loading, screen.cards[1].verdicts, screen.followUp) = (false, ["pay": dearer], false)
+            (screen.cards[1].loading, screen.cards[1].verdicts) = (false, ["pay": dearer])
+            screen.lifecycle = .running(delivering: 0, next: .due)
         }
     }
 
@@ -405,7 +411,7 @@ import Testing
         store.send(
             .start(loading: [0]),
             effects: [
-                .trace("method: start → loading"), .draw(.first), .load(card: 0, generation: 1, within: .seconds(5)),
+                .draw(.first), .load(card: 0, generation: 1, within: .seconds(5)),
             ]
         ) { screen in (screen.cards[0].generation, screen.cards[0].loading) = (1, true) }
         var state = store.state
@@ -425,13 +431,25 @@ import Testing
         #expect(lines == ["method: ok: with Visa", "Pay: nobody objects."])
     }
 
+    /// An amount a JSON body could carry only rounded is never sent: the action fails before anything goes out.
+    @Test func anIntegerTheBodyCannotCarryExactlyIsNeverSent() {
+        let huge = Verdict.confirm(
+            "SAR 1", facts: ["amount": "SAR 1", "amount_minor": .integer(1 << 60), "currency": .text("SAR")])
+        let store = Self.checkout(Self.method, huge, perform: true)
+        var state = store.state
+        let effects = state.reduce(.loaded(card: 1, generation: 1, Self.answer("total", huge)), at: Rules.start)
+        #expect(!effects.contains { if case .send = $0 { true } else { false } })
+        let reason = "amount_minor \(1 << 60) is too large to send exactly; nothing was sent"
+        #expect(state.action.progress == .failed(action: "pay", reason: reason, verdicts: Self.check(huge).verdicts))
+    }
+
     @Test func aCriticalCardsFailureFailsTheScreenAndNothingIsSent() {
         let store = Self.checkout(Self.method, Self.amount, perform: true)
         let failure = Failure("carts/C300/price.json: server answered HTTP 500")
         store.send(
             .failed(card: 1, generation: 1, failure, drawn: nil),
             effects: [
-                .moved(card: 1, from: .loading, to: .failed), .trace("total: hide (\(failure.reason))"),
+                .moved(card: 1, from: .loading, to: .failed),
                 .track(card: 1, .hidden(failure)), .draw(.changed), .draw(.settled), .draw(.changed),
             ]
         ) { screen in
@@ -570,6 +588,14 @@ import Testing
         #expect(request.words["method"] == "VISA •••• 4242" && request.words["amount"] == "SAR 45.45")
         let hostile = ActionRequest(action: "pay", endpoint: endpoint, intent: ["a\"b": .text("c\\d\u{1}")], words: [:])
         #expect(String(decoding: hostile.body, as: UTF8.self) == #"{"a\"b":"c\\d\u0001"}"#)
+        // Built by the JSON module: its escaping (a bidirectional override too), integers as digits while exact.
+        let more = ActionRequest(
+            action: "pay", endpoint: endpoint,
+            intent: ["n": .integer(999_999_999_999_999), "m": .integer(-7), "t": .text("\u{202E}x\ny")], words: [:])
+        #expect(String(decoding: more.body, as: UTF8.self) == #"{"m":-7,"n":999999999999999,"t":"\u202ex\ny"}"#)
+        #expect(ActionRequest.inexact(more.intent) == nil)
+        let huge: [String: Fact] = ["amount_minor": .integer(1_000_000_000_000_000), "cart": .text("C1")]
+        #expect(ActionRequest.inexact(huge)?.name == "amount_minor", "never sent rounded")
     }
 
     /// Stripe's model: one key per attempt, reused for the same request while its outcome is unknown, another

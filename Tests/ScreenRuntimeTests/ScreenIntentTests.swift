@@ -19,7 +19,7 @@ import Testing
         store.send(
             .start(loading: [0, 1]),
             effects: [
-                .trace("order: start → loading"), .trace("promo: start → loading"), .draw(.first),
+                .draw(.first),
                 .load(card: 0, generation: 1, within: .seconds(5)), .load(card: 1, generation: 1, within: .seconds(5)),
             ]
         ) { screen in
@@ -49,7 +49,7 @@ import Testing
         store.send(
             .input(code),
             effects: [
-                .trace("event \(code): input → promo"), .trace("promo: asks for a refresh in 0.0s"), .draw(.settled),
+                .draw(.settled),
                 .moved(card: 1, from: .info, to: .loading), .load(card: 1, generation: 2, within: .seconds(5)),
             ]
         ) { screen in
@@ -69,12 +69,12 @@ import Testing
             ]
         ) { screen in
             for index in 0..<2 { (screen.cards[index].generation, screen.cards[index].loading) = (2, true) }
-            (screen.reloading, screen.nextRound) = (true, Rules.at(10))
+            (screen.lifecycle, screen.nextRound) = (.running(delivering: 0, next: .reloading), Rules.at(10))
         }
         store.send(.reload(card: nil), effects: [])  // the same reload
         store.send(.stop, effects: [.cancel(card: 0, generation: 2), .cancel(card: 1, generation: 2), .finish]) {
             screen in
-            screen.stopped = true  // the refreshes cut short are left as they were: loading
+            screen.lifecycle = .stopped  // the refreshes cut short are left as they were: loading
         }
     }
 }

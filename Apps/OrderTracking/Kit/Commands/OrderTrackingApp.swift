@@ -112,11 +112,17 @@ public enum OrderTrackingApp {
     }
 
     /// The command line on `streams`. In-process tests pass a `VirtualClock` and no `signals`: the process's own
-    /// handlers are the test runner's.
+    /// handlers are the test runner's. A `conflict` in the host's own tables (``HostRegistry/conflict``: two cards,
+    /// hooks or tabs under one id) runs no command: one line on stderr, exit 1.
     static func run(
         _ arguments: [String], environment: [String: String], streams: StandardStreams,
-        clock: (any CourierClock)? = nil, signals: Bool = true, workers: WorkerPool? = nil
+        clock: (any CourierClock)? = nil, signals: Bool = true, workers: WorkerPool? = nil,
+        conflict: HostConflict? = HostRegistry.conflict
     ) async throws(UsageError) -> ExitCode {
+        if let conflict {
+            streams.err("order-tracking: the host's composition is inconsistent: \(conflict)")
+            return .fatal
+        }
         // Tracking is the default: its first word is an order id, not a command name.
         switch try Invocation.of(
             arguments, tool: "order-tracking", commands: commands, usage: Help.main, fallback: "track")

@@ -76,7 +76,13 @@ struct HostEnvironment: Sendable {
         }
         if dataDir == "" { throw UsageError(message: "--data-dir is empty; give a folder, e.g. --data-dir ~/.courier") }
         let store = UserStore(path: UserStore.defaultPath(dataDir: dataDir, environment: environment) ?? "")
-        let (login, tabs, registry) = plugins(backend: backend, store: store, workers: workers, clock: clock)
+        let (login, tabs, registry): (LoginContainer, TabContainer, ComponentRegistry)
+        do {
+            (login, tabs, registry) = try compose(backend: backend, store: store, workers: workers, clock: clock)
+        } catch {
+            // `run` refuses a conflict before any command (exit 1); a host made without it says it here.
+            throw UsageError(message: "the host's composition is inconsistent: \(error)")
+        }
         let attempts: any AttemptLedger =
             (backend as? ReplayBackend).map(ReplayedAttempts.init)
             ?? AttemptFiles(
@@ -105,30 +111,42 @@ struct HostEnvironment: Sendable {
     }
 
     /// The login hooks, the tabs and the registry, all talking to `backend` (so a recording or a replay sees the
-    /// Profile and Feed fetches too).
-    private static func plugins(
-        backend: any Backend, store: UserStore, workers: WorkerPool?, clock: any CourierClock
-    ) -> (LoginContainer, TabContainer, ComponentRegistry) {
-        // With workers, a hook runs in its squad's (HostRegistry.hooks); Storage's keeps the store, so stays here.
-        let hook: (String, any PostLoginSuccessPlugin) -> any PostLoginSuccessPlugin = { id, plugin in
-            workers.map { workers in
-                RemoteLoginHook(plugin) { try await workers.errand(id, of: id, $0, backend: backend, now: clock.now()) }
-            } ?? plugin
-        }
-        let login = LoginContainer()
-        let tabs = TabContainer()
-        let feedParams = TabParams()
+    /// Profile and Feed fetches too). Each hook runs where ``HostRegistry/hooks`` says: with workers, a worker hook's
+    /// line and its tab's params come back from its squad's worker; without, it runs here on the same params. Two
+    /// lines under one id are a ``HostConflict`` (``HostRegistry/conflict`` checks it before any command runs).
+    static func compose(backend: any Backend, store: UserStore, workers: WorkerPool?, clock: any CourierClock)
+        throws(HostConflict) -> (LoginContainer, TabContainer, ComponentRegistry)
+    {
+        let (login, tabs) = (LoginContainer(), TabContainer())
+        // The params a tab publishes (its badge), shared by the tab and the hooks that name it.
+        let params = ["feed": TabParams()]
         do {
-            // One line per plugin: the host is the only place that knows which modules plug in.
-            try login.register(success: hook("Profile", ProfilePlugin(backend: backend)), id: "Profile")
-            try login.register(success: hook("Feed", FeedPlugin(backend: backend, params: feedParams)), id: "Feed")
-            try StoragePlugin.register(into: login, store: store)
-            try tabs.register(TrackingTab())
-            try tabs.register(ProfileTab(backend: backend))
-            try tabs.register(FeedTab(backend: backend, params: feedParams))
-            try tabs.register(SignOutTab(store: store))
-        } catch { preconditionFailure("host plugin registration is inconsistent: \(error)") }
-        return (login, tabs, HostRegistry.make(store: store, tabs: tabs))
+            for hook in HostRegistry.hooks {
+                var plugin: any PostLoginSuccessPlugin
+                switch hook.runs {
+                case .worker(let make):
+                    let shared = hook.tab.flatMap { params[$0] }
+                    plugin = make(backend, shared ?? TabParams())
+                    if let workers {
+                        plugin = RemoteLoginHook(
+                            plugin, published: { for (key, value) in $0 { shared?.set(key, value) } }
+                        ) {
+                            try await workers.errand(hook.id, of: hook.id, $0, backend: backend, now: clock.now())
+                        }
+                    }
+                case .host(let make): plugin = make(store)
+                }
+                try login.register(success: plugin, id: hook.id)
+                if let failure = plugin as? any PostLoginFailurePlugin {
+                    try login.register(failure: failure, id: hook.id)
+                }
+            }
+            let feed = FeedTab(backend: backend, params: params["feed"] ?? TabParams())
+            for tab: any TabPlugin in [TrackingTab(), ProfileTab(backend: backend), feed, SignOutTab(store: store)] {
+                try tabs.register(tab)
+            }
+        } catch { throw HostConflict(description: "the login hooks or the tabs: \(error)") }
+        return (login, tabs, try HostRegistry.make(store: store, tabs: tabs))
     }
 
     /// The card the live screen draws as its tab bar, above the others rather than among them.

@@ -68,6 +68,11 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
                 id: saved.id, label: try PaymentInfo.Method(saved.method).label, usable: saved.usable,
                 note: saved.usable ? nil : saved.note ?? "cannot be used")
         }
+        // One id naming two methods would make any choice of it a guess: the card fails rather than pay with either.
+        if let twice = Dictionary(grouping: methods, by: \.id).first(where: { $0.value.count > 1 }) {
+            throw Failure(
+                "two saved methods have the id \(twice.key) (\(twice.value.map(\.label).joined(separator: ", ")))")
+        }
         var info = SavedMethods(methods: methods, chosen: nil)
         info.chosen = info.methods.first { $0.id == payload.chosen && $0.usable }?.id
         return info
@@ -100,12 +105,13 @@ public struct PaymentMethodComponent: Component, Validatable, EventConsuming {
         guard let choice = event.payload(of: .paymentMethodChosen) else { return info }
         guard let saved = info.methods.first(where: { $0.id == choice.id }) else {
             let asked = choice.id.prefix(16)
-            let near = info.methods.first { $0.id.lowercased() == choice.id.lowercased() }
+            let near = info.methods.filter { $0.id.lowercased() == choice.id.lowercased() }.map(\.id)
             let ids = info.methods.map(\.id).joined(separator: ", ")
             (info.chosen, info.note) = (
                 nil,
-                near.map { "\(asked) is not a method's id (ids compare exactly): did you mean \($0.id)?" }
-                    ?? "\(asked) is not a method's id: \(ids.isEmpty ? "there are none" : "choose one of \(ids)")"
+                near.isEmpty
+                    ? "\(asked) is not a method's id: \(ids.isEmpty ? "there are none" : "choose one of \(ids)")"
+                    : "\(asked) is not a method's id (ids compare exactly): did you mean \(near.joined(separator: " or "))?"
             )
             return info
         }

@@ -27,6 +27,8 @@ public final class AttemptFiles: AttemptLedger {
     private let retention: TimeInterval
     /// The key this run sent under at each attempt file, and whether this run made that attempt.
     private let keys = Locked([String: (key: String, made: Bool)]())
+    /// The lock this run holds on each subject it sends for (``claim(_:exclusively:)``), by attempt file.
+    private let claims = Locked([String: Int32]())
 
     /// How long a settled attempt's answer is kept, and how old an unknown one may be and still be resent under
     /// its key: a day, as long as Stripe keeps a key's result.
@@ -46,6 +48,8 @@ public final class AttemptFiles: AttemptLedger {
         fresh = Locked(newAttempt)
     }
 
+    deinit { claims.withLock { $0.values.forEach { close($0) } } }
+
     /// How to go on with `request`; see ``AttemptLedger/begin(_:)``.
     public func begin(_ request: ActionRequest) throws(AttemptRefusal) -> AttemptStart {
         guard let folder else {
@@ -55,17 +59,30 @@ public final class AttemptFiles: AttemptLedger {
         }
         try make(folder)
         let path = file(for: request)
-        if fresh.withLock({ $0 }) {
-            let key = try keep(request, at: path, replacing: true)
-            fresh.withLock { $0 = false }
-            keys.withLock { $0[path] = (key, true) }
-            return .send(key: key)
+        let exclusively = fresh.withLock { $0 }
+        try claim(path, exclusively: exclusively, request)
+        do {
+            let start = try exclusively ? replace(request, path) : start(request, path)
+            if case .answered = start { release(path) }
+            return start
+        } catch {
+            release(path)
+            throw error
         }
+    }
+
+    /// A `--new-attempt`: a new attempt (and key) in place of the subject's, whatever it held.
+    private func replace(_ request: ActionRequest, _ path: String) throws(AttemptRefusal) -> AttemptStart {
+        let key = try keep(request, at: path, replacing: true)
+        fresh.withLock { $0 = false }
+        keys.withLock { $0[path] = (key, true) }
+        return .send(key: key)
+    }
+
+    /// The subject's attempt resumed (answered, resent or refused), or a new one kept.
+    private func start(_ request: ActionRequest, _ path: String) throws(AttemptRefusal) -> AttemptStart {
         for _ in 0..<3 {
-            if let earlier = try read(path) {
-                if let start = try resume(earlier, request, path) { return start }
-                continue
-            }
+            if let earlier = try read(path) { return try resume(earlier, request, path) }
             if let legacy = try read(legacyFile(for: request)) {
                 try migrate(legacy, request, to: path)
                 continue
@@ -85,6 +102,7 @@ public final class AttemptFiles: AttemptLedger {
     public func settle(_ request: ActionRequest, answer: KeptAnswer) throws(AttemptRefusal) {
         guard folder != nil else { return }
         let path = file(for: request)
+        defer { release(path) }
         guard let mine = keys.withLock({ $0[path] }), let earlier = try? read(path), earlier.key == mine.key,
             earlier.body == request.body, earlier.settled == nil
         else { return }
@@ -113,6 +131,7 @@ public final class AttemptFiles: AttemptLedger {
     public func abandon(_ request: ActionRequest) {
         guard let folder else { return }
         let path = file(for: request)
+        defer { release(path) }
         guard let mine = keys.withLock({ $0[path] }), mine.made,
             let earlier = try? read(path), earlier.key == mine.key, earlier.body == request.body,
             earlier.settled == nil
@@ -136,23 +155,21 @@ public final class AttemptFiles: AttemptLedger {
         let settled: Settled?
     }
 
-    /// What to do with `request` given the subject's `earlier` attempt: answer it (settled, the same request),
-    /// resend it (unknown, the same request, young enough), or refuse it. Nil: the attempt had expired and was
-    /// cleared, so look again.
+    /// What to do with `request` given the subject's `earlier` attempt: answer it (settled, the same request,
+    /// within the retention), resend it (unknown, the same request, young enough), or refuse it. A settled attempt
+    /// is never forgotten by itself: past the retention it answers nothing, and still refuses paying its subject
+    /// again unless the person says so (`--new-attempt`).
     private func resume(_ earlier: Kept, _ request: ActionRequest, _ path: String) throws(AttemptRefusal)
-        -> AttemptStart?
+        -> AttemptStart
     {
         let same = earlier.endpoint == request.endpoint.path && earlier.body == request.body
         let now = clock.now()
         if let settled = earlier.settled {
             guard now.timeIntervalSince(settled.at) <= retention else {
-                // Past its retention a settled attempt is forgotten. Moved aside under a name of its own first, so
-                // of two runs that find it only one clears it, and both then agree on the next attempt.
-                let aside = path + ".\(earlier.key).expired"
-                if rename(path, aside) == 0 { unlink(aside) }
-                return nil
+                let why = "longer ago than the \(Self.age(retention)) it is kept to answer the same again"
+                throw .pending(settledLine(earlier, settled, request, why: why))
             }
-            guard same else { throw .pending(settledLine(earlier, settled, request, path)) }
+            guard same else { throw .pending(settledLine(earlier, settled, request, why: "and this one differs")) }
             keys.withLock { $0[path] = (earlier.key, false) }
             return .answered(settled.answer, at: settled.at)
         }
@@ -207,11 +224,9 @@ public final class AttemptFiles: AttemptLedger {
             + "under a new key; if it did, remove \(SafeText.visible(path))"
     }
 
-    private func settledLine(_ earlier: Kept, _ settled: Settled, _ request: ActionRequest, _ path: String)
-        -> String
-    {
+    private func settledLine(_ earlier: Kept, _ settled: Settled, _ request: ActionRequest, why: String) -> String {
         "an earlier \(request.action) of \(request.subjectWords) went through at \(settled.at.formatted(.iso8601)) "
-            + "(\(sentWords(earlier))), and this one differs; to do it again on purpose, run again with --new-attempt"
+            + "(\(sentWords(earlier))), \(why); to do it again on purpose, run again with --new-attempt"
     }
 
     private func read(_ path: String) throws(AttemptRefusal) -> Kept? {
@@ -306,6 +321,29 @@ public final class AttemptFiles: AttemptLedger {
         }
     }
 
+    /// Holds the subject's lock file (`<attempt>.lock`) for this run's send: shared by runs that send one attempt
+    /// (the same request under one key), exclusive for a `--new-attempt`, which replaces it. So a new attempt never
+    /// goes out while another run's send of the subject awaits its answer, and of several at once only one goes.
+    /// Released once the outcome is known (or with the process). A lock file that cannot be made (a read-only
+    /// folder) is no lock: nothing new can be kept there either.
+    private func claim(_ path: String, exclusively: Bool, _ request: ActionRequest) throws(AttemptRefusal) {
+        guard claims.withLock({ $0[path] }) == nil else { return }
+        let descriptor = open(path + ".lock", O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        guard flock(descriptor, (exclusively ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw .pending(
+                "another run is sending a \(request.action) of \(request.subjectWords) now"
+                    + (exclusively ? "" : " under a new key") + "; wait for its answer, then run again")
+        }
+        claims.withLock { $0[path] = descriptor }
+    }
+
+    private func release(_ path: String) {
+        guard let descriptor = claims.withLock({ $0.removeValue(forKey: path) }) else { return }
+        close(descriptor)
+    }
+
     private func make(_ folder: String) throws(AttemptRefusal) {
         var current = folder.hasPrefix("/") ? "" : "."
         for part in folder.split(separator: "/") {
@@ -341,9 +379,16 @@ public final class AttemptFiles: AttemptLedger {
     }
 
     private func unkept(_ what: String, _ path: String? = nil) -> AttemptRefusal {
-        let reason = String(cString: strerror(errno))
+        let code = errno
+        let advice =
+            switch code {
+            case ENOSPC, EDQUOT: "free some space"
+            case EACCES, EPERM, EROFS: "make it writable"
+            default: "check it"
+            }
         return .unkept(
-            "\(what) \(SafeText.visible(path ?? folder ?? "")): \(reason); free some space or pass another --data-dir")
+            "\(what) \(SafeText.visible(path ?? folder ?? "")): \(String(cString: strerror(code))); \(advice) or pass "
+                + "another --data-dir")
     }
 }
 

@@ -74,6 +74,30 @@ import Testing
         #expect(Set(posts(log).compactMap(key)) == keys)
     }
 
+    /// A --new-attempt never goes out while another run's send of the same cart awaits its answer: refused with
+    /// exit 7 (it cannot have been checked yet), and nothing more is sent.
+    @Test func aNewAttemptWaitsForASendInFlight() async throws {
+        let folder = try TemporaryDirectory()
+        let log = folder.url.appendingPathComponent("posts.jsonl")
+        let server = try TestServer.faults(root: CLI.fixtures, rules: #"{"carts/C100/pay": {"hang": true}}"#, log: log)
+        defer { server.stop() }
+        let script = #"""
+            "$0" "$@" > /dev/null 2>&1 & first=$!
+            for _ in $(seq 1200); do [ -s "$POSTS" ] && break; sleep 0.1; done
+            "$0" "$@" --method cash --new-attempt; status=$?
+            kill -TERM "$first"; wait "$first"; exit "$status"
+            """#
+        let run = try await shell(
+            script,
+            [
+                "checkout", "C100", "--pay", "--timeout", "600", "--api", server.baseURL.absoluteString, "--data-dir",
+                folder.url.appendingPathComponent("d").path,
+            ], extra: ["POSTS": log.path])
+        #expect(run.status == 7, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("pay not sent: another run is sending a pay of cart C100 now; wait for its answer"))
+        #expect(posts(log).count == 1)
+    }
+
     /// A screen whose action sends to `carts/{cart}/pay/{method_id}` (screens are data) still has one attempt per
     /// cart: while a Visa payment's outcome is unknown, a cash payment of the same cart is not sent (exit 7).
     @Test func aSendPathWithTheMethodInItIsStillOneAttemptPerCart() async throws {

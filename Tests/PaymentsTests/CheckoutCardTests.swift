@@ -85,6 +85,20 @@ let price = #"{"items": {"minor": 4050, "currency": "SAR"}, "delivery": {"minor"
         #expect(harness.card().contains("● Mada •••• 1111 (1)"))
     }
 
+    /// A backend that gives one id to two methods makes any choice of it a guess: the card fails, naming both,
+    /// and nothing can be paid with either.
+    @Test func oneIdForTwoMethodsFailsTheCard() async {
+        let harness = harness(
+            #"{"methods": [{"id": "cash", "method": {"type": "cash"}, "usable": true},"#
+                + #"{"id": "cash", "method": {"type": "card", "brand": "visa", "last4": "4242"}, "usable": true}],"#
+                + #""chosen": "cash"}"#)
+        await harness.load()
+        harness.expectPhases([.loading, .failed])
+        guard case .failed(let failure) = harness.state else { return }
+        #expect(failure.reason == "two saved methods have the id cash (Cash on delivery, Visa •••• 4242)")
+        #expect(await harness.verdict(on: .pay) == nil)
+    }
+
     @Test func noUsableMethodVetoesPaying() async {
         let harness = harness(#"{"methods": [], "chosen": "visa4242"}"#)
         await harness.load()

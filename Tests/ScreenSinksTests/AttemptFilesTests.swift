@@ -45,11 +45,33 @@ import Testing
         #expect(throws: AttemptRefusal.self) { try two.begin(try request(4545)) }
         two.abandon(try request(5050))
         #expect(try key(try one.begin(try request(5050))) == first, "a run that did not make it cannot abandon it")
-        // A third run replaces it (--new-attempt); the first run's late settle must not touch the new one.
+        // While the first run awaits its answer, no new attempt goes out (--new-attempt is refused); once it is
+        // settled, a third run may replace it, and the first run's late settle must not touch the new one.
+        #expect {
+            try ledger(folder, new: true).begin(try request(4545))
+        } throws: { error in
+            guard case .pending(let line) = error as? AttemptRefusal else { return false }
+            return line.contains("another run is sending a pay of cart C1 now")
+        }
+        try one.settle(try request(5050), answer: paid)
         let replaced = try key(try ledger(folder, new: true).begin(try request(4545)))
         #expect(replaced != first)
         try one.settle(try request(5050), answer: paid)
         #expect(try key(try two.begin(try request(4545))) == replaced)
+    }
+
+    /// Several --new-attempt runs at once: one new attempt goes out, the others wait for it.
+    @Test func ofNewAttemptsAtOnceOnlyOneGoes() throws {
+        let folder = try TemporaryDirectory()
+        let (one, two) = (ledger(folder, new: true), ledger(folder, new: true))
+        _ = try key(try one.begin(try request(5050)))
+        #expect(throws: AttemptRefusal.self) { try two.begin(try request(4545)) }
+        #expect(throws: AttemptRefusal.self, "nor a run resending") { try ledger(folder).begin(try request(5050)) }
+        try one.settle(try request(5050), answer: paid)
+        guard case .answered = try ledger(folder).begin(try request(5050)) else {
+            Issue.record("once settled, the same request is answered from it")
+            return
+        }
     }
 
     /// The attempt is what is paid, not where it is sent: a send path with the method in it is still one attempt
@@ -65,7 +87,8 @@ import Testing
     }
 
     /// A settled attempt is kept with its answer: the same request again is answered from it, never sent under a
-    /// new key; another request for the same cart is refused; after the retention period it is forgotten.
+    /// new key; another request for the same cart is refused; after the retention period it answers nothing but
+    /// still refuses paying the cart again, unless on purpose.
     @Test func aSettledAttemptAnswersTheSameRequestUntilItsRetentionEnds() throws {
         let folder = try TemporaryDirectory()
         let run = ledger(folder, retention: .seconds(3_600))
@@ -87,11 +110,16 @@ import Testing
         #expect(try AttemptFiles.isKey(key(try again.begin(try request(5050)))), "paying again on purpose")
         try again.settle(try request(5050), answer: paid)
         clock.advance(by: .seconds(3_601))
-        let later = ledger(folder, retention: .seconds(3_600))
-        _ = try key(try later.begin(try request(5050)))
-        try later.settle(try request(5050), answer: paid)
-        clock.advance(by: .seconds(3_601))
-        #expect(try AttemptFiles.isKey(key(try ledger(folder, retention: .seconds(3_600)).begin(try request(4545)))))
+        for amount in [5050, 4545] {
+            #expect {
+                try ledger(folder, retention: .seconds(3_600)).begin(try request(amount))
+            } throws: { error in
+                guard case .pending(let line) = error as? AttemptRefusal else { return false }
+                return line.contains("longer ago than the 60 min it is kept to answer the same again")
+                    && line.contains("--new-attempt")
+            }
+        }
+        #expect(try AttemptFiles.isKey(key(try ledger(folder, new: true).begin(try request(4545)))))
     }
 
     /// An attempt of unknown outcome older than the retention is not resent (the backend may have dropped its

@@ -243,7 +243,11 @@ import Testing
         let root = try tree(folder, ["carts/C100/_faults.json": #"{"pay": {"reset": true}}"#])
         let server = try TestServer.faults(root: root)
         defer { server.stop() }
-        let data = folder.url.appendingPathComponent("d")
+        // Beside the built products (as every run's data folder): a user who is not root must reach it, and the
+        // temporary folder of a CI run is the run's alone.
+        let data = CLI.dataHome.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
         let arguments = [
             "checkout", "C100", "--pay", "--api", server.baseURL.absoluteString, "--data-dir", data.path,
         ]
@@ -256,7 +260,7 @@ import Testing
         }
         chmod(attempts.path, 0o555)
         chmod(data.path, 0o755)
-        chmod(folder.url.path, 0o755)
+        chmod(CLI.dataHome.path, 0o755)
         defer { chmod(attempts.path, 0o700) }
         // Root writes through a folder's mode: the retry runs as nobody, for whom the folder is read-only.
         let retry =

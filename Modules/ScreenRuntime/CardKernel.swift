@@ -52,6 +52,8 @@ public struct CardAnswer: Sendable, Equatable {
     public var refreshAfter: Duration?
     /// Its verdict on each of the screen's actions (none when it does not validate).
     public var verdicts: [UserAction: Verdict] = [:]
+    /// Events it announced that its module does not declare it publishes: refused (never routed), and said.
+    public var refused: [DomainEvent] = []
 
     /// An answer drawing `block` for `info`.
     public init(info: AnyInfo? = nil, json: Data? = nil, block: Block? = nil) {
@@ -104,19 +106,36 @@ public struct CardKernel: Sendable {
     public let refreshesOn: Set<String>
     /// Whether it is ``Validatable`` (so a card without info means "could not check", not "no opinion").
     public let validates: Bool
+    /// The events it may announce: those it declares (``EventPublishing/publishedEvents``) that its module's
+    /// interface declares too; nil: any (a kernel built by hand, in a test). Any other is refused, wherever its code runs.
+    public let publishes: Set<String>?
     /// The squad's code, here or in a worker.
     public let calls: KernelCalls
 
     /// A kernel for a component whose declarations are known here and whose code runs through `calls`.
     public init(
-        id: ComponentID, consumes: Set<String>, refreshesOn: Set<String>, validates: Bool, calls: KernelCalls
+        id: ComponentID, consumes: Set<String>, refreshesOn: Set<String>, validates: Bool,
+        publishes: Set<String>? = nil, calls: KernelCalls
     ) {
         (self.id, self.consumes, self.refreshesOn, self.validates, self.calls) =
             (id, consumes, refreshesOn, validates, calls)
+        self.publishes = publishes
     }
 
-    /// `component` for `context`, its opt-ins found once here and its code run in this process.
-    public init<C: Component>(_ component: C, context: ComponentContext) {
+    /// The events `C` of `module` may announce: those it declares, less any another squad's interface declares
+    /// (`promo.applied` is Promo's to announce, whoever lists it). Without a module, what it declares.
+    public static func publishable<C: Component>(_ type: C.Type, module: String?) -> Set<String> {
+        let declared = (type as? any EventPublishing.Type)?.publishedEvents ?? []
+        return Set(
+            declared.filter { name in
+                guard let module, name.module.hasSuffix("Interface") else { return true }
+                return name.module == module + "Interface"
+            }.map(\.rawValue))
+    }
+
+    /// `component` for `context`, its opt-ins found once here and its code run in this process (`module`: the
+    /// squad it belongs to, whose interface is the only one whose events it may announce).
+    public init<C: Component>(_ component: C, context: ComponentContext, module: String? = nil) {
         let capabilities = Capabilities<C>()
         let open: @Sendable (AnyInfo) -> C.Info? = { $0.value as? C.Info }
         let draw: @Sendable (ComponentState<AnyInfo>) -> Block? = { state in
@@ -166,7 +185,7 @@ public struct CardKernel: Sendable {
             skeletonAtOnce: { draw(.loading) })
         self.init(
             id: C.id, consumes: capabilities.consumed, refreshesOn: capabilities.refreshing,
-            validates: capabilities.validate != nil, calls: calls)
+            validates: capabilities.validate != nil, publishes: Self.publishable(C.self, module: module), calls: calls)
     }
 
     /// Runs the squad's `load` with `received` (the card's latest events, from the screen's state) in its
@@ -190,7 +209,15 @@ public struct CardKernel: Sendable {
     public func answer(
         for info: AnyInfo, consuming received: [DomainEvent], json: Bool, actions: [UserAction] = []
     ) async -> Result<CardAnswer, Failure> {
-        do { return .success(try await calls.answer(info, received, json, actions)) } catch { return .failure(error) }
+        do {
+            var answer = try await calls.answer(info, received, json, actions)
+            // Held here, for code in this process and in a worker alike: an event its module does not declare.
+            if let publishes {
+                answer.refused += answer.events.filter { !publishes.contains($0.name) }
+                answer.events.removeAll { !publishes.contains($0.name) }
+            }
+            return .success(answer)
+        } catch { return .failure(error) }
     }
 
     /// The component's verdict on `action` given `info` (nil: it does not validate, or could not say).
@@ -225,5 +252,7 @@ public struct InProcess: ComponentRunner {
 
 extension ComponentRegistration {
     /// The component in a kernel for `context`, its code run in this process.
-    public func kernel(context: ComponentContext) -> CardKernel { CardKernel(component(), context: context) }
+    public func kernel(context: ComponentContext) -> CardKernel {
+        CardKernel(component(), context: context, module: module)
+    }
 }

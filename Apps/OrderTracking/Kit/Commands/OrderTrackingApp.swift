@@ -90,20 +90,44 @@ public enum OrderTrackingApp {
     /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.
     public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }
 
+    /// When `arguments` start a worker, confines this process in this system's sandbox: call it first, on the
+    /// process's only thread, before anything awaits (``main(_:environment:closed:unconfined:)`` then serves). What
+    /// it could not apply, or nil for any other command.
+    public static func confineIfWorker(_ arguments: [String]) -> [WorkerProtection]? {
+        WorkerCommand.confine(arguments, sandbox: SystemSandbox.current)
+    }
+
+    /// Blanks this process's arguments where any other process reads them (`/proc/PID/cmdline`, `ps`): a host's
+    /// `--api`, `--data-dir` and `--record` are no one else's, a squad's worker least of all. Call it once the
+    /// arguments were read (`CommandLine.arguments` keeps its copy).
+    public static func hideArguments() {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            memset(argument, 0, strlen(argument))
+        }
+    }
+
     /// Runs the command line and returns the exit status. `closed` is what ``reserveStandardDescriptors()`` found.
     /// The squads' cards run in worker processes of this same executable (`WorkerCommand`): each module's code
-    /// in its own, so a squad's crash or hang costs only its cards.
-    public static func main(_ arguments: [String], environment: [String: String], closed: Set<Int32> = []) async
-        -> Int32
-    {
+    /// in its own, so a squad's crash or hang costs only its cards, and each in a sandbox of its own (`unconfined`
+    /// is what ``confineIfWorker(_:)`` could not apply).
+    public static func main(
+        _ arguments: [String], environment: [String: String], closed: Set<Int32> = [],
+        unconfined: [WorkerProtection] = []
+    ) async -> Int32 {
         if arguments.first == WorkerCommand.subcommand {
             return await WorkerCommand.serve(
-                Array(arguments.dropFirst()), registrations: HostRegistry.lines, errands: HostRegistry.errands)
+                Array(arguments.dropFirst()), registrations: HostRegistry.lines, errands: HostRegistry.errands,
+                unconfined: unconfined)
         }
         return await CommandLineTool(name: "order-tracking").main(closed: closed) { streams throws(UsageError) in
             let workers = try WorkerCommand.pool(
-                isolating: HostRegistry.lines, environment: environment, clock: SystemClock())
+                isolating: HostRegistry.lines, calling: HostRegistry.otherEndpoints, environment: environment,
+                clock: SystemClock(), sandbox: SystemSandbox.current)
             defer { workers?.close() }
+            if environment["COURIER_IN_PROCESS"] == "1" {
+                streams.err("note: COURIER_IN_PROCESS=1: squads' code runs in this process, unsandboxed")
+            }
             return try await run(arguments, environment: environment, streams: streams, workers: workers).rawValue
         }
     }
@@ -123,6 +147,8 @@ public enum OrderTrackingApp {
             return .ok
         case .run(let command, let parsed):
             let terminal = Terminal(environment: environment, noColorFlag: parsed.isSet(noColor), streams: streams)
+            // Workers have sessions of their own: Ctrl-Z and `fg` reach them through the host.
+            if let workers { terminal.alongside(stop: workers.stopAll, resume: workers.continueAll) }
             let context = CommandContext(
                 environment: environment, terminal: terminal, clock: clock, workers: workers)
             let status = try await CommandLineTool.running(terminal, streams: streams, signals: signals) {

@@ -1,4 +1,3 @@
-
 /// What a squad gone bad would try from its `load` (Scripts/check-squad-crash, malice mode; never shipped): each
 /// attack says "DONE …" when it worked and "blocked: …" when it did not.
 extension NAMEComponent: EventPublishing {
@@ -62,11 +61,13 @@ extension NAMEComponent: EventPublishing {
                 names.contains(argument)
                     ? "DONE read \(argument)" : "blocked: no \(argument) among \(names.joined(separator: " "))")
         case "host":
-            for file in ["cmdline", "environ"] {
+            // Its command line names the person's data folder; its environment holds the token they exported.
+            for (file, secret) in [("cmdline", argument), ("environ", "COURIER_MALICE_TOKEN")] {
                 let path = "/proc/\(getppid())/\(file)"
                 if let data = readAll(path) {
                     let text = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
-                    said.append(text.contains(argument) ? "DONE \(path) holds \(argument)" : "blocked: \(path) holds no \(argument)")
+                    said.append(
+                        text.contains(secret) ? "DONE \(path) holds \(secret)" : "blocked: \(path) holds no \(secret)")
                 } else {
                     said.append(blocked("read \(path)"))
                 }
@@ -140,7 +141,9 @@ extension NAMEComponent: EventPublishing {
             said.append(fork() == 0 ? "DONE fork" : blocked("fork"))
         case "memory":
             let size = 1 << 30
-            for (name, flags) in [("shared", MAP_SHARED | MAP_ANONYMOUS), ("growing", MAP_PRIVATE | MAP_ANONYMOUS | MAP_GROWSDOWN)] {
+            for (name, flags) in [
+                ("shared", MAP_SHARED | MAP_ANONYMOUS), ("growing", MAP_PRIVATE | MAP_ANONYMOUS | MAP_GROWSDOWN),
+            ] {
                 let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, flags, -1, 0)
                 if let mapped, mapped != MAP_FAILED {
                     memset(mapped, 1, size)

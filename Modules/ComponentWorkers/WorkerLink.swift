@@ -141,7 +141,8 @@ final class WorkerLink: Sendable {
 
     /// Why a worker could not start, from the system's error: "too many open files" under a low `ulimit -n`.
     private static func cannotStart(_ module: String) -> Failure {
-        Failure("\(module)'s worker could not start: \(String(cString: strerror(errno)))")
+        let words = String(cString: strerror(errno))
+        return Failure("\(module)'s worker could not start: \(words.prefix(1).lowercased() + words.dropFirst())")
     }
 
     private init(

@@ -3,7 +3,7 @@ import OrderTrackingKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // A worker confines itself first, on the only thread, before any squad code runs or any other thread starts; a
-// host hides its arguments from the processes that could read them.
+// host hides its arguments and environment from the processes that could read them.
 let unconfined = OrderTrackingApp.confineIfWorker(arguments)
 if unconfined == nil { OrderTrackingApp.hideArguments() }
 // Before anything opens a file: a closed stdout must not be reused by the runtime's own descriptors.

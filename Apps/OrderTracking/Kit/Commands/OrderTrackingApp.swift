@@ -97,14 +97,23 @@ public enum OrderTrackingApp {
         WorkerCommand.confine(arguments, sandbox: SystemSandbox.current)
     }
 
-    /// Blanks this process's arguments where any other process reads them (`/proc/PID/cmdline`, `ps`): a host's
-    /// `--api`, `--data-dir` and `--record` are no one else's, a squad's worker least of all. Call it once the
-    /// arguments were read (`CommandLine.arguments` keeps its copy).
+    /// Blanks this process's arguments and environment where other processes read them (`/proc/PID/cmdline` and
+    /// `environ`, `ps`): a host's `--api`, `--data-dir` and `--record`, and a token the person exported, are no one
+    /// else's, a squad's worker least of all. Call it first, on the only thread, once the arguments were read
+    /// (`CommandLine.arguments` keeps its copy; each variable is moved to a copy of its own, which `getenv` reads).
     public static func hideArguments() {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             memset(argument, 0, strlen(argument))
         }
+        #if os(Linux)
+            var index = 0
+            while let variable = environ[index], let copy = strdup(variable) {
+                environ[index] = copy
+                memset(variable, 0, strlen(variable))
+                index += 1
+            }
+        #endif
     }
 
     /// Runs the command line and returns the exit status. `closed` is what ``reserveStandardDescriptors()`` found.

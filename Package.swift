@@ -83,7 +83,9 @@ let pluginPoints: [String] = ["Login", "Tabs"]
 
 /// Platform adapters under Modules/<Name>: only apps import them (a squad module gets its `Backend` from the host).
 let adapters: [(name: String, dependencies: [String])] = [
-    ("CoreHTTP", ["Core", "CurlBinding"])
+    ("CoreHTTP", ["Core", "CurlBinding"]),
+    // A worker's sandbox on this system (Landlock, seccomp), handed to ComponentWorkers by the app.
+    ("Confinement", ["ComponentWorkers", "HostIO", "SandboxBinding"]),
 ]
 
 /// C bindings of system libraries under Modules/<Name>: they depend on the system only.
@@ -101,7 +103,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         modules.map(\.name) + interfaces.map { "\($0)Interface" } + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
             "InputRules", "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen", "HostComposition",
-            "ComponentWorkers", "SandboxBinding",
+            "ComponentWorkers", "Confinement",
         ]
     ),
     // FixtureBackend for FixtureClaims: `squad lint` and the demo backend apply one rule to squads' fixture trees;

@@ -34,13 +34,17 @@ public enum WorkerCommand {
     /// registrations' endpoints and its `calling` declarations. `sandbox` says what this system cannot confine: the
     /// pool says so once (`--trace`), or, with `COURIER_WORKER_SANDBOX=required`, that is the failure. A bad
     /// `COURIER_WORKER_MEMORY_MB`, `COURIER_IN_PROCESS` or `COURIER_WORKER_SANDBOX` is the failure, said as advice.
+    /// `said` hears the one line that says the squads' code runs unsandboxed in this process.
     public static func pool(
         isolating isolated: [ComponentRegistration], calling: [EndpointDeclaration] = [],
-        environment: [String: String], clock: any CourierClock, sandbox: WorkerSandbox = .none
+        environment: [String: String], clock: any CourierClock, sandbox: WorkerSandbox = .none,
+        said: (String) -> Void = { _ in }
     ) throws(UsageError) -> WorkerPool? {
         switch environment["COURIER_IN_PROCESS"] {
         case nil, "", "0": break
-        case "1": return nil
+        case "1":
+            said("note: COURIER_IN_PROCESS=1: squads' code runs in this process, unsandboxed")
+            return nil
         case let other?:
             let shown = other.count > 40 ? other.prefix(40) + "…" : Substring(other)
             throw UsageError(
@@ -95,7 +99,7 @@ public enum WorkerCommand {
         return sandbox.confine()
     }
 
-    /// A worker's life, from the arguments after ``subcommand`` (`--memory MIB [--sandbox required] MODULE`):
+    /// A worker's life, from its arguments (``subcommand`` `--memory MIB [--sandbox required] MODULE`):
     /// serves the host with the module's registrations among `registrations` until the host closes the pipe.
     /// `unconfined` is what ``confine(_:sandbox:)`` could not apply: with `--sandbox required` any of it ends the
     /// worker (78) before the squad's code runs. Anything else is refused (64).
@@ -103,7 +107,7 @@ public enum WorkerCommand {
         _ arguments: [String], registrations: [ComponentRegistration], errands: [WorkerErrand] = [],
         unconfined: [WorkerProtection] = []
     ) async -> Int32 {
-        var arguments = arguments
+        var arguments = Array(arguments.dropFirst())
         var required = false
         if arguments.count == 5, arguments[2] == "--sandbox", arguments[3] == "required" {
             required = true

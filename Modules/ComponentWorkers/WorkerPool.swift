@@ -77,6 +77,9 @@ public final class WorkerPool: ComponentRunner {
         if first, let line = WorkerSandbox.line(missing) { trace?(line) }
     }
 
+    /// The line saying what this system cannot hold its workers to (`components` says it), or nil.
+    public var unapplied: String? { WorkerSandbox.line(missing) }
+
     /// Stops every worker with the host (Ctrl-Z): a squad's spin does not go on while the person has stopped the run.
     public func stopAll() { for link in state.withLock({ Array($0.links.values) }) { link.signal(SIGSTOP) } }
 

@@ -1,4 +1,5 @@
 import ComponentWorkers
+import Confinement
 import CoreTesting
 import Foundation
 import HostIO

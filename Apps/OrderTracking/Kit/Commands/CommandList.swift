@@ -1,5 +1,4 @@
 import ArgumentParsing
-import ComponentWorkers
 import HostComposition
 
 /// One `order-tracking` command (ArgumentParsing's declaration): what runs it gets the parsed arguments and the
@@ -37,12 +36,9 @@ extension OrderTrackingApp {
             summary: "every component: id, module, owner, endpoint", about: Help.components
         ) { parsed, context throws(UsageError) in
             let host = try context.host(parsed)
-            let status = ComponentListing.show(host.registry, json: parsed[format] == .json, terminal: host.terminal)
             // Where their code runs, said once: what this system cannot hold the squads' workers to.
-            if context.workers != nil, let line = WorkerSandbox.line(SystemSandbox.current.missing) {
-                host.terminal.err(line)
-            }
-            return status
+            if let line = context.workers?.unapplied { host.terminal.err(line) }
+            return ComponentListing.show(host.registry, json: parsed[format] == .json, terminal: host.terminal)
         },
         Command(
             name: "cancel", positionals: .one("ORDER-ID"), options: common + [format.spec, analytics.spec],

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import ComponentWorkers
+import Confinement
 import Core
 import FixtureBackend
 import Foundation
@@ -90,53 +91,23 @@ public enum OrderTrackingApp {
     /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.
     public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }
 
-    /// When `arguments` start a worker, confines this process in this system's sandbox: call it first, on the
-    /// process's only thread, before anything awaits (``main(_:environment:closed:unconfined:)`` then serves). What
-    /// it could not apply, or nil for any other command.
-    public static func confineIfWorker(_ arguments: [String]) -> [WorkerProtection]? {
-        WorkerCommand.confine(arguments, sandbox: SystemSandbox.current)
-    }
-
-    /// Blanks this process's arguments and environment where other processes read them (`/proc/PID/cmdline` and
-    /// `environ`, `ps`): a host's `--api`, `--data-dir` and `--record`, and a token the person exported, are no one
-    /// else's, a squad's worker least of all. Call it first, on the only thread, once the arguments were read
-    /// (`CommandLine.arguments` keeps its copy; each variable is moved to a copy of its own, which `getenv` reads).
-    public static func hideArguments() {
-        for index in 1..<Int(CommandLine.argc) {
-            guard let argument = CommandLine.unsafeArgv[index] else { continue }
-            memset(argument, 0, strlen(argument))
-        }
-        #if os(Linux)
-            var index = 0
-            while let variable = environ[index], let copy = strdup(variable) {
-                environ[index] = copy
-                memset(variable, 0, strlen(variable))
-                index += 1
-            }
-        #endif
-    }
-
     /// Runs the command line and returns the exit status. `closed` is what ``reserveStandardDescriptors()`` found.
     /// The squads' cards run in worker processes of this same executable (`WorkerCommand`): each module's code
     /// in its own, so a squad's crash or hang costs only its cards, and each in a sandbox of its own (`unconfined`
-    /// is what ``confineIfWorker(_:)`` could not apply).
+    /// is what `WorkerCommand.confine` could not apply, first thing in `main.swift`).
     public static func main(
         _ arguments: [String], environment: [String: String], closed: Set<Int32> = [],
         unconfined: [WorkerProtection] = []
     ) async -> Int32 {
         if arguments.first == WorkerCommand.subcommand {
             return await WorkerCommand.serve(
-                Array(arguments.dropFirst()), registrations: HostRegistry.lines, errands: HostRegistry.errands,
-                unconfined: unconfined)
+                arguments, registrations: HostRegistry.lines, errands: HostRegistry.errands, unconfined: unconfined)
         }
         return await CommandLineTool(name: "order-tracking").main(closed: closed) { streams throws(UsageError) in
             let workers = try WorkerCommand.pool(
                 isolating: HostRegistry.lines, calling: HostRegistry.otherEndpoints, environment: environment,
-                clock: SystemClock(), sandbox: SystemSandbox.current)
+                clock: SystemClock(), sandbox: SystemSandbox.current, said: streams.err)
             defer { workers?.close() }
-            if environment["COURIER_IN_PROCESS"] == "1" {
-                streams.err("note: COURIER_IN_PROCESS=1: squads' code runs in this process, unsandboxed")
-            }
             return try await run(arguments, environment: environment, streams: streams, workers: workers).rawValue
         }
     }

@@ -5,10 +5,11 @@ import SandboxBinding
 
 /// This system's sandbox for workers, over SandboxBinding's calls: what the kernel offers (asked once by the host,
 /// which says what is missing) and how a worker confines itself (Landlock for files, TCP and signals; seccomp for
-/// everything else), reading only what the executable itself needs.
-enum SystemSandbox {
+/// everything else), reading only what the executable itself needs. An adapter: only apps import it, and hand it
+/// to ComponentWorkers, which names no system binding.
+public enum SystemSandbox {
     /// The sandbox of the running kernel.
-    static var current: WorkerSandbox {
+    public static var current: WorkerSandbox {
         let landlock = Int(courier_sandbox_landlock_abi())
         let seccomp = courier_sandbox_seccomp_available() == 1
         return WorkerSandbox(missing: WorkerProtection.missing(landlock: landlock, seccomp: seccomp)) { confine() }
@@ -30,24 +31,45 @@ enum SystemSandbox {
         return WorkerProtection.allCases.filter { !applied.contains($0) }
     }
 
-    /// What a worker may read: its executable's folder, the files it has mapped (its libraries), the time zones, the
+    /// What a worker may read: its executable's folder, the folders of the files it has mapped (its libraries, and
+    /// those a library loads later beside them), the time zones, the
     /// processor count and limits, and /proc, where Dispatch reads its own threads' state (`/proc/TID/stat`, and it
     /// traps when it cannot). Of another process /proc then gives no environment, descriptor, memory or link
     /// (Landlock refuses those as it refuses tracing), and the host blanks its own command line
-    /// (`OrderTrackingApp.hideArguments`). Nothing of the person's: no home, no data folder.
+    /// (HostIO's `HiddenArguments`). Nothing of the person's: no home, no data folder.
     static func readable() -> [String] {
         var paths = ["/usr/share/zoneinfo", "/etc/localtime", "/sys/devices/system/cpu", "/sys/fs/cgroup", "/proc"]
         if let executable = ExecutableLocation.path() {
             paths.append((executable as NSString).deletingLastPathComponent)
         }
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        let maps = whole("/proc/self/maps")
         var mapped = Set<String>()
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])
-            if !path.hasSuffix(" (deleted)"), mapped.insert(path).inserted { paths.append(path) }
+            // A library's folder: a regular file's, never a device's (/dev holds the person's terminal).
+            var file = stat()
+            guard stat(path, &file) == 0, file.st_mode & S_IFMT == S_IFREG, !path.hasPrefix("/dev/") else { continue }
+            let folder = (path as NSString).deletingLastPathComponent
+            if folder != "/", mapped.insert(folder).inserted { paths.append(folder) }
         }
         return paths
+    }
+
+    /// All of a /proc file, read to its end (it gives no size to read up to).
+    static func whole(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var data = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            data += chunk[0..<count]
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// How many threads this process has (1 when it cannot tell).

@@ -162,8 +162,8 @@ final class WorkerLink: Sendable {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
         state.withLock { state in
-            // Not reaped yet (the reader reaps it), so its group's id is still its own.
-            signalGroup(pid, SIGKILL)
+            // Not reaped yet (the reader marks it before reaping it), so its group's id is still its own.
+            if !state.exited { signalGroup(pid, SIGKILL) }
             if !state.inputClosed { _ = shutdown(input, Int32(SHUT_RDWR)) }
             if !state.errorsClosed { _ = shutdown(errors, Int32(SHUT_RDWR)) }
         }

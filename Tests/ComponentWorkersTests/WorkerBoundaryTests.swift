@@ -104,73 +104,95 @@ private final class Counting: Backend {
         #expect(DeclaredReach.anything.allows(["anything"]))
     }
 
-    @Test func aWorkerStartsInASessionOfItsOwnWithNothingOfThePersons() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let report = folder.appendingPathComponent("report").path
-        let script = """
-            { cat /proc/$$/stat; echo; readlink /proc/$$/fd/0; ls /proc/$$/fd | tr '\\n' ' '; echo; \
-            [ -e "$PWD" ] && echo "folder there" || echo "folder gone"; env; } > \(report); exit 3
-            """
-        let (pool, _, traced, _) = Self.pool(
-            script, environment: ["LANG": "C.UTF-8", "COURIER_TOKEN": "secret", "HOME": "/home/person"])
+    @Test func whatTheSystemCannotApplyIsSaidOnceOnTheTraceAndByComponents() async throws {
+        let (clock, traced) = (VirtualClock(), Traced())
+        let pool = WorkerPool(
+            command: ["/bin/sh", "-c", "sleep 300"], isolated: [], clock: clock, environment: [:],
+            missing: [.files, .truncation])
         defer { pool.close() }
-        let pid = try #require(await traced.pid())
-        #expect(await traced.wait(for: "crashed") != nil)
-        let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map(String.init)
-        // /proc/PID/stat: pid (comm) state ppid pgrp session tty_nr …
-        let stat = lines[0].split(separator: ")").last?.split(separator: " ").map(String.init) ?? []
-        #expect(stat[2] == String(pid) && stat[3] == String(pid), "its own group and session: \(stat)")
-        #expect(stat[4] == "0", "no controlling terminal")
-        #expect(lines[1] == "/dev/null")
-        // The shell's own redirection opens one more (its output file, then the listing's): 0, 1, 2, 3 and it.
-        #expect(Set(lines[2].split(separator: " ")).isSuperset(of: ["0", "1", "2", "3"]))
-        #expect(lines[2].split(separator: " ").count <= 5, "\(lines[2])")
-        #expect(lines[3] == "folder gone", "an empty folder no one can add to")
-        let environment = Set(lines.dropFirst(4).map { String($0.split(separator: "=").first ?? "") })
-        #expect(environment.contains("LANG") && environment.contains("SWIFT_BACKTRACE"))
-        #expect(!environment.contains("COURIER_TOKEN") && !environment.contains("HOME"))
+        pool.trace { traced.add($0) }
+        pool.trace { traced.add($0) }
+        #expect(traced.all == [WorkerSandbox.line([.files, .truncation])])
+        #expect(pool.unapplied == WorkerSandbox.line([.files, .truncation]))
+        let whole = WorkerPool(command: ["/bin/sh"], isolated: [], clock: clock, environment: [:])
+        whole.trace { traced.add($0) }
+        #expect(traced.all.count == 1 && whole.unapplied == nil)
     }
 
-    @Test func aHelperHoldingTheWorkersSocketsNeitherHidesItsEndNorOutlivesIt() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let helper = folder.appendingPathComponent("helper").path
-        // The helper inherits descriptors 1, 2 and 3: before, the host read on until it ended (a 16 s run).
-        let (pool, _, traced, _) = Self.pool("sleep 300 & echo $! > \(helper); sleep 0.2; exit 3")
-        defer { pool.close() }
-        let line = try #require(await traced.wait(for: "crashed"))
-        #expect(line.hasSuffix("Probe's worker exited with status 3"))
-        let pid = try #require(
-            pid_t(try String(contentsOfFile: helper, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        // Ended with the worker's group (a zombie until whoever adopted it reaps it, then gone).
-        var state = "running"
-        for _ in 0..<1000 {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            state = stat.isEmpty ? "gone" : String(stat.split(separator: ")").last?.split(separator: " ").first ?? "")
-            if state == "gone" || state == "Z" { break }
-            try await Task.sleep(for: .milliseconds(10))
+    // What follows reads the worker's /proc entries: Linux's.
+    #if os(Linux)
+        @Test func aWorkerStartsInASessionOfItsOwnWithNothingOfThePersons() async throws {
+            let folder = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let report = folder.appendingPathComponent("report").path
+            let script = """
+                { cat /proc/$$/stat; echo; readlink /proc/$$/fd/0; ls /proc/$$/fd | tr '\\n' ' '; echo; \
+                [ -e "$PWD" ] && echo "folder there" || echo "folder gone"; env; } > \(report); exit 3
+                """
+            let (pool, _, traced, _) = Self.pool(
+                script, environment: ["LANG": "C.UTF-8", "COURIER_TOKEN": "secret", "HOME": "/home/person"])
+            defer { pool.close() }
+            let pid = try #require(await traced.pid())
+            #expect(await traced.wait(for: "crashed") != nil)
+            let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map(String.init)
+            // /proc/PID/stat: pid (comm) state ppid pgrp session tty_nr …
+            let stat = lines[0].split(separator: ")").last?.split(separator: " ").map(String.init) ?? []
+            #expect(stat[2] == String(pid) && stat[3] == String(pid), "its own group and session: \(stat)")
+            #expect(stat[4] == "0", "no controlling terminal")
+            #expect(lines[1] == "/dev/null")
+            // The shell's own redirection opens one more (its output file, then the listing's): 0, 1, 2, 3 and it.
+            #expect(Set(lines[2].split(separator: " ")).isSuperset(of: ["0", "1", "2", "3"]))
+            #expect(lines[2].split(separator: " ").count <= 5, "\(lines[2])")
+            #expect(lines[3] == "folder gone", "an empty folder no one can add to")
+            let environment = Set(lines.dropFirst(4).map { String($0.split(separator: "=").first ?? "") })
+            #expect(environment.contains("LANG") && environment.contains("SWIFT_BACKTRACE"))
+            #expect(!environment.contains("COURIER_TOKEN") && !environment.contains("HOME"))
         }
-        #expect(state == "gone" || state == "Z", "the helper is \(state)")
-    }
 
-    @Test func aWorkerStopsAndContinuesWithTheHost() async throws {
-        let (pool, _, traced, _) = Self.pool("while :; do :; done")
-        defer { pool.close() }
-        let pid = try #require(await traced.pid())
-        func state() -> String {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            return String(stat.split(separator: ")").last?.split(separator: " ").first ?? "")
+        @Test func aHelperHoldingTheWorkersSocketsNeitherHidesItsEndNorOutlivesIt() async throws {
+            let folder = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let helper = folder.appendingPathComponent("helper").path
+            // The helper inherits descriptors 1, 2 and 3: before, the host read on until it ended (a 16 s run).
+            let (pool, _, traced, _) = Self.pool("sleep 300 & echo $! > \(helper); sleep 0.2; exit 3")
+            defer { pool.close() }
+            let line = try #require(await traced.wait(for: "crashed"))
+            #expect(line.hasSuffix("Probe's worker exited with status 3"))
+            let pid = try #require(
+                pid_t(
+                    try String(contentsOfFile: helper, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+            )
+            // Ended with the worker's group (a zombie until whoever adopted it reaps it, then gone).
+            var state = "running"
+            for _ in 0..<1000 {
+                let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+                state =
+                    stat.isEmpty ? "gone" : String(stat.split(separator: ")").last?.split(separator: " ").first ?? "")
+                if state == "gone" || state == "Z" { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(state == "gone" || state == "Z", "the helper is \(state)")
         }
-        func until(_ wanted: (String) -> Bool) async throws -> String {
-            for _ in 0..<1000 where !wanted(state()) { try await Task.sleep(for: .milliseconds(10)) }
-            return state()
+
+        @Test func aWorkerStopsAndContinuesWithTheHost() async throws {
+            let (pool, _, traced, _) = Self.pool("while :; do :; done")
+            defer { pool.close() }
+            let pid = try #require(await traced.pid())
+            func state() -> String {
+                let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+                return String(stat.split(separator: ")").last?.split(separator: " ").first ?? "")
+            }
+            func until(_ wanted: (String) -> Bool) async throws -> String {
+                for _ in 0..<1000 where !wanted(state()) { try await Task.sleep(for: .milliseconds(10)) }
+                return state()
+            }
+            pool.stopAll()
+            #expect(try await until { $0 == "T" } == "T")
+            pool.continueAll()
+            #expect(try await until { $0 != "T" } == "R")
         }
-        pool.stopAll()
-        #expect(try await until { $0 == "T" } == "T")
-        pool.continueAll()
-        #expect(try await until { $0 != "T" } == "R")
-    }
+
+    #endif
 
     @Test func aFetchItsModuleDoesNotDeclareIsRefusedSaidAndNeverReachesTheBackend() async throws {
         // A worker that answers its first call with a fetch of another squad's endpoint, then waits.

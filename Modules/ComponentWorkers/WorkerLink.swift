@@ -332,6 +332,20 @@ final class WorkerLink: Sendable {
     /// After its output ended: waits for the process and says why it ended, and whether that was a crash (not the
     /// host closing it).
     private func reasonForEnd() -> (Failure, crashed: Bool) {
+        // A worker whose channel ended is given a moment to exit by itself (a trap closes its descriptors before it
+        // is gone), so its own status is said; one still running then is ended, and that is the reason, not a
+        // SIGKILL from outside.
+        var running = true
+        for _ in 0..<20 where running {
+            var info = siginfo_t()
+            running = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == 0
+            if running { usleep(10_000) }
+        }
+        if running {
+            state.withLock { state in
+                if state.endedBecause == nil { state.endedBecause = "code closed its channel to the host" }
+            }
+        }
         kill()
         _ = errorsRead.wait(timeout: .now() + 2)
         // Waited for without reaping, then marked, then reaped: a signal can never reach a process that took its id.

@@ -194,6 +194,13 @@ private final class Counting: Backend {
 
     #endif
 
+    @Test func aWorkerThatClosesItsChannelIsEndedAndThatIsTheReasonNotAKillFromOutside() async throws {
+        let (pool, _, traced, _) = Self.pool("exec 3>&-; sleep 300")
+        defer { pool.close() }
+        let line = try #require(await traced.wait(for: "crashed"))
+        #expect(line.hasSuffix("Probe's code closed its channel to the host; its worker was ended"))
+    }
+
     @Test func aFetchItsModuleDoesNotDeclareIsRefusedSaidAndNeverReachesTheBackend() async throws {
         // A worker that answers its first call with a fetch of another squad's endpoint, then waits.
         let frame = try #require(

@@ -40,11 +40,12 @@ public final class WorkerPool: ComponentRunner {
     private let missing: [WorkerProtection]
     private let state = Locked(State())
     /// The settings a worker is given, by name, when the host has them: the locale's and the time zone's (what a
-    /// card's formatting reads) and the sanitizers' (a sanitized build's workers report as the host does). Nothing
-    /// else the person exported reaches a squad's code: no token, no path, no `COURIER_` setting.
+    /// card's formatting reads), the sanitizers' (a sanitized build's workers report as the host does) and the test
+    /// runner's marker (`Scripts/test-clean` finds a worker a run left behind by it). Nothing else the person
+    /// exported reaches a squad's code: no token, no path, no other `COURIER_` setting.
     public static let passedOn: Set<String> = [
         "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY",
-        "LC_MESSAGES", "TZ", "TSAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+        "LC_MESSAGES", "TZ", "TSAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "COURIER_TEST_RUN",
     ]
     /// After this many crashes in a row a module's worker is not started again for the rest of the run.
     public static let crashLimit = 5

@@ -10,9 +10,13 @@ import Foundation
 /// `environ` (and `ps`) show any process of the person's the strings the host was started with, its `--api`,
 /// `--data-dir` and `--record` and a token the person exported, and a squad's worker is such a process.
 public enum HiddenArguments {
-    /// Blanks the strings of this process's arguments past its name and of its environment. Call it first, on the
-    /// only thread, once the arguments were read (`CommandLine.arguments` keeps its copy; each variable is moved to
-    /// a copy of its own, which `getenv` and `ProcessInfo` read).
+    /// What stays readable: the test runner's marker, no secret, by which `Scripts/test-clean` finds a process a
+    /// run left behind.
+    public static let shown = ["COURIER_TEST_RUN"]
+
+    /// Blanks the strings of this process's arguments past its name and of its environment, but for ``shown``.
+    /// Call it first, on the only thread, once the arguments were read (`CommandLine.arguments` keeps its copy;
+    /// each variable is moved to a copy of its own, which `getenv` and `ProcessInfo` read).
     public static func hide() {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
@@ -22,7 +26,9 @@ public enum HiddenArguments {
             var index = 0
             while let variable = environ[index], let copy = strdup(variable) {
                 environ[index] = copy
-                memset(variable, 0, strlen(variable))
+                if !shown.contains(where: { strncmp(variable, $0 + "=", $0.utf8.count + 1) == 0 }) {
+                    memset(variable, 0, strlen(variable))
+                }
                 index += 1
             }
         #endif

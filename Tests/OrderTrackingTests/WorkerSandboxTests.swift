@@ -32,10 +32,10 @@ import Testing
         }
 
         @Test func aWatchedScreensWorkersAreConfinedAndTheHostsSecretsAreOutOfTheirReach() async throws {
-            let secret = "COURIER_TEST_TOKEN"
+            let (secret, marker) = ("COURIER_TEST_TOKEN", "boundary-\(UUID())")
             let host = try ChildProcess.start(
                 [CLI.binary, "1234", "--watch", "--plain", "--data-dir", CLI.dataHome.path],
-                environment: CLI.environment.merging([secret: "token-4711"]) { $1 })
+                environment: CLI.environment.merging([secret: "token-4711", "COURIER_TEST_RUN": marker]) { $1 })
             defer {
                 host.send(SIGKILL)
                 _ = host.wait()
@@ -60,7 +60,8 @@ import Testing
                     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(worker)/fd/0")) == "/dev/null")
                 let folder = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(worker)/cwd")) ?? ""
                 #expect(folder.hasSuffix("(deleted)"), "an empty folder no one can add to: \(folder)")
-                #expect(!Self.read("/proc/\(worker)/environ").contains(secret))
+                let environment = Self.read("/proc/\(worker)/environ")
+                #expect(!environment.contains(secret) && environment.contains("COURIER_TEST_RUN=\(marker)"))
                 if confined {
                     // Confined in its first moments, before any squad code: waited for from its start.
                     for _ in 0..<3000 where !Self.read("/proc/\(worker)/status").contains("Seccomp:\t2") {
@@ -73,7 +74,9 @@ import Testing
             // The host's command line and environment, as any process reads them: blank past its name.
             let line = Self.read("/proc/\(host.id)/cmdline")
             #expect(line.hasPrefix(CLI.binary) && !line.contains("1234") && !line.contains("--data-dir"))
-            #expect(!Self.read("/proc/\(host.id)/environ").contains(secret))
+            // But for the test runner's marker, by which Scripts/test-clean finds what a run left behind.
+            let environment = Self.read("/proc/\(host.id)/environ")
+            #expect(!environment.contains(secret) && environment.contains("COURIER_TEST_RUN=\(marker)"))
             // Two descriptors of the host's per worker: its protocol's socket and its errors'.
             let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(host.id)/fd")) ?? []
             let sockets = descriptors.filter {

@@ -122,20 +122,18 @@ public struct CardKernel: Sendable {
         self.publishes = publishes
     }
 
-    /// The events `C` of `module` may announce: those it declares, less any another squad's interface declares
-    /// (`promo.applied` is Promo's to announce, whoever lists it). Without a module, what it declares.
-    public static func publishable<C: Component>(_ type: C.Type, module: String?) -> Set<String> {
+    /// The events `C` may announce: those it declares, less any another squad's interface declares
+    /// (`promo.applied` is Promo's to announce, whoever lists it): a squad's interface is its Swift module's name
+    /// and "Interface" (`Order` → `OrderInterface`), so the type itself says whose it is.
+    public static func publishable<C: Component>(_ type: C.Type) -> Set<String> {
         let declared = (type as? any EventPublishing.Type)?.publishedEvents ?? []
+        let module = String(reflecting: type).prefix { $0 != "." }
         return Set(
-            declared.filter { name in
-                guard let module, name.module.hasSuffix("Interface") else { return true }
-                return name.module == module + "Interface"
-            }.map(\.rawValue))
+            declared.filter { !$0.module.hasSuffix("Interface") || $0.module == module + "Interface" }.map(\.rawValue))
     }
 
-    /// `component` for `context`, its opt-ins found once here and its code run in this process (`module`: the
-    /// squad it belongs to, whose interface is the only one whose events it may announce).
-    public init<C: Component>(_ component: C, context: ComponentContext, module: String? = nil) {
+    /// `component` for `context`, its opt-ins found once here and its code run in this process.
+    public init<C: Component>(_ component: C, context: ComponentContext) {
         let capabilities = Capabilities<C>()
         let open: @Sendable (AnyInfo) -> C.Info? = { $0.value as? C.Info }
         let draw: @Sendable (ComponentState<AnyInfo>) -> Block? = { state in
@@ -185,7 +183,7 @@ public struct CardKernel: Sendable {
             skeletonAtOnce: { draw(.loading) })
         self.init(
             id: C.id, consumes: capabilities.consumed, refreshesOn: capabilities.refreshing,
-            validates: capabilities.validate != nil, publishes: Self.publishable(C.self, module: module), calls: calls)
+            validates: capabilities.validate != nil, publishes: Self.publishable(C.self), calls: calls)
     }
 
     /// Runs the squad's `load` with `received` (the card's latest events, from the screen's state) in its
@@ -252,7 +250,5 @@ public struct InProcess: ComponentRunner {
 
 extension ComponentRegistration {
     /// The component in a kernel for `context`, its code run in this process.
-    public func kernel(context: ComponentContext) -> CardKernel {
-        CardKernel(component(), context: context, module: module)
-    }
+    public func kernel(context: ComponentContext) -> CardKernel { CardKernel(component(), context: context) }
 }

@@ -7,7 +7,9 @@ import Testing
 
 @testable import OrderTrackingKit
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
 #endif
 

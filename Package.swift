@@ -83,11 +83,13 @@ let pluginPoints: [String] = ["Login", "Tabs"]
 
 /// Platform adapters under Modules/<Name>: only apps import them (a squad module gets its `Backend` from the host).
 let adapters: [(name: String, dependencies: [String])] = [
-    ("CoreHTTP", ["Core", "CurlBinding"])
+    ("CoreHTTP", ["Core", "CurlBinding"]),
+    // A worker's sandbox on this system (Landlock, seccomp), handed to ComponentWorkers by the app.
+    ("Confinement", ["ComponentWorkers", "HostIO", "SandboxBinding"]),
 ]
 
 /// C bindings of system libraries under Modules/<Name>: they depend on the system only.
-let systemBindings: [String] = ["CurlBinding"]
+let systemBindings: [String] = ["CurlBinding", "SandboxBinding"]
 
 /// Libraries that only tests and tools use, under Modules/<Name>.
 let testSupport: [(name: String, dependencies: [String])] = [
@@ -101,7 +103,7 @@ let apps: [(name: String, executable: String, dependencies: [String])] = [
         modules.map(\.name) + interfaces.map { "\($0)Interface" } + [
             "JSON", "ArgumentParsing", "TerminalUI", "CodeOwnership", "CoreHTTP", "FixtureBackend", "SafeText",
             "InputRules", "ScreenRuntime", "HostIO", "ScreenSinks", "LiveScreen", "HostComposition",
-            "ComponentWorkers",
+            "ComponentWorkers", "Confinement",
         ]
     ),
     // FixtureBackend for FixtureClaims: `squad lint` and the demo backend apply one rule to squads' fixture trees;
@@ -141,7 +143,8 @@ for squad in interfaces {
     products.append(.library(name: "\(squad)Interface", targets: ["\(squad)Interface"]))
 }
 
-// libcurl's C interface, loaded with dlopen on first use (Linux only; see Modules/CurlBinding/README.md).
+// libcurl's C interface, loaded with dlopen on first use (Linux only; see Modules/CurlBinding/README.md), and the
+// system calls a worker confines itself with (Modules/SandboxBinding/README.md).
 for binding in systemBindings {
     targets.append(
         .target(

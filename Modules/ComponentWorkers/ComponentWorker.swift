@@ -12,21 +12,27 @@ import ScreenRuntime
 /// backend and no files; its fetches go back to the host. Its cards' infos stay here, named by tokens, so the host
 /// never needs the squad's types.
 public enum ComponentWorker {
-    /// Serves the host over standard input and the original standard output until the host closes the input (or
-    /// dies), running the code of `registrations`. Anything the squad's code prints goes to standard error, which
-    /// the host reads for a crash's message. `memory` (MiB) caps what the worker may allocate beyond what it holds
-    /// now: a runaway allocation ends this worker only. Returns the exit status.
+    /// The protocol's socket, both ways: the host gives it as this descriptor (standard input is /dev/null, and
+    /// what the squad's code prints on standard output or error goes to the host's errors reader).
+    static let channel: Int32 = 3
+
+    /// Serves the host over its socket (``channel``) until the host closes it (or dies), running the code of
+    /// `registrations`. Anything the squad's code prints goes to the host, which keeps the tail for a crash's
+    /// message. `memory` (MiB) caps what the worker may allocate beyond what it holds now: a runaway allocation
+    /// ends this worker only. Returns the exit status.
     public static func serve(
         _ registrations: [ComponentRegistration], errands: [WorkerErrand] = [], memory: Int?
     ) async -> Int32 {
-        let output = dup(1)
-        guard output >= 0, dup2(2, 1) >= 0 else { return 70 }
+        let (input, output) = (channel, channel)
+        guard fcntl(channel, F_GETFD) >= 0 else { return 70 }
+        // Close-on-exec on every descriptor it holds, its own copies included (it may start nothing anyway).
+        for descriptor in Int32(0)...channel { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         if let memory { limitMemory(toMoreThanNow: memory) }
         endWithParent()
         let server = WorkerServer(registrations, errands: errands, output: output)
         let (messages, sink) = AsyncStream<ToWorker>.makeStream()
         Thread.detachNewThread {
-            while let message = WorkerFrames.next(ToWorker.self, from: 0) { sink.yield(message) }
+            while let message = WorkerFrames.next(ToWorker.self, from: input) { sink.yield(message) }
             // The host closed its end (it is gone, or done with this worker) or sent what no frame reads: the worker
             // ends now, even while a squad's load spins on another thread.
             _exit(0)
@@ -188,7 +194,7 @@ final class WorkerServer: Sendable {
         writing.lock()
         defer { writing.unlock() }
         // The host is gone when this fails: the read loop ends and the worker with it.
-        _ = WorkerFrames.write(frame, to: output)
+        _ = WorkerFrames.write(frame, to: output, socket: true)
         return true
     }
 

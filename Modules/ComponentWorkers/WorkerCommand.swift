@@ -30,14 +30,21 @@ public enum WorkerCommand {
 
     /// The pool running the code of `isolated` in workers of this executable, or nil when `COURIER_IN_PROCESS=1`
     /// asks for every squad's code in this process (a debugger's view, the benchmark's baseline: a crash then ends
-    /// the run) or the executable cannot be found. A bad `COURIER_WORKER_MEMORY_MB` or `COURIER_IN_PROCESS` is the
-    /// failure, said as advice.
+    /// the run, and nothing is sandboxed) or the executable cannot be found. Each module's fetches are held to its
+    /// registrations' endpoints and its `calling` declarations. `sandbox` says what this system cannot confine: the
+    /// pool says so once (`--trace`), or, with `COURIER_WORKER_SANDBOX=required`, that is the failure. A bad
+    /// `COURIER_WORKER_MEMORY_MB`, `COURIER_IN_PROCESS` or `COURIER_WORKER_SANDBOX` is the failure, said as advice.
+    /// `said` hears the one line that says the squads' code runs unsandboxed in this process.
     public static func pool(
-        isolating isolated: [ComponentRegistration], environment: [String: String], clock: any CourierClock
+        isolating isolated: [ComponentRegistration], calling: [EndpointDeclaration] = [],
+        environment: [String: String], clock: any CourierClock, sandbox: WorkerSandbox = .none,
+        said: (String) -> Void = { _ in }
     ) throws(UsageError) -> WorkerPool? {
         switch environment["COURIER_IN_PROCESS"] {
         case nil, "", "0": break
-        case "1": return nil
+        case "1":
+            said("note: COURIER_IN_PROCESS=1: squads' code runs in this process, unsandboxed")
+            return nil
         case let other?:
             let shown = other.count > 40 ? other.prefix(40) + "…" : Substring(other)
             throw UsageError(
@@ -52,23 +59,71 @@ public enum WorkerCommand {
             }
             memory = value
         }
+        let required = try Self.sandboxRequired(environment)
+        if required, !sandbox.missing.isEmpty {
+            throw UsageError(
+                message: "COURIER_WORKER_SANDBOX=required, and this system cannot hold squads' code to "
+                    + sandbox.missing.map(\.rawValue).joined(separator: ", ")
+                    + "; unset it to run them without that")
+        }
         guard let executable = ExecutableLocation.path() else { return nil }
+        var reach: [String: [String]] = [:]
+        for line in isolated { reach[line.module, default: []].append(line.endpoint) }
+        for declaration in calling { reach[declaration.module, default: []].append(declaration.endpoint) }
         return WorkerPool(
-            command: [executable, subcommand, "--memory", String(memory)], isolated: Set(isolated.map(\.id)),
-            clock: clock, environment: environment)
+            command: [executable, subcommand, "--memory", String(memory)]
+                + (required ? ["--sandbox", "required"] : []),
+            isolated: Set(isolated.map(\.id)), clock: clock, environment: environment,
+            reach: reach.mapValues(DeclaredReach.init), missing: sandbox.missing)
     }
 
-    /// A worker's life, from the arguments after ``subcommand`` (`--memory MIB MODULE`): serves the host with the
-    /// module's registrations among `registrations` until the host closes the pipe. Anything else is refused (64).
+    /// Whether `COURIER_WORKER_SANDBOX` asks for every protection (`required`) or for those this system has
+    /// (`available`, the default).
+    public static func sandboxRequired(_ environment: [String: String]) throws(UsageError) -> Bool {
+        switch environment["COURIER_WORKER_SANDBOX"] {
+        case nil, "", "available": return false
+        case "required": return true
+        case let other?:
+            let shown = other.count > 40 ? other.prefix(40) + "…" : Substring(other)
+            throw UsageError(
+                message: "COURIER_WORKER_SANDBOX='\(shown)' is not required (refuse to run squads' code without "
+                    + "every protection) or available (run it with what this system has)")
+        }
+    }
+
+    /// Confines this process with `sandbox` when `arguments` start a worker: called first, on the process's only
+    /// thread, before any squad code and any other thread exist (Landlock binds the calling thread and those it
+    /// starts). What it could not apply, or nil for any other command line.
+    public static func confine(_ arguments: [String], sandbox: WorkerSandbox) -> [WorkerProtection]? {
+        guard arguments.first == subcommand else { return nil }
+        return sandbox.confine()
+    }
+
+    /// A worker's life, from its arguments (``subcommand`` `--memory MIB [--sandbox required] MODULE`):
+    /// serves the host with the module's registrations among `registrations` until the host closes the pipe.
+    /// `unconfined` is what ``confine(_:sandbox:)`` could not apply: with `--sandbox required` any of it ends the
+    /// worker (78) before the squad's code runs. Anything else is refused (64).
     public static func serve(
-        _ arguments: [String], registrations: [ComponentRegistration], errands: [WorkerErrand] = []
+        _ arguments: [String], registrations: [ComponentRegistration], errands: [WorkerErrand] = [],
+        unconfined: [WorkerProtection] = []
     ) async -> Int32 {
+        var arguments = Array(arguments.dropFirst())
+        var required = false
+        if arguments.count == 5, arguments[2] == "--sandbox", arguments[3] == "required" {
+            required = true
+            arguments.removeSubrange(2...3)
+        }
         guard arguments.count == 3, arguments[0] == "--memory", let memory = Int(arguments[1]),
             case let mine = registrations.filter({ $0.module == arguments[2] }),
             case let owned = errands.filter({ $0.module == arguments[2] }), !mine.isEmpty || !owned.isEmpty
         else {
             FileHandle.standardError.write(Data("\(subcommand) is started by the host itself, not by hand\n".utf8))
             return 64
+        }
+        if required, !unconfined.isEmpty {
+            let pieces = unconfined.map(\.rawValue).joined(separator: ", ")
+            FileHandle.standardError.write(Data("the worker could not confine itself: \(pieces)\n".utf8))
+            return 78
         }
         return await ComponentWorker.serve(mine, errands: owned, memory: memory)
     }

@@ -34,8 +34,11 @@ final class WorkerLink: Sendable {
         var closing = false
         /// The tail of its standard error.
         var errors = Data()
-        /// The pipe to it is closed (on the writer's queue, after every frame queued before): nothing more is written.
+        /// The socket to it is closed (on the writer's queue, after every frame queued before): nothing more is
+        /// written, and its descriptor may be another's.
         var inputClosed = false
+        /// Its errors' socket is closed (its reader is done).
+        var errorsClosed = false
         /// It has exited and is about to be reaped: its process id may soon be another's, so no signal is sent.
         var exited = false
     }
@@ -47,7 +50,14 @@ final class WorkerLink: Sendable {
     /// The process id, for traces.
     let pid: Int32
     private let process: ChildProcess
+    /// The protocol's socket, both ways.
     private let input: Int32
+    /// The socket its standard output and error come on.
+    private let errors: Int32
+    /// The fetches its module's registrations declare.
+    private let reach: DeclaredReach
+    /// Hears each fetch refused, for the trace.
+    private let refused: @Sendable (String) -> Void
     private let clock: any CourierClock
     private let state = Locked(State())
     private let writer: DispatchQueue
@@ -59,42 +69,48 @@ final class WorkerLink: Sendable {
     static let errorTail = 16 << 10
 
     /// Starts `command` as the worker of `module`; `ended` hears how it ended (crashed: not closed by the host).
+    /// The worker gets a session of its own (no controlling terminal: nothing it does reaches the person's), standard
+    /// input from /dev/null, its protocol socket as descriptor 3, its output and errors on a socket the host reads,
+    /// and an empty working folder (made for it and removed once it is in it). Two descriptors stay here: the
+    /// protocol's end and the errors' end. `reach` says which fetches it may ask for (`refused` hears the others).
     static func start(
         _ command: [String], module: String, incarnation: Int, environment: [String: String],
-        clock: any CourierClock, ended: @escaping @Sendable (WorkerLink, Failure, _ crashed: Bool) -> Void
+        reach: DeclaredReach = .anything, clock: any CourierClock,
+        refused: @escaping @Sendable (String) -> Void = { _ in },
+        ended: @escaping @Sendable (WorkerLink, Failure, _ crashed: Bool) -> Void
     ) throws(Failure) -> WorkerLink {
-        var toWorker: [Int32] = [-1, -1]
-        var fromWorker: [Int32] = [-1, -1]
+        var channel: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
-        // A socket towards the worker, so that writing to one that died is an error here, not SIGPIPE.
-        guard socketpair(AF_UNIX, streamSocket, 0, &toWorker) == 0 else {
-            throw Failure("\(module)'s worker could not start: no socket")
+        // Sockets both: writing to a worker that died is an error here, not SIGPIPE, and either end can be shut
+        // down to wake its reader when the worker is gone although something else still holds the other end.
+        guard socketpair(AF_UNIX, streamSocket, 0, &channel) == 0 else { throw Self.cannotStart(module) }
+        guard socketpair(AF_UNIX, streamSocket, 0, &errors) == 0 else {
+            let failure = Self.cannotStart(module)
+            channel.forEach(closeDescriptor)
+            throw failure
         }
         #if canImport(Darwin)
             var on: Int32 = 1
-            _ = setsockopt(toWorker[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            _ = setsockopt(channel[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        guard pipe(&fromWorker) == 0 else {
-            toWorker.forEach(closeDescriptor)
-            throw Failure("\(module)'s worker could not start: no pipe")
-        }
-        guard pipe(&errors) == 0 else {
-            (toWorker + fromWorker).forEach(closeDescriptor)
-            throw Failure("\(module)'s worker could not start: no pipe")
-        }
-        for descriptor in [toWorker[1], fromWorker[0], errors[0]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        // Close-on-exec here, the worker's own ends included: only the spawn's duplicates (3, 1, 2) reach it.
+        for descriptor in channel + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let folder = EmptyFolder()
+        defer { folder?.remove() }
         let process: ChildProcess
         do {
             process = try ChildProcess.start(
-                command, environment: environment, input: toWorker[0], output: fromWorker[1], error: errors[1])
+                command, environment: environment, directory: folder?.path, output: errors[0], error: errors[0],
+                extra: channel[0], session: true)
         } catch {
-            (toWorker + fromWorker + errors).forEach(closeDescriptor)
+            (channel + errors).forEach(closeDescriptor)
             throw Failure("\(module)'s worker could not start: \(error.message)")
         }
-        [toWorker[0], fromWorker[1], errors[1]].forEach(closeDescriptor)
+        [channel[0], errors[0]].forEach(closeDescriptor)
         let link = WorkerLink(
-            module: module, incarnation: incarnation, process: process, input: toWorker[1], clock: clock)
-        let (output, errorOutput) = (fromWorker[0], errors[0])
+            module: module, incarnation: incarnation, process: process, channel: channel[1], errors: errors[1],
+            reach: reach, clock: clock, refused: refused)
+        let (output, errorOutput) = (channel[1], errors[1])
         Thread.detachNewThread {
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -103,26 +119,54 @@ final class WorkerLink: Sendable {
                 guard count > 0 else { break }
                 link.keep(Data(chunk[0..<count]))
             }
-            closeDescriptor(errorOutput)
+            link.state.withLock { state in
+                state.errorsClosed = true
+                closeDescriptor(errorOutput)
+            }
             link.errorsRead.signal()
         }
         Thread.detachNewThread {
             while let message = WorkerFrames.next(FromWorker.self, from: output) { link.route(message) }
-            closeDescriptor(output)
             let (reason, crashed) = link.reasonForEnd()
             // The pool hears first (a crash is counted before anyone can ask for the module again), then the calls.
             ended(link, reason, crashed)
             link.failCalls(reason)
             link.over.signal()
         }
+        // Its death is seen at once, even while something else (a helper it started) holds its sockets: when it
+        // exits, its group is ended and both readers are woken.
+        Thread.detachNewThread { link.watchForExit() }
         return link
     }
 
-    private init(module: String, incarnation: Int, process: ChildProcess, input: Int32, clock: any CourierClock) {
-        (self.module, self.incarnation, self.process, self.input, self.clock) =
-            (module, incarnation, process, input, clock)
+    /// Why a worker could not start, from the system's error: "too many open files" under a low `ulimit -n`.
+    private static func cannotStart(_ module: String) -> Failure {
+        let words = String(cString: strerror(errno))
+        return Failure("\(module)'s worker could not start: \(words.prefix(1).lowercased() + words.dropFirst())")
+    }
+
+    private init(
+        module: String, incarnation: Int, process: ChildProcess, channel: Int32, errors: Int32, reach: DeclaredReach,
+        clock: any CourierClock, refused: @escaping @Sendable (String) -> Void
+    ) {
+        (self.module, self.incarnation, self.process, self.input, self.errors, self.clock) =
+            (module, incarnation, process, channel, errors, clock)
+        (self.reach, self.refused) = (reach, refused)
         pid = process.id
         writer = DispatchQueue(label: "courier.worker.\(module).\(incarnation)")
+    }
+
+    /// Waits (on a thread of its own) for the worker to exit without reaping it, then ends what it may have left in
+    /// its group and wakes the readers of its sockets, which its helpers might otherwise hold open.
+    private func watchForExit() {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        state.withLock { state in
+            // Not reaped yet (the reader marks it before reaping it), so its group's id is still its own.
+            if !state.exited { signalGroup(pid, SIGKILL) }
+            if !state.inputClosed { _ = shutdown(input, Int32(SHUT_RDWR)) }
+            if !state.errorsClosed { _ = shutdown(errors, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// Whether it has ended.
@@ -169,6 +213,15 @@ final class WorkerLink: Sendable {
                     switch incoming {
                     case .reply(let reply): return .success(reply)
                     case .ended(let failure): return .failure(failure)
+                    case .fetch(let fetch, let segments) where !reach.allows(segments):
+                        // Outside what its module declares: refused, and the call fails with it, so the card says so
+                        // whatever the squad's code does with the error.
+                        let path = segments.joined(separator: "/")
+                        let refusal = "\(module)'s code fetched \(path), which \(module) does not declare; refused"
+                        refused(refusal)
+                        send(.fetched(id: fetch, .fault(.transport("refused: not declared by \(module)", path: path))))
+                        stop(id, saying: nil)
+                        return .failure(Failure(refusal))
                     case .fetch(let fetch, let segments):
                         fetches.addTask { [self] in
                             let result: FetchResult
@@ -220,10 +273,14 @@ final class WorkerLink: Sendable {
         kill()
     }
 
-    /// SIGKILL, unless it has already exited.
-    private func kill() {
+    /// SIGKILL to its whole group (whatever it started), unless it has been reaped.
+    private func kill() { signal(SIGKILL) }
+
+    /// Sends `number` to the worker's whole group unless it has been reaped (its group's id may then be another's):
+    /// SIGSTOP and SIGCONT when the host is stopped and continued (Ctrl-Z, `fg`), SIGKILL to end it.
+    func signal(_ number: Int32) {
         state.withLock { state in
-            if !state.exited { process.send(SIGKILL) }
+            if !state.exited { signalGroup(pid, number) }
         }
     }
 
@@ -275,14 +332,33 @@ final class WorkerLink: Sendable {
     /// After its output ended: waits for the process and says why it ended, and whether that was a crash (not the
     /// host closing it).
     private func reasonForEnd() -> (Failure, crashed: Bool) {
+        // A worker whose channel ended is given a moment to exit by itself (a trap closes its descriptors before it
+        // is gone), so its own status is said; one still running then is ended, and that is the reason, not a
+        // SIGKILL from outside.
+        var running = true
+        for _ in 0..<20 where running {
+            var info = siginfo_t()
+            running = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == 0
+            if running { usleep(10_000) }
+        }
+        if running {
+            state.withLock { state in
+                if state.endedBecause == nil { state.endedBecause = "code closed its channel to the host" }
+            }
+        }
         kill()
         _ = errorsRead.wait(timeout: .now() + 2)
         // Waited for without reaping, then marked, then reaped: a signal can never reach a process that took its id.
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-        state.withLock { $0.exited = true }
+        // Whatever it started ends with it: its group, before its id is given back.
+        state.withLock { state in
+            signalGroup(pid, SIGKILL)
+            state.exited = true
+        }
         let status = process.wait()
         return state.withLock { state in
+            if state.closing && state.endedBecause == nil { state.endedBecause = "run is over" }
             let reason = Self.reason(module, status: status, errors: state.errors, endedBecause: state.endedBecause)
             return (Failure(reason), !state.closing)
         }
@@ -301,8 +377,10 @@ final class WorkerLink: Sendable {
             call.finish()
         }
         writer.async { [self] in
-            state.withLock { $0.inputClosed = true }
-            closeDescriptor(input)
+            state.withLock { state in
+                state.inputClosed = true
+                closeDescriptor(input)
+            }
         }
     }
 
@@ -317,6 +395,9 @@ final class WorkerLink: Sendable {
             return "\(module)'s code stopped: " + (message.count > 200 ? String(message.prefix(200)) + "…" : message)
         }
         guard status > 128 else { return "\(module)'s worker exited with status \(status)" }
+        // Nothing in the run sends it SIGKILL without saying why (above), and no worker can signal another: it was
+        // ended from outside (a person, the system short of memory), which is not its squad's code.
+        if status == 128 + SIGKILL { return "\(module)'s worker was killed from outside the run (signal 9)" }
         let names: [Int32: String] = [
             SIGILL: "illegal instruction (a trap)", SIGTRAP: "trap", SIGABRT: "aborted", SIGBUS: "bus error",
             SIGFPE: "arithmetic fault", SIGKILL: "killed",
@@ -329,6 +410,23 @@ final class WorkerLink: Sendable {
 
 /// The system's close, which the link's own `close()` hides inside it.
 private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+
+/// The system's kill, to the group `leader` leads (the link's own `kill()` hides it inside it).
+private func signalGroup(_ leader: pid_t, _ number: Int32) { _ = kill(-leader, number) }
+
+/// A folder made empty for a worker to start in, removed once it is there: the worker's working folder is then
+/// a folder no one can add to.
+private struct EmptyFolder {
+    let path: String
+
+    init?() {
+        var template = Array((NSTemporaryDirectory() + "/courier-worker-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        path = String(cString: made)
+    }
+
+    func remove() { _ = rmdir(path) }
+}
 
 #if canImport(Darwin)
     private let streamSocket = SOCK_STREAM

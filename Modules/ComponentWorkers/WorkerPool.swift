@@ -2,6 +2,12 @@ import Core
 import Foundation
 import ScreenRuntime
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
 /// The host's side of isolation: it runs each isolated module's component code in a worker process of that
 /// module (started on first use, reused for every later call) and supervises them, so that a squad's trap, stack
 /// overflow, runaway allocation or spin costs only that module's cards. Cards of other modules run in this process.
@@ -20,32 +26,66 @@ public final class WorkerPool: ComponentRunner {
         var nextSlot = 0
         var closed = false
         var trace: (@Sendable (String) -> Void)?
+        /// The missing protections have been said on the trace (once a run).
+        var saidMissing = false
     }
 
     private let command: [String]
     private let isolated: Set<ComponentID>
     private let clock: any CourierClock
     private let environment: [String: String]
+    /// Each module's declared fetches; nil: any (a pool with no declarations, tests of supervision).
+    private let reach: [String: DeclaredReach]?
+    /// The protections this system cannot apply to a worker, said once on the trace.
+    private let missing: [WorkerProtection]
     private let state = Locked(State())
+    /// The settings a worker is given, by name, when the host has them: the locale's and the time zone's (what a
+    /// card's formatting reads), the sanitizers' (a sanitized build's workers report as the host does) and the test
+    /// runner's marker (`Scripts/test-clean` finds a worker a run left behind by it). Nothing else the person
+    /// exported reaches a squad's code: no token, no path, no other `COURIER_` setting.
+    public static let passedOn: Set<String> = [
+        "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY",
+        "LC_MESSAGES", "TZ", "TSAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "COURIER_TEST_RUN",
+    ]
     /// After this many crashes in a row a module's worker is not started again for the rest of the run.
     public static let crashLimit = 5
     /// The least time a call other than a load (drawing, answering, judging) is given before its worker is ended.
     static let drawingFloor: Duration = .seconds(5)
 
     /// Workers started as `command` + the module's name (the host's own executable and its internal subcommand)
-    /// for the components in `isolated`, supervised on `clock`, with `environment`.
+    /// for the components in `isolated`, supervised on `clock`, with the ``passedOn`` part of `environment`; each
+    /// module's fetches held to its `reach` (nil: any), and `missing` the protections this system cannot apply.
     public init(
-        command: [String], isolated: Set<ComponentID>, clock: any CourierClock, environment: [String: String]
+        command: [String], isolated: Set<ComponentID>, clock: any CourierClock, environment: [String: String],
+        reach: [String: DeclaredReach]? = nil, missing: [WorkerProtection] = []
     ) {
-        (self.command, self.isolated, self.clock) = (command, isolated, clock)
-        var environment = environment
+        (self.command, self.isolated, self.clock, self.reach, self.missing) =
+            (command, isolated, clock, reach, missing)
+        var passed = environment.filter { Self.passedOn.contains($0.key) }
         // A trap prints its message and ends at once, without the runtime's symbolicated backtrace (seconds).
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        self.environment = environment
+        passed["SWIFT_BACKTRACE"] = "enable=no"
+        self.environment = passed
     }
 
-    /// Where `--trace` lines about workers go (starts, ends, crashes, restarts refused).
-    public func trace(to trace: (@Sendable (String) -> Void)?) { state.withLock { $0.trace = trace } }
+    /// Where `--trace` lines about workers go (starts, ends, crashes, restarts refused, fetches refused); the first
+    /// says, once a run, which protections this system could not apply.
+    public func trace(to trace: (@Sendable (String) -> Void)?) {
+        let first = state.withLock { state -> Bool in
+            state.trace = trace
+            defer { if trace != nil { state.saidMissing = true } }
+            return trace != nil && !state.saidMissing
+        }
+        if first, let line = WorkerSandbox.line(missing) { trace?(line) }
+    }
+
+    /// The line saying what this system cannot hold its workers to (`components` says it), or nil.
+    public var unapplied: String? { WorkerSandbox.line(missing) }
+
+    /// Stops every worker with the host (Ctrl-Z): a squad's spin does not go on while the person has stopped the run.
+    public func stopAll() { for link in state.withLock({ Array($0.links.values) }) { link.signal(SIGSTOP) } }
+
+    /// Continues every worker with the host (`fg`, `bg`).
+    public func continueAll() { for link in state.withLock({ Array($0.links.values) }) { link.signal(SIGCONT) } }
 
     /// How long a module waits after its `crashes`-th crash in a row before its worker is started again.
     public static func backOff(after crashes: Int) -> Duration { .seconds(1 << min(max(crashes - 1, 0), 5)) }
@@ -77,7 +117,7 @@ public final class WorkerPool: ComponentRunner {
         _ = link(for: registration.module)
         return CardKernel(
             id: local.id, consumes: local.consumes, refreshesOn: local.refreshesOn, validates: local.validates,
-            calls: card.calls)
+            publishes: local.publishes, calls: card.calls)
     }
 
     /// Errand `id` (a login hook) of `module`, run in that module's worker with `argument` (JSON), its fetches on
@@ -120,7 +160,8 @@ public final class WorkerPool: ComponentRunner {
             do throws(Failure) {
                 let link = try WorkerLink.start(
                     command + [module], module: module, incarnation: state.started, environment: environment,
-                    clock: clock
+                    reach: reach.map { $0[module] ?? DeclaredReach([]) } ?? .anything, clock: clock,
+                    refused: { [weak self] line in self?.said("worker \(module): \(line)") }
                 ) { [weak self] link, reason, crashed in self?.ended(link, reason, crashed: crashed) }
                 state.links[module] = link
                 return (.success(link), state.trace)
@@ -129,6 +170,9 @@ public final class WorkerPool: ComponentRunner {
         if case .success(let link) = result { trace?("worker \(module): started (pid \(link.pid))") }
         return result
     }
+
+    /// A line for the trace, if there is one.
+    private func said(_ line: String) { state.withLock { $0.trace }?(line) }
 
     private func ended(_ link: WorkerLink, _ reason: Failure, crashed: Bool) {
         let now = clock.now()

@@ -81,8 +81,10 @@ extension Bool: EventPayload {
 public class AnyEventName: Hashable, CustomStringConvertible, @unchecked Sendable {
     /// The name on the wire: "order.status".
     public let rawValue: String
+    /// The module whose file declares it ("OrderInterface"): a squad publishes only what its own interface declares.
+    public let module: String
 
-    fileprivate init(rawValue: String) { self.rawValue = rawValue }
+    fileprivate init(rawValue: String, module: String) { (self.rawValue, self.module) = (rawValue, module) }
 
     /// Names are equal when their wire names are.
     public static func == (one: AnyEventName, other: AnyEventName) -> Bool { one.rawValue == other.rawValue }
@@ -97,8 +99,10 @@ public class AnyEventName: Hashable, CustomStringConvertible, @unchecked Sendabl
 /// a consumer reads the payload typed (`event.payload(of: .orderStatus)`) and `squad lint` can tell a typo from
 /// an event nobody publishes.
 public final class EventName<Payload: EventPayload>: AnyEventName, @unchecked Sendable {
-    /// A name on the wire; publishers declare theirs as constants.
-    public init(_ rawValue: String) { super.init(rawValue: rawValue) }
+    /// A name on the wire; publishers declare theirs as constants (`fileID` names the declaring module).
+    public init(_ rawValue: String, fileID: String = #fileID) {
+        super.init(rawValue: rawValue, module: String(fileID.prefix { $0 != "/" }))
+    }
     /// This event with `payload`: `AnyEventName.orderStatus(.delivered)`.
     public func callAsFunction(_ payload: Payload) -> DomainEvent { DomainEvent(self, payload) }
 }

@@ -18,12 +18,13 @@ import Foundation
 
         /// Starts `command` (its first element looked up on PATH) in `directory` with `environment` (nil: this
         /// process's), its standard input, output and error being the given descriptors (which stay open here;
-        /// nil: /dev/null).
-        /// The child gets its own process group, default signal handling and no blocked signals, and inherits no
-        /// other descriptor.
+        /// nil: /dev/null), and `extra`, when given, as its descriptor 3.
+        /// The child gets its own process group (with `session`, a session of its own: no controlling terminal, so
+        /// nothing it does reaches this process's terminal), default signal handling and no blocked signals, and
+        /// inherits no other descriptor.
         public static func start(
             _ command: [String], environment: [String: String]? = nil, directory: String? = nil,
-            input: Int32? = nil, output: Int32? = nil, error: Int32? = nil
+            input: Int32? = nil, output: Int32? = nil, error: Int32? = nil, extra: Int32? = nil, session: Bool = false
         ) throws(ChildProcessError) -> ChildProcess {
             guard let name = command.first else { throw ChildProcessError(message: "no command to run") }
             #if canImport(Darwin)
@@ -42,16 +43,19 @@ import Foundation
                     posix_spawn_file_actions_addopen(&actions, to, "/dev/null", to == 0 ? O_RDONLY : O_WRONLY, 0)
                 }
             }
+            if let extra { posix_spawn_file_actions_adddup2(&actions, extra, 3) }
             if let directory, Spawning.addChangeDirectory(&actions, directory) != 0 {
                 throw ChildProcessError(message: "cannot run \(name) in \(directory): the system cannot change folder")
             }
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            var flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+            // A new session is also a new group (the child leads both); asking for a group too would fail the start.
+            var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+            flags |= session ? Spawning.setSession : Int32(POSIX_SPAWN_SETPGROUP)
             #if canImport(Darwin)
                 flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
             #else
-                Spawning.closeFrom(&actions, 3)
+                Spawning.closeFrom(&actions, extra == nil ? 3 : 4)
             #endif
             posix_spawnattr_setflags(&attributes, Int16(flags))
             posix_spawnattr_setpgroup(&attributes, 0)
@@ -124,6 +128,13 @@ import Foundation
 
     /// What `posix_spawnp` needs that Swift's C modules do not all declare.
     private enum Spawning {
+        /// `POSIX_SPAWN_SETSID` (glibc 2.26, macOS 10.15), which not every C module of Swift's declares.
+        #if canImport(Darwin)
+            static let setSession: Int32 = 0x0400
+        #else
+            static let setSession: Int32 = 0x80
+        #endif
+
         /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29, macOS 10.15): Glibc's module leaves it out, so it is
         /// looked up by name.
         #if canImport(Darwin)

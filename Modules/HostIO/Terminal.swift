@@ -29,6 +29,9 @@ public final class Terminal: Sendable {
     private let cursorHidden = Locked(false)
     /// What repaints the whole live screen after `fg` (the shell wrote below it while the process was stopped).
     private let resumeHandler = Locked<(@Sendable () -> Void)?>(nil)
+    /// What else stops and continues with this process (its workers, which have sessions of their own and so hear
+    /// no Ctrl-Z from the terminal).
+    private let companions = Locked<[(stop: @Sendable () -> Void, resume: @Sendable () -> Void)]>([])
     /// The job runs in the background (`bg`, or SIGTTOU said so): nothing is drawn until `fg` brings it back.
     private let background = Locked(false)
     /// Whether a thread is already looking for the job to be the foreground job again.
@@ -199,7 +202,14 @@ public final class Terminal: Sendable {
     /// Registers what repaints the live screen whole when the process continues after Ctrl-Z.
     public func onResume(_ repaint: @escaping @Sendable () -> Void) { resumeHandler.withLock { $0 = repaint } }
 
-    /// Ctrl-Z: gives the terminal back as it was (cursor shown, on a fresh line), then stops the process.
+    /// Stops `stop` with this process on Ctrl-Z and continues `resume` with it (`fg`, `bg`): the processes it
+    /// started in sessions of their own, which the terminal's job control does not reach.
+    public func alongside(stop: @escaping @Sendable () -> Void, resume: @escaping @Sendable () -> Void) {
+        companions.withLock { $0.append((stop, resume)) }
+    }
+
+    /// Ctrl-Z: gives the terminal back as it was (cursor shown, on a fresh line), stops its companions, then stops
+    /// the process.
     public func suspend() {
         let clustering = widthQuestion.clusteringRestored()
         if !clustering.isEmpty { streams.out(clustering) }
@@ -212,11 +222,14 @@ public final class Terminal: Sendable {
         // Held from here: after `bg` the other threads run on before SIGCONT's handler can ask who owns the
         // terminal, and a frame drawn then would land on the shell's screen.
         background.withLock { $0 = true }
+        for companion in companions.withLock({ $0 }) { companion.stop() }
         kill(getpid(), SIGSTOP)
     }
 
     /// After `fg`: hides the cursor again and repaints the whole screen below whatever the shell printed.
     public func resume() {
+        // Its companions run again whenever it does, in the foreground or not.
+        for companion in companions.withLock({ $0 }) { companion.resume() }
         // `bg` continues the job without the terminal: keep quiet until `fg` (which continues it again).
         guard ownsTerminal() else { return heldInBackground() }
         background.withLock { $0 = false }

@@ -52,6 +52,8 @@ public struct CardAnswer: Sendable, Equatable {
     public var refreshAfter: Duration?
     /// Its verdict on each of the screen's actions (none when it does not validate).
     public var verdicts: [UserAction: Verdict] = [:]
+    /// Events it announced that its module does not declare it publishes: refused (never routed), and said.
+    public var refused: [DomainEvent] = []
 
     /// An answer drawing `block` for `info`.
     public init(info: AnyInfo? = nil, json: Data? = nil, block: Block? = nil) {
@@ -104,15 +106,30 @@ public struct CardKernel: Sendable {
     public let refreshesOn: Set<String>
     /// Whether it is ``Validatable`` (so a card without info means "could not check", not "no opinion").
     public let validates: Bool
+    /// The events it may announce: those it declares (``EventPublishing/publishedEvents``) that its module's
+    /// interface declares too; nil: any (a kernel built by hand, in a test). Any other is refused, wherever its code runs.
+    public let publishes: Set<String>?
     /// The squad's code, here or in a worker.
     public let calls: KernelCalls
 
     /// A kernel for a component whose declarations are known here and whose code runs through `calls`.
     public init(
-        id: ComponentID, consumes: Set<String>, refreshesOn: Set<String>, validates: Bool, calls: KernelCalls
+        id: ComponentID, consumes: Set<String>, refreshesOn: Set<String>, validates: Bool,
+        publishes: Set<String>? = nil, calls: KernelCalls
     ) {
         (self.id, self.consumes, self.refreshesOn, self.validates, self.calls) =
             (id, consumes, refreshesOn, validates, calls)
+        self.publishes = publishes
+    }
+
+    /// The events `C` may announce: those it declares, less any another squad's interface declares
+    /// (`promo.applied` is Promo's to announce, whoever lists it): a squad's interface is its Swift module's name
+    /// and "Interface" (`Order` → `OrderInterface`), so the type itself says whose it is.
+    public static func publishable<C: Component>(_ type: C.Type) -> Set<String> {
+        let declared = (type as? any EventPublishing.Type)?.publishedEvents ?? []
+        let module = String(reflecting: type).prefix { $0 != "." }
+        return Set(
+            declared.filter { !$0.module.hasSuffix("Interface") || $0.module == module + "Interface" }.map(\.rawValue))
     }
 
     /// `component` for `context`, its opt-ins found once here and its code run in this process.
@@ -166,7 +183,7 @@ public struct CardKernel: Sendable {
             skeletonAtOnce: { draw(.loading) })
         self.init(
             id: C.id, consumes: capabilities.consumed, refreshesOn: capabilities.refreshing,
-            validates: capabilities.validate != nil, calls: calls)
+            validates: capabilities.validate != nil, publishes: Self.publishable(C.self), calls: calls)
     }
 
     /// Runs the squad's `load` with `received` (the card's latest events, from the screen's state) in its
@@ -190,7 +207,15 @@ public struct CardKernel: Sendable {
     public func answer(
         for info: AnyInfo, consuming received: [DomainEvent], json: Bool, actions: [UserAction] = []
     ) async -> Result<CardAnswer, Failure> {
-        do { return .success(try await calls.answer(info, received, json, actions)) } catch { return .failure(error) }
+        do {
+            var answer = try await calls.answer(info, received, json, actions)
+            // Held here, for code in this process and in a worker alike: an event its module does not declare.
+            if let publishes {
+                answer.refused += answer.events.filter { !publishes.contains($0.name) }
+                answer.events.removeAll { !publishes.contains($0.name) }
+            }
+            return .success(answer)
+        } catch { return .failure(error) }
     }
 
     /// The component's verdict on `action` given `info` (nil: it does not validate, or could not say).

@@ -259,6 +259,13 @@ extension ScreenState {
             effects.append(.trace("\(id): finished"))
         }
         if let after = answer.refreshAfter { ask(index, after: after, now, &effects) }
+        // An announcement its module does not declare is refused: said once per event, never routed.
+        for event in answer.refused where !cards[index].refused.contains(event.name) {
+            cards[index].refused.insert(event.name)
+            let line = "\(id): announced \(event.name), which its module does not declare; refused"
+            effects.append(.diagnostic(line))
+            effects.append(.trace(line))
+        }
         let new = answer.events.filter { !cards[index].published.contains($0) }
         cards[index].published += new
         for event in new { route(event, path: path, now, &effects) }

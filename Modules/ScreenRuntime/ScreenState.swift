@@ -107,6 +107,8 @@ public struct CardState: Sendable, Equatable {
     public var received: [DomainEvent] = []
     /// The events it has published: each is said once.
     public var published: [DomainEvent] = []
+    /// The names of the events it announced and was refused (its module does not declare them): each said once.
+    public var refused: Set<String> = []
     /// It has shown info at least once (analytics hears of a card when it appears, not on every reload).
     public var shownOnce = false
     /// Its skeleton: drawn at the start and again when a failed card is retried.

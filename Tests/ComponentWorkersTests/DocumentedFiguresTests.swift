@@ -33,4 +33,18 @@ import Testing
             #expect(readme.contains(said), "README.md no longer says '\(said)'")
         }
     }
+
+    /// The sandbox's figures: Landlock's ABI 3 is where truncation is held (WorkerProtection), and a worker costs
+    /// the host two descriptors (WorkerSandboxTests counts them on the real host).
+    @Test func theSandboxsFiguresAreTheDocumentedOnes() throws {
+        #expect(WorkerProtection.missing(landlock: 2, seccomp: true) == [.truncation])
+        #expect(WorkerProtection.missing(landlock: 3, seccomp: true).isEmpty)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let architecture = try String(contentsOf: root.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
+        for doc in [readme, architecture] { #expect(doc.contains("Landlock (ABI 3 or later)")) }
+        #expect(readme.contains("Each worker costs the host two descriptors"))
+        #expect(architecture.contains("the host keeps the two other ends"))
+    }
 }

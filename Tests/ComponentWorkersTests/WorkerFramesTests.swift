@@ -55,8 +55,9 @@ import Testing
 /// worker as one that would not stop.
 @Suite struct OversizedReplyTests {
     @Test func aReplyPastTheLimitIsSentAsTheCallsFailure() throws {
+        // A socket, as the worker's channel to its host is.
         var ends: [Int32] = [-1, -1]
-        #expect(pipe(&ends) == 0)
+        #expect(socketpair(AF_UNIX, streamSocket, 0, &ends) == 0)
         defer { ends.forEach { close($0) } }
         let server = WorkerServer([], errands: [], output: ends[1], limit: 4 << 10)
         let big = Block(title: "Big", rows: [Row(String(repeating: "h", count: 8 << 10))])
@@ -69,3 +70,9 @@ import Testing
         #expect(failure.reason.contains("larger than its worker may send"), "\(failure.reason)")
     }
 }
+
+#if canImport(Darwin)
+    private let streamSocket = SOCK_STREAM
+#else
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#endif

@@ -104,16 +104,14 @@ import Testing
         let pid = try #require(Int32(started.split(separator: " ").last?.dropLast() ?? ""))
         #expect(kill(pid, SIGKILL) == 0)
         let failure = await load.value
-        #expect(
-            failure
-                == .failure(
-                    Failure("Order's code stopped: signal 9, killed")))
+        // Nothing in the run sent it: the card says it was killed from outside, blaming no squad's code.
+        #expect(failure == .failure(Failure("Order's worker was killed from outside the run (signal 9)")))
         let eta = pool.kernel(LocationModule.eta, context: context)
         let info = try await eta.load(within: .seconds(600), on: SystemClock()).get()
         let drawn = try await eta.answer(for: info, consuming: [], json: false).get()
         #expect(drawn.block?.title == "Arrival")
         #expect(
-            lines.all.contains { $0.hasPrefix("worker Order: crashed: Order's code stopped: signal 9") })
+            lines.all.contains { $0.hasPrefix("worker Order: crashed: Order's worker was killed from outside") })
     }
 
     @Test func aLoginHookWhoseWorkerDiesIsAFailedHookAndTheOthersStillRun() async throws {
@@ -203,7 +201,7 @@ import Testing
         let backend = HostBackend(holding: "orders/1234/details.json")
         let context = ComponentContext(ids: ["order": "1234"], backend: backend, clock: SystemClock())
         let order = pool.kernel(OrderModule.registration, context: context)
-        let stopped = Failure("Order's code stopped: signal 9, killed")
+        let stopped = Failure("Order's worker was killed from outside the run (signal 9)")
         // The load waits for its held fetch in the newest worker, which is then ended as a trap would end it.
         func crash(_ count: Int) async throws {
             let load = Task { await order.load(within: .seconds(600), on: SystemClock()) }

@@ -162,7 +162,11 @@ import Testing
             String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
         #expect(kinds.kernel == "Core")
         #expect(kinds.pluginPoints == ["Login", "Tabs"])
-        #expect(kinds.adapters == ["CoreHTTP": ["Core", "CurlBinding"], "CurlBinding": []])
+        #expect(
+            kinds.adapters == [
+                "CoreHTTP": ["Core", "CurlBinding"], "CurlBinding": [],
+                "Confinement": ["ComponentWorkers", "HostIO", "SandboxBinding"], "SandboxBinding": [],
+            ])
         #expect(kinds.sharedLibraries.contains("ScreenRuntime") && !kinds.sharedLibraries.contains("CoreHTTP"))
         #expect(kinds.modules.contains("Payments") && kinds.testSupport == ["CoreTesting"])
         // Today's squads' interfaces, and any a new squad adds (squad new writes one): never an exact list.

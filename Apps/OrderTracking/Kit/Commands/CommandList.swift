@@ -37,6 +37,8 @@ extension OrderTrackingApp {
             summary: "every component: id, module, owner, endpoint", about: Help.components
         ) { parsed, context throws(UsageError) in
             let host = try context.host(parsed)
+            // Where their code runs, said once: what this system cannot hold the squads' workers to.
+            if let line = context.workers?.unapplied { host.terminal.err(line) }
             return ComponentListing.show(host.registry, json: parsed[format] == .json, terminal: host.terminal)
         },
         Command(

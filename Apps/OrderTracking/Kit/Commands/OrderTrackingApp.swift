@@ -1,5 +1,6 @@
 import ArgumentParsing
 import ComponentWorkers
+import Confinement
 import Core
 import FixtureBackend
 import Foundation
@@ -95,17 +96,20 @@ public enum OrderTrackingApp {
 
     /// Runs the command line and returns the exit status. `closed` is what ``reserveStandardDescriptors()`` found.
     /// The squads' cards run in worker processes of this same executable (`WorkerCommand`): each module's code
-    /// in its own, so a squad's crash or hang costs only its cards.
-    public static func main(_ arguments: [String], environment: [String: String], closed: Set<Int32> = []) async
-        -> Int32
-    {
+    /// in its own, so a squad's crash or hang costs only its cards, and each in a sandbox of its own (`unconfined`
+    /// is what `WorkerCommand.confine` could not apply, first thing in `main.swift`).
+    public static func main(
+        _ arguments: [String], environment: [String: String], closed: Set<Int32> = [],
+        unconfined: [WorkerProtection] = []
+    ) async -> Int32 {
         if arguments.first == WorkerCommand.subcommand {
             return await WorkerCommand.serve(
-                Array(arguments.dropFirst()), registrations: HostRegistry.lines, errands: HostRegistry.errands)
+                arguments, registrations: HostRegistry.lines, errands: HostRegistry.errands, unconfined: unconfined)
         }
         return await CommandLineTool(name: "order-tracking").main(closed: closed) { streams throws(UsageError) in
             let workers = try WorkerCommand.pool(
-                isolating: HostRegistry.lines, environment: environment, clock: SystemClock())
+                isolating: HostRegistry.lines, calling: HostRegistry.otherEndpoints, environment: environment,
+                clock: SystemClock(), sandbox: SystemSandbox.current, said: streams.err)
             defer { workers?.close() }
             return try await run(arguments, environment: environment, streams: streams, workers: workers).rawValue
         }
@@ -132,6 +136,8 @@ public enum OrderTrackingApp {
             return .ok
         case .run(let command, let parsed):
             let terminal = Terminal(environment: environment, noColorFlag: parsed.isSet(noColor), streams: streams)
+            // Workers have sessions of their own: Ctrl-Z and `fg` reach them through the host.
+            if let workers { terminal.alongside(stop: workers.stopAll, resume: workers.continueAll) }
             let context = CommandContext(
                 environment: environment, terminal: terminal, clock: clock, workers: workers)
             let status = try await CommandLineTool.running(terminal, streams: streams, signals: signals) {

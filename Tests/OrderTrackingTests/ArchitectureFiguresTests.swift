@@ -1,3 +1,4 @@
+import ComponentWorkers
 import Foundation
 import HostComposition
 import Testing
@@ -41,6 +42,9 @@ import Testing
             "650": budget.contains("total <= 650"),
             // "a conflict in its own tables … one line, exit 1"
             "1": ExitCode.fatal.rawValue == 1,
+            // "Linux with Landlock (ABI 3 or later)": below 3 a worker could still truncate a file it can read
+            "3": WorkerProtection.missing(landlock: 3, seccomp: true).isEmpty
+                && !WorkerProtection.missing(landlock: 2, seccomp: true).isEmpty,
         ]
         #expect(written == Set(asserted.keys), "numbers no test here asserts: \(written.subtracting(asserted.keys))")
         for (number, holds) in asserted { #expect(holds, "ARCHITECTURE.md's \(number) is no longer true") }
@@ -57,7 +61,7 @@ import Testing
         #expect(map.contains("A component's `init` and its declarations still run in the\nhost"))
         #expect(map.contains("every\nmove of a card's machine"))
         let workers = try Self.text("Modules/ComponentWorkers/README.md")
-        #expect(workers.contains("- **Start.** When a card's kernel is made"))
+        #expect(workers.contains("When a card's kernel is made\n  (`WorkerPool.kernel`"))
         #expect(workers.contains("when any errand (a login hook) of the module answers"))
         let readme = try Self.text("README.md")
         #expect(!readme.contains("when its first card loads"))

@@ -78,6 +78,21 @@ extension NAMEComponent: EventPublishing {
             said.append(descriptor >= 0 ? "DONE open \(argument) to write" : blocked("write \(argument)"))
             if descriptor >= 0 { close(descriptor) }
             said.append(truncate(argument, 0) == 0 ? "DONE truncate \(argument)" : blocked("truncate \(argument)"))
+            // What Landlock does not hold: its mode, owner and times.
+            said.append(chmod(argument, 0o666) == 0 ? "DONE chmod \(argument)" : blocked("chmod \(argument)"))
+            said.append(
+                chown(argument, getuid(), getgid()) == 0 ? "DONE chown \(argument)" : blocked("chown \(argument)"))
+            said.append(utimes(argument, nil) == 0 ? "DONE touch \(argument)" : blocked("touch \(argument)"))
+        case "privileges":
+            // A host run as root: its worker holds no capability, so it cannot raise its memory cap.
+            let status = String(decoding: readAll("/proc/self/status") ?? Data(), as: UTF8.self)
+            let effective = status.split(separator: "\n").first { $0.hasPrefix("CapEff:") } ?? "CapEff: ?"
+            said.append(
+                effective.hasSuffix("0000000000000000")
+                    ? "blocked: no capability (\(effective))" : "DONE holds capabilities (\(effective))")
+            var limit = rlimit(rlim_cur: rlim_t.max, rlim_max: rlim_t.max)
+            let raised = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0
+            said.append(raised ? "DONE raised its memory cap" : blocked("raise its memory cap"))
         case "write":
             let descriptor = open(argument, O_CREAT | O_WRONLY, 0o644)
             said.append(descriptor >= 0 ? "DONE create \(argument)" : blocked("create \(argument)"))

@@ -163,6 +163,22 @@ static const int denied[] = {
 #ifdef __NR_uselib
     __NR_uselib,
 #endif
+    // A file's mode, owner, times and attributes, which Landlock does not hold: a worker may read a file, never
+    // make the person's key readable to all or another user's.
+    __NR_fchmod, __NR_fchmodat, __NR_fchown, __NR_fchownat, __NR_utimensat, __NR_setxattr, __NR_lsetxattr,
+    __NR_fsetxattr, __NR_removexattr, __NR_lremovexattr, __NR_fremovexattr,
+#ifdef __NR_chmod
+    __NR_chmod, __NR_chown, __NR_lchown, __NR_utime, __NR_utimes, __NR_futimesat,
+#endif
+#ifdef __NR_fchmodat2
+    __NR_fchmodat2,
+#endif
+#ifdef __NR_setxattrat
+    __NR_setxattrat, __NR_removexattrat,
+#endif
+    // The machine's clock and names.
+    __NR_settimeofday, __NR_clock_settime, __NR_clock_adjtime, __NR_adjtimex, __NR_sethostname,
+    __NR_setdomainname,
 };
 
 /// Terminal ioctls ('T' commands) a worker may still make: they read, or set its own descriptors' flags.
@@ -172,7 +188,7 @@ static const uint32_t harmless_terminal[] = {
 };
 
 static int confine_calls(int self) {
-    enum { capacity = 256 };
+    enum { capacity = 512 };
     struct sock_filter program[capacity];
     int n = 0;
 #define PUT(instruction)                                                                                               \
@@ -263,8 +279,23 @@ static int confine_calls(int self) {
 
 #endif
 
+/// Gives up every capability (a worker of a host run as root would otherwise keep them: raise its memory cap,
+/// change any file's owner): effective, permitted and inheritable emptied, the ambient set cleared.
+static int drop_capabilities(void) {
+    struct {
+        uint32_t version;
+        int pid;
+    } header = {0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0};
+    struct {
+        uint32_t effective, permitted, inheritable;
+    } data[2] = {{0, 0, 0}, {0, 0, 0}};
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    return (int)syscall(__NR_capset, &header, data);
+}
+
 int courier_sandbox_confine(const char *const *readable, int count, int self) {
     int applied = 0;
+    if (drop_capabilities() != 0) return applied;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return applied;
     applied |= COURIER_SANDBOX_NO_NEW_PRIVS;
     int abi = courier_sandbox_landlock_abi();

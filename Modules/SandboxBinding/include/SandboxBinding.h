@@ -19,13 +19,14 @@ enum {
     /// Landlock scopes: no signal, no abstract socket outside the sandbox (ABI 6).
     COURIER_SANDBOX_SCOPES = 8,
     /// The seccomp filter: no socket, no new process or session, no signal to another process, no terminal ioctl,
-    /// no shared or stack-growing mapping, no memfd or System V shared memory, no tracing.
+    /// no shared or stack-growing mapping, no memfd or System V shared memory, no tracing, no change to a file's
+    /// mode, owner, times or attributes (which Landlock does not hold), none to the clock.
     COURIER_SANDBOX_SECCOMP = 16,
     /// Landlock handles truncation (ABI 3): without it, a file could be emptied though never opened for writing.
     COURIER_SANDBOX_TRUNCATE = 32,
 };
 
-/// Confines the calling process, which must have one thread (Landlock binds the calling thread and those it
+/// Confines the calling process, which must have one thread, after giving up every capability (Landlock binds the calling thread and those it
 /// starts later): `readable` (`count` paths; a folder covers what is beneath it) may be read, nothing else; `self`
 /// is the process's id, the only process it may signal. Returns the bits of what was applied.
 int courier_sandbox_confine(const char *const *readable, int count, int self);

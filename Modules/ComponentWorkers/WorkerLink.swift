@@ -67,6 +67,10 @@ final class WorkerLink: Sendable {
     static let grace: Duration = .seconds(1)
     /// How much of the worker's standard error is kept for a crash's message.
     static let errorTail = 16 << 10
+    /// Descriptors the host keeps free beside its workers' for its own reads (a fixture, an HTTP connection, and
+    /// Dispatch's reading of its threads' state, which traps the process when it cannot open a file): a worker
+    /// that would leave fewer is not started.
+    static let reserve = 8
 
     /// Starts `command` as the worker of `module`; `ended` hears how it ended (crashed: not closed by the host).
     /// The worker gets a session of its own (no controlling terminal: nothing it does reaches the person's), standard
@@ -79,6 +83,10 @@ final class WorkerLink: Sendable {
         refused: @escaping @Sendable (String) -> Void = { _ in },
         ended: @escaping @Sendable (WorkerLink, Failure, _ crashed: Bool) -> Void
     ) throws(Failure) -> WorkerLink {
+        guard roomFor(4) else {
+            errno = EMFILE
+            throw Self.cannotStart(module)
+        }
         var channel: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
         // Sockets both: writing to a worker that died is an error here, not SIGPIPE, and either end can be shut
@@ -137,6 +145,21 @@ final class WorkerLink: Sendable {
         // exits, its group is ended and both readers are woken.
         Thread.detachNewThread { link.watchForExit() }
         return link
+    }
+
+    /// Whether `needed` more descriptors (two socket pairs while a worker starts) leave ``reserve`` free under
+    /// this process's limit. Counted only under a limit small enough for it to matter (below 4096).
+    private static func roomFor(_ needed: Int) -> Bool {
+        var limit = rlimit()
+        #if canImport(Darwin)
+            let got = getrlimit(RLIMIT_NOFILE, &limit)
+        #else
+            let got = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        #endif
+        guard got == 0, limit.rlim_cur < 4096 else { return true }
+        let soft = Int32(limit.rlim_cur)
+        let open = (0..<soft).filter { fcntl($0, F_GETFD) != -1 }.count
+        return open + needed + reserve <= Int(soft)
     }
 
     /// Why a worker could not start, from the system's error: "too many open files" under a low `ulimit -n`.

@@ -90,7 +90,17 @@ public final class FileBackend: Backend {
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw .notFound(path: path)
         }
-        throw .transport("cannot read fixture \(resolved); check its permissions", path: path)
+        throw .transport("cannot read fixture \(resolved); \(Self.whyUnreadable(resolved))", path: path)
+    }
+
+    /// What to do about a fixture that exists and does not read: the system's reason when it is not the file's
+    /// own (no descriptor left under a low `ulimit -n`), else its permissions.
+    private static func whyUnreadable(_ file: String) -> String {
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        let reason = errno
+        if descriptor >= 0 { close(descriptor) }
+        guard reason == EMFILE || reason == ENFILE else { return "check its permissions" }
+        return "too many open files; raise the limit (ulimit -n) or close some"
     }
 
     /// Answers a POST from the tree (`_NAME.post.json` beside where `NAME` would be), after `NAME`'s declared

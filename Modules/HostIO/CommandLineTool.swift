@@ -13,9 +13,24 @@ import Core
 public struct CommandLineTool: Sendable {
     /// The tool's name, as its messages start ("order-tracking: …").
     public let name: String
+    /// The fewest open files the tool runs with: below it a run would fail at a random moment (Dispatch traps
+    /// the process when it cannot open a file), so it is refused at the start in one line instead.
+    public let descriptors: Int
 
-    /// A tool called `name`.
-    public init(name: String) { self.name = name }
+    /// A tool called `name` that needs `descriptors` open files at least (0: no floor).
+    public init(name: String, descriptors: Int = 0) { (self.name, self.descriptors) = (name, descriptors) }
+
+    /// This process's limit on open files (`ulimit -n`), or nil when it has none it can tell.
+    public static func descriptorLimit() -> Int? {
+        var limit = rlimit()
+        #if canImport(Darwin)
+            let got = getrlimit(RLIMIT_NOFILE, &limit)
+        #else
+            let got = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        #endif
+        guard got == 0, limit.rlim_cur < rlim_t(Int32.max) else { return nil }
+        return Int(limit.rlim_cur)
+    }
 
     /// The process's whole run: `body` on the process's streams (`closed`: the standard descriptors that were
     /// closed at start, from ``StandardStreams/reserveDescriptors()``), and the exit status.
@@ -25,6 +40,12 @@ public struct CommandLineTool: Sendable {
         let streams = StandardStreams()
         if closed.contains(STDOUT_FILENO) {
             streams.err("\(name): standard output is closed; run it with stdout open (a terminal, a pipe or > FILE)")
+            return 1
+        }
+        if let limit = Self.descriptorLimit(), limit < descriptors {
+            streams.err(
+                "\(name): too many open files: it needs \(descriptors) and ulimit -n allows \(limit); "
+                    + "raise it (ulimit -n \(descriptors)) and run it again")
             return 1
         }
         var status: Int32

@@ -45,8 +45,10 @@ import Testing
         let architecture = try String(contentsOf: root.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
         for doc in [readme, architecture] { #expect(doc.contains("Landlock (ABI 3 or later)")) }
         #expect(readme.contains("Each worker costs the host two descriptors"))
+        #expect(WorkerLink.reserve == 8 && readme.contains("leaves the host eight descriptors"))
         let module = try String(
             contentsOf: root.appendingPathComponent("Modules/ComponentWorkers/README.md"), encoding: .utf8)
         #expect(module.contains("the host keeps the two other ends"))
+        #expect(module.contains("fewer than eight free descriptors"))
     }
 }

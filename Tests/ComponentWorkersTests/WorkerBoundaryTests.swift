@@ -127,6 +127,7 @@ private final class Counting: Backend {
             let report = folder.appendingPathComponent("report").path
             let script = """
                 { cat /proc/$$/stat; echo; readlink /proc/$$/fd/0; ls /proc/$$/fd | tr '\\n' ' '; echo; \
+                for _ in $(seq 100); do [ -e "$PWD" ] || break; sleep 0.05; done; \
                 [ -e "$PWD" ] && echo "folder there" || echo "folder gone"; env; } > \(report); exit 3
                 """
             let (pool, _, traced, _) = Self.pool(

@@ -91,6 +91,10 @@ public enum OrderTrackingApp {
     static let preview =
         common + [order.spec, input.spec, payload.spec, fail.spec, state.spec, event.spec]
 
+    /// The fewest open files a run needs: its standard ones, Dispatch's, a signal source per signal it handles
+    /// and a few reads at once (workers take theirs only from what is left beyond).
+    static let descriptors = 24
+
     /// Gives closed standard descriptors to /dev/null before anything else opens a file (HostIO); call it first.
     public static func reserveStandardDescriptors() -> Set<Int32> { StandardStreams.reserveDescriptors() }
 
@@ -106,7 +110,7 @@ public enum OrderTrackingApp {
             return await WorkerCommand.serve(
                 arguments, registrations: HostRegistry.lines, errands: HostRegistry.errands, unconfined: unconfined)
         }
-        return await CommandLineTool(name: "order-tracking").main(closed: closed) { streams throws(UsageError) in
+        return await CommandLineTool(name: "order-tracking", descriptors: descriptors).main(closed: closed) { streams throws(UsageError) in
             let workers = try WorkerCommand.pool(
                 isolating: HostRegistry.lines, calling: HostRegistry.otherEndpoints, environment: environment,
                 clock: SystemClock(), sandbox: SystemSandbox.current, said: streams.err)

@@ -112,7 +112,8 @@ import Testing
                     #expect(
                         run.status == 1
                             && run.stderr == "order-tracking: too many open files: it needs 24 and ulimit -n allows "
-                                + "\(limit); raise it (ulimit -n 24) and run it again\n")
+                                + "\(limit); raise it (ulimit -n 24) and run it again\n"
+                    )
                 }
                 if run.status == 1 { #expect(run.stderr.contains("too many open files"), "\(run.stderr)") }
                 guard !seen, run.stderr.contains("worker could not start"), run.status == 2 else { continue }
@@ -151,7 +152,8 @@ import Testing
             .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(OrderTrackingApp.descriptors == 24)
-        #expect(readme.contains("below 24 (`ulimit -n`) the run is refused") && readme.contains("`ulimit -n` below 24)"))
+        #expect(
+            readme.contains("below 24 (`ulimit -n`) the run is refused") && readme.contains("`ulimit -n` below 24)"))
     }
 
     @Test func inProcessSaysItRunsUnsandboxed() async throws {

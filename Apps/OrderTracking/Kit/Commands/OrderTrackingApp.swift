@@ -110,7 +110,8 @@ public enum OrderTrackingApp {
             return await WorkerCommand.serve(
                 arguments, registrations: HostRegistry.lines, errands: HostRegistry.errands, unconfined: unconfined)
         }
-        return await CommandLineTool(name: "order-tracking", descriptors: descriptors).main(closed: closed) { streams throws(UsageError) in
+        return await CommandLineTool(name: "order-tracking", descriptors: descriptors).main(closed: closed) {
+            streams throws(UsageError) in
             let workers = try WorkerCommand.pool(
                 isolating: HostRegistry.lines, calling: HostRegistry.otherEndpoints, environment: environment,
                 clock: SystemClock(), sandbox: SystemSandbox.current, said: streams.err)

@@ -93,6 +93,15 @@ extension NAMEComponent: EventPublishing {
             var limit = rlimit(rlim_cur: rlim_t.max, rlim_max: rlim_t.max)
             let raised = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0
             said.append(raised ? "DONE raised its memory cap" : blocked("raise its memory cap"))
+        case "priority":
+            // The host made idle or its priority lowered: the person's screen starved by a squad.
+            var parameter = sched_param()
+            said.append(
+                sched_setscheduler(getppid(), 5 /* SCHED_IDLE */, &parameter) == 0
+                    ? "DONE made the host idle" : blocked("make the host idle"))
+            said.append(
+                setpriority(__priority_which_t(0) /* PRIO_PROCESS */, id_t(getppid()), 19) == 0
+                    ? "DONE lowered the host's priority" : blocked("lower the host's priority"))
         case "write":
             let descriptor = open(argument, O_CREAT | O_WRONLY, 0o644)
             said.append(descriptor >= 0 ? "DONE create \(argument)" : blocked("create \(argument)"))

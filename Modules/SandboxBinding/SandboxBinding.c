@@ -231,13 +231,21 @@ static int confine_calls(int self) {
         PUT(RETURN(ERRNO(EPERM)));
         PUT(RETURN(SECCOMP_RET_ALLOW));
     }
-    // prlimit64 on itself only: another process's limits are not its to change.
-    PUT(IS(__NR_prlimit64, 0, 5));
-    PUT(LOAD(ARG_LOW(0)));
-    PUT(IS((uint32_t)self, 2, 0));
-    PUT(IS(0, 1, 0));
-    PUT(RETURN(ERRNO(EPERM)));
-    PUT(RETURN(SECCOMP_RET_ALLOW));
+    // Limits and scheduling of itself only: another process's limits, processors and policy (the host made idle,
+    // or pinned to one processor) are not its to change.
+    const int own[] = {__NR_prlimit64, __NR_sched_setaffinity, __NR_sched_setscheduler, __NR_sched_setparam,
+#ifdef __NR_sched_setattr
+        __NR_sched_setattr,
+#endif
+    };
+    for (size_t index = 0; index < sizeof(own) / sizeof(own[0]); index++) {
+        PUT(IS((uint32_t)own[index], 0, 5));
+        PUT(LOAD(ARG_LOW(0)));
+        PUT(IS((uint32_t)self, 2, 0));
+        PUT(IS(0, 1, 0));
+        PUT(RETURN(ERRNO(EPERM)));
+        PUT(RETURN(SECCOMP_RET_ALLOW));
+    }
     // setpriority of its own thread only (Dispatch sets its threads' and traps when refused): never a group's or a
     // user's processes.
     PUT(IS(__NR_setpriority, 0, 6));

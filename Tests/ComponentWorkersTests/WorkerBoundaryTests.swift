@@ -126,7 +126,7 @@ private final class Counting: Backend {
             defer { try? FileManager.default.removeItem(at: folder) }
             let report = folder.appendingPathComponent("report").path
             let script = """
-                { cat /proc/$$/stat; echo; readlink /proc/$$/fd/0; ls /proc/$$/fd | tr '\\n' ' '; echo; \
+                { cat /proc/$$/stat; echo; readlink /proc/$$/fd/0; ls -l /proc/$$/fd; echo end; \
                 for _ in $(seq 100); do [ -e "$PWD" ] || break; sleep 0.05; done; \
                 [ -e "$PWD" ] && echo "folder there" || echo "folder gone"; env; } > \(report); exit 3
                 """
@@ -141,11 +141,19 @@ private final class Counting: Backend {
             #expect(stat[2] == String(pid) && stat[3] == String(pid), "its own group and session: \(stat)")
             #expect(stat[4] == "0", "no controlling terminal")
             #expect(lines[1] == "/dev/null")
-            // The shell's own redirection opens one more (its output file, then the listing's): 0, 1, 2, 3 and it.
-            #expect(Set(lines[2].split(separator: " ")).isSuperset(of: ["0", "1", "2", "3"]))
-            #expect(lines[2].split(separator: " ").count <= 5, "\(lines[2])")
-            #expect(lines[3] == "folder gone", "an empty folder no one can add to")
-            let environment = Set(lines.dropFirst(4).map { String($0.split(separator: "=").first ?? "") })
+            // Each descriptor the shell holds and what it is (`ls -l`: "… 3 -> socket:[N]"): /dev/null, its two
+            // sockets (its output and errors' one, also saved by the shell's redirection, and the protocol's) and the
+            // report it writes: nothing else of the host's.
+            let listing = lines.dropFirst(2).prefix { $0 != "end" }
+            let targets = listing.compactMap { line in line.range(of: " -> ").map { String(line[$0.upperBound...]) } }
+            #expect(targets.count >= 4, "\(listing)")
+            #expect(Set(targets.filter { $0.hasPrefix("socket:") }).count == 2, "\(listing)")
+            #expect(
+                targets.allSatisfy { $0.hasPrefix("socket:") || $0 == "/dev/null" || $0.hasSuffix("/report") },
+                "\(listing)")
+            let rest = Array(lines.dropFirst(2 + listing.count + 1))
+            #expect(rest.first == "folder gone", "an empty folder no one can add to")
+            let environment = Set(rest.dropFirst().map { String($0.split(separator: "=").first ?? "") })
             #expect(environment.contains("LANG") && environment.contains("SWIFT_BACKTRACE"))
             #expect(!environment.contains("COURIER_TOKEN") && !environment.contains("HOME"))
         }

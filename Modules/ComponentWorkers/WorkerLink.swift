@@ -357,12 +357,13 @@ final class WorkerLink: Sendable {
     private func reasonForEnd() -> (Failure, crashed: Bool) {
         // A worker whose channel ended is given a moment to exit by itself (a trap closes its descriptors before it
         // is gone), so its own status is said; one still running then is ended, and that is the reason, not a
-        // SIGKILL from outside.
-        var running = true
-        for _ in 0..<20 where running {
+        // SIGKILL from outside. A worker the host is closing was ended by the host and is not waited for (a run's
+        // end would otherwise take that moment per worker).
+        var running = !state.withLock { $0.closing }
+        for _ in 0..<200 where running {
             var info = siginfo_t()
             running = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == 0
-            if running { usleep(10_000) }
+            if running { usleep(1_000) }
         }
         if running {
             state.withLock { state in

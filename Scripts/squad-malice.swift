@@ -178,6 +178,20 @@ extension NAMEComponent: EventPublishing {
             }
             let shared = shm_open("/courier-malice", O_CREAT | O_RDWR, 0o600)
             said.append(shared >= 0 ? "DONE shm_open" : blocked("shm_open"))
+            // Written, then made read-only: no longer the data limit's, still resident.
+            var kept = 0
+            for _ in 0..<32 {
+                let block = 64 << 20
+                guard let mapped = mmap(nil, block, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                    mapped != MAP_FAILED
+                else { break }
+                memset(mapped, 0x41, block)
+                _ = mprotect(mapped, block, PROT_READ)
+                kept += 64
+            }
+            said.append(kept >= 2048 ? "DONE kept \(kept) MiB read-only" : "blocked: read-only memory after \(kept) MiB")
+            said.append(semget(IPC_PRIVATE, 8, 0o1666) >= 0 ? "DONE semget" : blocked("semget"))
+            said.append(fcntl(3, F_SETOWN, getppid()) == 0 ? "DONE F_SETOWN the host" : blocked("F_SETOWN the host"))
         default:
             said.append("DONE nothing: unknown attack \(title)")
         }

@@ -60,26 +60,46 @@ public enum ComponentWorker {
     /// every private writable mapping, a thread's stack too: 8 MiB each by default, so two of them used up the
     /// smallest limit, and a worker that could not start a thread never answered); none in a sanitized build.
     private static func limitMemory(toMoreThanNow megabytes: Int) {
+        #if os(Linux)
+            // Descriptors: its few own, never thousands of pipes (kernel memory no cap counts).
+            var descriptors = rlimit(rlim_cur: rlim_t(openFiles), rlim_max: rlim_t(openFiles))
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptors)
+        #endif
         // A sanitizer maps its own memory as the process runs (ThreadSanitizer's allocator, AddressSanitizer's
         // shadow): under a cap it runs out before the squad's code does, so a sanitized build has none.
         let sanitizers: [String] = ["__tsan_init", "__asan_init"]
         guard !sanitizers.contains(where: { dlsym(nil, $0) != nil }) else { return }
         #if os(Linux)
             let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmData:") }
-            let now =
-                line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
-                ?? 0
+            func kilobytes(_ field: String) -> Int {
+                let line = status.split(separator: "\n").first { $0.hasPrefix(field) }
+                return line.flatMap {
+                    Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+                } ?? 0
+            }
             let (allowance, tooMany) = (megabytes << 20).addingReportingOverflow(threadStacks())
-            let (bytes, overflow) = (now * 1024).addingReportingOverflow(allowance)
-            guard !overflow, !tooMany else { return }
+            let (bytes, overflow) = (kilobytes("VmData:") * 1024).addingReportingOverflow(allowance)
+            // The address space too: memory written and then made read-only or inaccessible (`mprotect`) leaves
+            // RLIMIT_DATA's count and stays resident, so the address space caps it, with room for what malloc
+            // reserves and never touches (an arena per thread of 64 MiB, two at most: WorkerPool sets
+            // MALLOC_ARENA_MAX).
+            let (space, tooLarge) = (kilobytes("VmSize:") * 1024).addingReportingOverflow(allowance + reserved)
+            guard !overflow, !tooMany, !tooLarge else { return }
             var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
             _ = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
+            var addresses = rlimit(rlim_cur: rlim_t(space), rlim_max: rlim_t(space))
+            _ = setrlimit(Int32(RLIMIT_AS.rawValue), &addresses)
         #else
             var limit = rlimit(rlim_cur: rlim_t(megabytes << 20), rlim_max: rlim_t(megabytes << 20))
             _ = setrlimit(RLIMIT_DATA, &limit)
         #endif
     }
+
+    /// The open files a worker may hold: its protocol's, Dispatch's and a few reads, with room to spare.
+    static let openFiles = 256
+
+    /// Address space malloc reserves beyond what it uses (two arenas, each mapped at twice its 64 MiB to align it).
+    private static let reserved = 256 << 20
 
     /// What the worker's own threads' stacks may take: one per core for Swift's cooperative pool, and room for the
     /// others (this worker's reader and parent watcher, Dispatch's), each the size glibc gives a new thread (the

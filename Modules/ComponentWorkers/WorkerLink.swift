@@ -60,6 +60,8 @@ final class WorkerLink: Sendable {
     private let refused: @Sendable (String) -> Void
     private let clock: any CourierClock
     private let state = Locked(State())
+    /// Bytes of frames queued for it and not yet written (its own lock: frames are queued under the state's).
+    private let backlog = Locked(0)
     private let writer: DispatchQueue
     private let errorsRead = DispatchSemaphore(value: 0)
     private let over = DispatchSemaphore(value: 0)
@@ -318,7 +320,18 @@ final class WorkerLink: Sendable {
     @discardableResult
     private func send(_ message: ToWorker) -> Bool {
         guard let frame = WorkerFrames.frame(message) else { return false }
+        // A worker that does not read what it asked for is ended once two frames' worth wait for it, rather than
+        // let the host's memory grow with its backlog.
+        let backlogged = backlog.withLock { bytes in
+            bytes += frame.count
+            return bytes > 2 * WorkerFrames.limit
+        }
+        guard !backlogged else {
+            kill()
+            return true
+        }
         writer.async { [self] in
+            defer { backlog.withLock { $0 -= frame.count } }
             guard !state.withLock({ $0.inputClosed }) else { return }
             // A worker that is gone fails the write: its reader sees the end and says why.
             if !WorkerFrames.write(frame, to: input, socket: true) { kill() }
@@ -329,7 +342,11 @@ final class WorkerLink: Sendable {
     private func keep(_ data: Data) {
         state.withLock { state in
             state.errors.append(data)
-            if state.errors.count > Self.errorTail * 2 { state.errors = state.errors.suffix(Self.errorTail) }
+            // A copy of the tail, not a slice of it: a slice keeps the whole buffer (the host grew by everything a
+            // worker printed).
+            if state.errors.count > Self.errorTail * 2 {
+                state.errors = state.errors.withUnsafeBytes { Data($0.suffix(Self.errorTail)) }
+            }
         }
     }
 
@@ -347,7 +364,8 @@ final class WorkerLink: Sendable {
             if let waiting {
                 waiting.yield(.fetch(id: fetch, segments: segments))
             } else {
-                send(.fetched(id: fetch, .fault(.transport("cancelled", path: segments.joined(separator: "/")))))
+                // Its call is over (cancelled as the fetch crossed): answered, without echoing what it asked for.
+                send(.fetched(id: fetch, .fault(.transport("cancelled", path: ""))))
             }
         }
     }

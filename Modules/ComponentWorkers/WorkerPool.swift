@@ -64,6 +64,8 @@ public final class WorkerPool: ComponentRunner {
         var passed = environment.filter { Self.passedOn.contains($0.key) }
         // A trap prints its message and ends at once, without the runtime's symbolicated backtrace (seconds).
         passed["SWIFT_BACKTRACE"] = "enable=no"
+        // One arena beside the main one: each reserves address space the worker's cap must leave room for.
+        passed["MALLOC_ARENA_MAX"] = "2"
         self.environment = passed
     }
 

@@ -31,17 +31,19 @@ public enum SystemSandbox {
         return WorkerProtection.allCases.filter { !applied.contains($0) }
     }
 
-    /// What a worker may read: its executable's folder, the folders of the files it has mapped (its libraries, and
-    /// those a library loads later beside them), the time zones, the
+    /// What a worker may read: its executable (the file), the folders of the files it has mapped elsewhere (its
+    /// libraries, and those a library loads later beside them), the time zones, the
     /// processor count and limits, and /proc, where Dispatch reads its own threads' state (`/proc/TID/stat`, and it
     /// traps when it cannot). Of another process /proc then gives no environment, descriptor, memory or link
     /// (Landlock refuses those as it refuses tracing), and the host blanks its own command line
     /// (HostIO's `HiddenArguments`). Nothing of the person's: no home, no data folder.
     static func readable() -> [String] {
         var paths = ["/usr/share/zoneinfo", "/etc/localtime", "/sys/devices/system/cpu", "/sys/fs/cgroup", "/proc"]
-        if let executable = ExecutableLocation.path() {
-            paths.append((executable as NSString).deletingLastPathComponent)
-        }
+        // The executable itself, never its folder: beside it lie the squads' fixture trees (what the host's
+        // backend answers only when declared) and, for a binary kept in a home, the person's files.
+        let executable = ExecutableLocation.path()
+        let own = executable.map { ($0 as NSString).deletingLastPathComponent }
+        if let executable { paths.append(executable) }
         let maps = whole("/proc/self/maps")
         var mapped = Set<String>()
         for line in maps.split(separator: "\n") {
@@ -51,7 +53,9 @@ public enum SystemSandbox {
             var file = stat()
             guard stat(path, &file) == 0, file.st_mode & S_IFMT == S_IFREG, !path.hasPrefix("/dev/") else { continue }
             let folder = (path as NSString).deletingLastPathComponent
-            if folder != "/", mapped.insert(folder).inserted { paths.append(folder) }
+            // A library beside the executable: that file alone, as the executable.
+            let granted = folder == own ? path : folder
+            if folder != "/", mapped.insert(granted).inserted { paths.append(granted) }
         }
         return paths
     }

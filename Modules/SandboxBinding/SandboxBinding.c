@@ -129,7 +129,12 @@ static const int denied[] = {
     __NR_vfork,
 #endif
     __NR_execve, __NR_execveat, __NR_setsid, __NR_setpgid, __NR_ptrace, __NR_process_vm_readv,
-    __NR_process_vm_writev, __NR_socket, __NR_socketpair, __NR_tkill, __NR_shmget, __NR_shmat,
+    __NR_process_vm_writev, __NR_socket, __NR_socketpair, __NR_tkill,
+    // System V and POSIX IPC, whose objects are the machine's: another process's could be read, changed or
+    // removed by id, and one made here would outlive the worker.
+    __NR_shmget, __NR_shmat, __NR_shmctl, __NR_shmdt, __NR_semget, __NR_semop, __NR_semtimedop, __NR_semctl,
+    __NR_msgsnd, __NR_msgrcv, __NR_msgctl, __NR_mq_unlink, __NR_mq_timedsend, __NR_mq_timedreceive,
+    __NR_mq_notify, __NR_mq_getsetattr,
     __NR_perf_event_open, __NR_bpf, __NR_keyctl, __NR_add_key, __NR_request_key, __NR_mount, __NR_umount2,
     __NR_pivot_root, __NR_chroot, __NR_unshare, __NR_setns, __NR_kcmp, __NR_open_by_handle_at,
     __NR_name_to_handle_at, __NR_fanotify_init, __NR_userfaultfd, __NR_memfd_create, __NR_mq_open, __NR_msgget,
@@ -181,10 +186,11 @@ static const int denied[] = {
     __NR_setdomainname,
 };
 
-/// Terminal ioctls ('T' commands) a worker may still make: they read, or set its own descriptors' flags.
+/// Terminal ioctls ('T' commands) a worker may still make: they read, or set its own descriptors' flags (not
+/// FIOASYNC: a descriptor that signals its owner could be made to signal another process).
 static const uint32_t harmless_terminal[] = {
     0x5401 /* TCGETS */, 0x540F /* TIOCGPGRP */, 0x5413 /* TIOCGWINSZ */, 0x541B /* FIONREAD */,
-    0x5421 /* FIONBIO */, 0x5450 /* FIONCLEX */, 0x5451 /* FIOCLEX */, 0x5452 /* FIOASYNC */, 0x5460 /* FIOQSIZE */,
+    0x5421 /* FIONBIO */, 0x5450 /* FIONCLEX */, 0x5451 /* FIOCLEX */, 0x5460 /* FIOQSIZE */,
 };
 
 static int confine_calls(int self) {
@@ -261,6 +267,24 @@ static int confine_calls(int self) {
     PUT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x01 /* MAP_SHARED */ | 0x0100 /* MAP_GROWSDOWN */, 0, 1));
     PUT(RETURN(ERRNO(EPERM)));
     PUT(RETURN(SECCOMP_RET_ALLOW));
+    // fcntl: no owner or signal for a descriptor's events (F_SETOWN, F_SETOWN_EX, F_SETSIG: with O_ASYNC the kernel
+    // would signal any process named, past the signal rules above on a kernel without Landlock's scopes), and no
+    // larger pipe buffers (F_SETPIPE_SZ: kernel memory outside the cap).
+    const uint32_t fcntl_denied[] = {8, 15, 10, 1031};
+    for (size_t index = 0; index < 4; index++) {
+        PUT(IS(__NR_fcntl, 0, 3));
+        PUT(LOAD(ARG_LOW(1)));
+        PUT(IS(fcntl_denied[index], 0, 1));
+        PUT(RETURN(ERRNO(EPERM)));
+        PUT(LOAD(offsetof(struct seccomp_data, nr)));
+    }
+    // ioctl: no descriptor owner (FIOSETOWN, SIOCSPGRP), as for fcntl.
+    PUT(IS(__NR_ioctl, 0, 4));
+    PUT(LOAD(ARG_LOW(1)));
+    PUT(IS(0x8901 /* FIOSETOWN */, 1, 0));
+    PUT(IS(0x8902 /* SIOCSPGRP */, 0, 1));
+    PUT(RETURN(ERRNO(EPERM)));
+    PUT(LOAD(offsetof(struct seccomp_data, nr)));
     // ioctl: no terminal command ('T') but those that only read or touch its own descriptor's flags.
     const int harmless = (int)(sizeof(harmless_terminal) / sizeof(harmless_terminal[0]));
     PUT(IS(__NR_ioctl, 0, (uint8_t)(harmless + 6)));

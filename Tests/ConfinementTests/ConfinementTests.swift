@@ -10,8 +10,10 @@ import Testing
     @Test func aWorkerReadsWhatTheExecutableNeedsAndNothingOfThePersons() throws {
         let readable = SystemSandbox.readable()
         #expect(readable.contains("/proc") && readable.contains("/usr/share/zoneinfo"))
-        let folder = try #require(ExecutableLocation.path().map { ($0 as NSString).deletingLastPathComponent })
-        #expect(readable.contains(folder))
+        // The executable itself, never its folder (the squads' fixture trees lie beside it).
+        let executable = try #require(ExecutableLocation.path())
+        #expect(readable.contains(executable))
+        #expect(!readable.contains((executable as NSString).deletingLastPathComponent))
         let home = FileManager.default.homeDirectoryForCurrentUser.path
         #expect(
             !readable.contains { $0 == home || $0 == "/" || $0 == "/tmp" || $0 == "/home" || $0.hasPrefix("/dev") })

@@ -87,7 +87,8 @@ final class WorkerLink: Sendable {
     private let writer: DispatchQueue
     private let errorsRead = DispatchSemaphore(value: 0)
     private let over = DispatchSemaphore(value: 0)
-    /// How long a call asked to stop may take to answer before its worker is ended.
+    /// How long a call asked to stop may take to answer, and a worker asked to stop (its pipe closed, SIGTERM) may
+    /// take to end, before the worker is ended (SIGKILL).
     static let grace: Duration = .seconds(1)
     /// How much of the worker's standard error is kept for a crash's message.
     static let errorTail = 16 << 10

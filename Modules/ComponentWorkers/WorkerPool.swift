@@ -103,7 +103,8 @@ public final class WorkerPool: ComponentRunner {
     /// Continues every worker with the host (`fg`, `bg`).
     public func continueAll() { for link in state.withLock({ Array($0.links.values) }) { link.signal(SIGCONT) } }
 
-    /// How long a module waits after its `crashes`-th crash in a row before its worker is started again.
+    /// How long a module waits after its `crashes`-th crash within ``crashPeriod`` before its worker is started
+    /// again.
     public static func backOff(after crashes: Int) -> Duration { .seconds(1 << min(max(crashes - 1, 0), 5)) }
 
     /// Ends every worker (the run is over), all at once: each is asked to stop (its pipe closed, then SIGTERM) and
@@ -171,7 +172,7 @@ public final class WorkerPool: ComponentRunner {
             switch state.supervision[module] {
             case .givenUp(let reason): return (.failure(reason), nil)
             case .crashing(let times, let reason)
-            where now < times.last!.addingTimeInterval(Self.backOff(after: times.count).seconds):
+            where now < (times.last ?? now).addingTimeInterval(Self.backOff(after: times.count).seconds):
                 return (.failure(reason), nil)
             case .crashing, nil: break
             }

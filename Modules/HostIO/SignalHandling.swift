@@ -98,14 +98,25 @@ public func withSignalHandling(
 /// handler when it registers the source and reads the signal from a `signalfd`; ignoring the signal before that
 /// lost it (an ignored signal is dropped when it is sent: a SIGTERM in the host's first milliseconds, about one
 /// run in seventy, left a `--watch` running for ever), and ignoring it after would undo that handler.
+/// A source Dispatch could not register (no descriptor left for its `signalfd`) is cancelled instead: that too lets
+/// the work start, once, rather than hold it for ever.
 private func listen(_ source: any DispatchSourceSignal, signal number: Int32, registered: DispatchGroup) {
     registered.enter()
+    let settled = Locked(false)
+    let leave: @Sendable () -> Void = {
+        let first = settled.withLock { settled in
+            defer { settled = true }
+            return !settled
+        }
+        if first { registered.leave() }
+    }
     source.setRegistrationHandler {
         #if canImport(Darwin)
             signal(number, SIG_IGN)
         #endif
-        registered.leave()
+        leave()
     }
+    source.setCancelHandler(handler: leave)
     source.resume()
 }
 

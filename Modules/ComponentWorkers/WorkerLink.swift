@@ -123,16 +123,18 @@ final class WorkerLink: Sendable {
         // Close-on-exec here, the worker's own ends included: only the spawn's duplicates (3, 1, 2) reach it.
         for descriptor in channel + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let folder = EmptyFolder()
-        defer { folder?.remove() }
         let process: ChildProcess
         do {
             process = try ChildProcess.start(
                 command, environment: environment, directory: folder?.path, output: errors[0], error: errors[0],
                 extra: channel[0], session: true)
         } catch {
+            folder?.remove()
             (channel + errors).forEach(closeDescriptor)
             throw Failure("\(module)'s worker could not start: \(error.message)")
         }
+        // Removed as soon as the worker is in it, before anything else here.
+        folder?.remove()
         [channel[0], errors[0]].forEach(closeDescriptor)
         let link = WorkerLink(
             module: module, incarnation: incarnation, process: process, channel: channel[1], errors: errors[1],
@@ -347,8 +349,10 @@ final class WorkerLink: Sendable {
         guard let frame = WorkerFrames.frame(message) else { return false }
         writer.async { [self] in
             guard !state.withLock({ $0.inputClosed }) else { return }
-            // A worker that is gone fails the write: its reader sees the end and says why.
-            if !WorkerFrames.write(frame, to: input, socket: true) { kill() }
+            // A worker that is gone, or closed its channel, fails the write: its reader is woken to see the end and
+            // say why (a trap's message, or the channel closed). Never SIGKILL here: the greeting is written at once,
+            // and a kill racing a worker that closed its channel was said as a kill from outside the run.
+            if !WorkerFrames.write(frame, to: input, socket: true) { _ = shutdown(input, Int32(SHUT_RDWR)) }
         }
         return true
     }

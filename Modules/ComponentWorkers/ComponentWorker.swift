@@ -30,8 +30,14 @@ public enum ComponentWorker {
         if let memory { limitMemory(toMoreThanNow: memory) }
         endWithParent()
         let server = WorkerServer(registrations, errands: errands, output: output)
+        // Greets first, before reading anything: a host of another build learns so even if it cannot read the rest.
+        let build = BuildIdentity.running
+        server.greet(build)
         let (messages, sink) = AsyncStream<ToWorker>.makeStream()
         Thread.detachNewThread {
+            // The host's greeting first: a host of another build (this executable was rebuilt after it started)
+            // speaks another protocol, and refuses this worker too.
+            guard case .hello(build)? = WorkerFrames.next(ToWorker.self, from: input) else { _exit(0) }
             while let message = WorkerFrames.next(ToWorker.self, from: input) { sink.yield(message) }
             // The host closed its end (it is gone, or done with this worker) or sent what no frame reads: the worker
             // ends now, even while a squad's load spins on another thread.
@@ -46,6 +52,7 @@ public enum ComponentWorker {
                         let reply = await cancelling(when: trigger) { await server.run(id, slot: slot, now: now, op) }
                         server.reply(id, reply)
                     }
+                case .hello: break
                 case .cancel(let id): server.cancel(id)
                 case .fetched(let id, let result): server.fetched(id, result)
                 }
@@ -194,6 +201,9 @@ final class WorkerServer: Sendable {
         }
         return trigger
     }
+
+    /// Sends the worker's greeting, its `build` (the first frame it writes).
+    func greet(_ build: String) { send(.hello(build: build)) }
 
     func cancel(_ id: Int) { state.withLock { $0.triggers[id] }?.fire() }
 

@@ -74,7 +74,7 @@ public enum WorkerCommand {
             command: [executable, subcommand, "--memory", String(memory)]
                 + (required ? ["--sandbox", "required"] : []),
             isolated: Set(isolated.map(\.id)), clock: clock, environment: environment,
-            reach: reach.mapValues(DeclaredReach.init), missing: sandbox.missing)
+            reach: reach.mapValues(DeclaredReach.init), missing: sandbox.missing, build: BuildIdentity.running)
     }
 
     /// Whether `COURIER_WORKER_SANDBOX` asks for every protection (`required`) or for those this system has

@@ -9,6 +9,16 @@ import SafeText
     import Glibc
 #endif
 
+/// How a worker's life ended, as its supervisor counts it.
+enum WorkerEnd: Sendable, Equatable {
+    /// It ended by itself or was ended for its code (a trap, a signal, a call that would not stop): its squad's crash.
+    case crashed
+    /// The host was done with it (the run is over): no crash.
+    case closed
+    /// It greeted with another build (the executable was rebuilt while the host ran): refused, no crash.
+    case otherBuild
+}
+
 /// One worker process of one module, as the host sees it: its calls under way, each waiting for its reply or its
 /// fetches, and how it ended. A worker that ends (any signal, any exit) ends exactly the calls it was running, each
 /// with the reason (for a trap, the message Swift printed on the worker's standard error).
@@ -18,6 +28,14 @@ final class WorkerLink: Sendable {
         case reply(WorkerReply)
         case fetch(id: Int, segments: [String])
         case ended(Failure)
+    }
+
+    /// Why the host lets a worker go.
+    private enum Release {
+        /// The run is over (``stop()``).
+        case closed
+        /// It greeted with another build.
+        case otherBuild
     }
 
     private struct State {
@@ -30,8 +48,8 @@ final class WorkerLink: Sendable {
         var ended: Failure?
         /// Why the host ended it (a call that would not stop), said instead of the signal.
         var endedBecause: String?
-        /// The host is done with it: its end is no crash.
-        var closing = false
+        /// Why the host let it go, when it did: its end is then no crash.
+        var released: Release?
         /// The tail of its standard error.
         var errors = Data()
         /// The socket to it is closed (on the writer's queue, after every frame queued before): nothing more is
@@ -41,6 +59,8 @@ final class WorkerLink: Sendable {
         var errorsClosed = false
         /// It has exited and is about to be reaped: its process id may soon be another's, so no signal is sent.
         var exited = false
+        /// Asked to stop by the host (``stop()``): what ends it a grace later unless it has ended.
+        var stopTimer: ScheduledTimer?
     }
 
     /// The module whose code it runs.
@@ -58,6 +78,10 @@ final class WorkerLink: Sendable {
     private let reach: DeclaredReach
     /// Hears each fetch refused, for the trace.
     private let refused: @Sendable (String) -> Void
+    /// The build the host expects it to greet with (``BuildIdentity``).
+    private let build: String
+    /// What its calls hear when it greets with another build.
+    private let rebuilt: String
     private let clock: any CourierClock
     private let state = Locked(State())
     /// Bytes of frames queued for it and not yet written (its own lock: frames are queued under the state's).
@@ -65,7 +89,8 @@ final class WorkerLink: Sendable {
     private let writer: DispatchQueue
     private let errorsRead = DispatchSemaphore(value: 0)
     private let over = DispatchSemaphore(value: 0)
-    /// How long a call asked to stop may take to answer before its worker is ended.
+    /// How long a call asked to stop may take to answer, and a worker asked to stop (its pipe closed, SIGTERM) may
+    /// take to end, before the worker is ended (SIGKILL).
     static let grace: Duration = .seconds(1)
     /// How much of the worker's standard error is kept for a crash's message.
     static let errorTail = 16 << 10
@@ -79,11 +104,13 @@ final class WorkerLink: Sendable {
     /// input from /dev/null, its protocol socket as descriptor 3, its output and errors on a socket the host reads,
     /// and an empty working folder (made for it and removed once it is in it). Two descriptors stay here: the
     /// protocol's end and the errors' end. `reach` says which fetches it may ask for (`refused` hears the others).
+    /// The first frame each way is a greeting with `build`: one of another build (`tool` rebuilt since the host
+    /// started) is refused, and its calls hear so.
     static func start(
         _ command: [String], module: String, incarnation: Int, environment: [String: String],
-        reach: DeclaredReach = .anything, clock: any CourierClock,
+        reach: DeclaredReach = .anything, clock: any CourierClock, build: String, tool: String,
         refused: @escaping @Sendable (String) -> Void = { _ in },
-        ended: @escaping @Sendable (WorkerLink, Failure, _ crashed: Bool) -> Void
+        ended: @escaping @Sendable (WorkerLink, Failure, WorkerEnd) -> Void
     ) throws(Failure) -> WorkerLink {
         guard roomFor(4) else {
             errno = EMFILE
@@ -106,20 +133,25 @@ final class WorkerLink: Sendable {
         // Close-on-exec here, the worker's own ends included: only the spawn's duplicates (3, 1, 2) reach it.
         for descriptor in channel + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let folder = EmptyFolder()
-        defer { folder?.remove() }
         let process: ChildProcess
         do {
             process = try ChildProcess.start(
                 command, environment: environment, directory: folder?.path, output: errors[0], error: errors[0],
                 extra: channel[0], session: true)
         } catch {
+            folder?.remove()
             (channel + errors).forEach(closeDescriptor)
             throw Failure("\(module)'s worker could not start: \(error.message)")
         }
+        // Removed as soon as the worker is in it, before anything else here.
+        folder?.remove()
         [channel[0], errors[0]].forEach(closeDescriptor)
         let link = WorkerLink(
             module: module, incarnation: incarnation, process: process, channel: channel[1], errors: errors[1],
-            reach: reach, clock: clock, refused: refused)
+            reach: reach, clock: clock, refused: refused, build: build,
+            rebuilt: "\(tool) was rebuilt while it ran: start it again")
+        // Queued first: nothing is written to it before the greeting.
+        link.send(.hello(build: build))
         let (output, errorOutput) = (channel[1], errors[1])
         Thread.detachNewThread {
             var chunk = [UInt8](repeating: 0, count: 4096)
@@ -136,10 +168,12 @@ final class WorkerLink: Sendable {
             link.errorsRead.signal()
         }
         Thread.detachNewThread {
-            while let message = WorkerFrames.next(FromWorker.self, from: output) { link.route(message) }
-            let (reason, crashed) = link.reasonForEnd()
+            if link.greeted(WorkerFrames.body(from: output)) {
+                while let message = WorkerFrames.next(FromWorker.self, from: output) { link.route(message) }
+            }
+            let (reason, end) = link.reasonForEnd()
             // The pool hears first (a crash is counted before anyone can ask for the module again), then the calls.
-            ended(link, reason, crashed)
+            ended(link, reason, end)
             link.failCalls(reason)
             link.over.signal()
         }
@@ -172,11 +206,11 @@ final class WorkerLink: Sendable {
 
     private init(
         module: String, incarnation: Int, process: ChildProcess, channel: Int32, errors: Int32, reach: DeclaredReach,
-        clock: any CourierClock, refused: @escaping @Sendable (String) -> Void
+        clock: any CourierClock, refused: @escaping @Sendable (String) -> Void, build: String, rebuilt: String
     ) {
         (self.module, self.incarnation, self.process, self.input, self.errors, self.clock) =
             (module, incarnation, process, channel, errors, clock)
-        (self.reach, self.refused) = (reach, refused)
+        (self.reach, self.refused, self.build, self.rebuilt) = (reach, refused, build, rebuilt)
         pid = process.id
         writer = DispatchQueue(label: "courier.worker.\(module).\(incarnation)")
     }
@@ -309,11 +343,29 @@ final class WorkerLink: Sendable {
         }
     }
 
-    /// The host is done: the worker is ended, which is no crash, and waited for (at most a second).
-    func close() {
-        state.withLock { $0.closing = true }
-        kill()
-        _ = over.wait(timeout: .now() + 1)
+    /// The host is done with it (its end is no crash): asked to stop politely, first by closing its pipe (a worker
+    /// ends by itself when it reads the end), then by SIGTERM to its group, and ended (SIGKILL) ``grace`` later on
+    /// the run's clock if it is still there. Returns at once: ``waitForEnd()`` waits, so a pool stops every worker
+    /// together.
+    func stop() {
+        let started = state.withLock { state -> Bool in
+            guard state.released == nil else { return false }
+            state.released = .closed
+            if !state.inputClosed { _ = shutdown(input, Int32(SHUT_WR)) }
+            if !state.exited { signalGroup(pid, SIGTERM) }
+            return true
+        }
+        guard started else { return }
+        let timer = clock.schedule(after: Self.grace) { [self] in kill() }
+        state.withLock { $0.stopTimer = timer }
+    }
+
+    /// Until the worker has ended and been reaped (after ``stop()``: at most ``grace`` on the run's clock, and the
+    /// moment its reader takes to see it).
+    func waitForEnd() {
+        over.wait()
+        over.signal()
+        state.withLock { $0.stopTimer }?.cancel()
     }
 
     /// Queues `message`; false when it does not make a frame (too large), so nothing was sent.
@@ -333,8 +385,10 @@ final class WorkerLink: Sendable {
         writer.async { [self] in
             defer { backlog.withLock { $0 -= frame.count } }
             guard !state.withLock({ $0.inputClosed }) else { return }
-            // A worker that is gone fails the write: its reader sees the end and says why.
-            if !WorkerFrames.write(frame, to: input, socket: true) { kill() }
+            // A worker that is gone, or closed its channel, fails the write: its reader is woken to see the end and
+            // say why (a trap's message, or the channel closed). Never SIGKILL here: the greeting is written at once,
+            // and a kill racing a worker that closed its channel was said as a kill from outside the run.
+            if !WorkerFrames.write(frame, to: input, socket: true) { _ = shutdown(input, Int32(SHUT_RDWR)) }
         }
         return true
     }
@@ -352,6 +406,7 @@ final class WorkerLink: Sendable {
 
     private func route(_ message: FromWorker) {
         switch message {
+        case .hello: break  // Greeted once, first (``greeted(_:)``); another greeting says nothing new.
         case .reply(let id, let reply):
             let waiting = state.withLock { state in
                 state.stopping.remove(id)
@@ -370,14 +425,28 @@ final class WorkerLink: Sendable {
         }
     }
 
-    /// After its output ended: waits for the process and says why it ended, and whether that was a crash (not the
-    /// host closing it).
-    private func reasonForEnd() -> (Failure, crashed: Bool) {
+    /// Whether its first frame (`first`: nil at the end of its output) greets with the host's build. One that says
+    /// another build, or is no greeting, is a worker of another build: it is ended, and that is no crash.
+    private func greeted(_ first: Data?) -> Bool {
+        guard let first else { return false }
+        if case .hello(let theirs)? = try? JSONDecoder().decode(FromWorker.self, from: first), theirs == build {
+            return true
+        }
+        state.withLock { state in
+            if state.released == nil { state.released = .otherBuild }
+        }
+        kill()
+        return false
+    }
+
+    /// After its output ended: waits for the process and says why it ended, and how (a crash, or let go by the
+    /// host).
+    private func reasonForEnd() -> (Failure, WorkerEnd) {
         // A worker whose channel ended is given a moment to exit by itself (a trap closes its descriptors before it
         // is gone), so its own status is said; one still running then is ended, and that is the reason, not a
-        // SIGKILL from outside. A worker the host is closing was ended by the host and is not waited for (a run's
-        // end would otherwise take that moment per worker).
-        var running = !state.withLock { $0.closing }
+        // SIGKILL from outside. A worker the host released (closed, refused) was ended by the host and is not
+        // waited for (a run's end would otherwise take that moment per worker).
+        var running = state.withLock { $0.released == nil }
         for _ in 0..<200 where running {
             var info = siginfo_t()
             running = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == 0
@@ -400,9 +469,17 @@ final class WorkerLink: Sendable {
         }
         let status = process.wait()
         return state.withLock { state in
-            if state.closing && state.endedBecause == nil { state.endedBecause = "run is over" }
-            let reason = Self.reason(module, status: status, errors: state.errors, endedBecause: state.endedBecause)
-            return (Failure(reason), !state.closing)
+            switch state.released {
+            case .otherBuild: return (Failure(rebuilt), .otherBuild)
+            case .closed:
+                let because = state.endedBecause ?? "run is over"
+                return (
+                    Failure(Self.reason(module, status: status, errors: state.errors, endedBecause: because)), .closed
+                )
+            case nil:
+                let reason = Self.reason(module, status: status, errors: state.errors, endedBecause: state.endedBecause)
+                return (Failure(reason), .crashed)
+            }
         }
     }
 

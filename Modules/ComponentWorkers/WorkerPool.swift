@@ -12,11 +12,13 @@ import ScreenRuntime
 /// module (started on first use, reused for every later call) and supervises them, so that a squad's trap, stack
 /// overflow, runaway allocation or spin costs only that module's cards. Cards of other modules run in this process.
 public final class WorkerPool: ComponentRunner {
-    /// A module's record of crashes: how many in a row, when the last was and why.
-    private struct Supervision {
-        var crashes = 0
-        var lastEnd = Date.distantPast
-        var lastReason = Failure("")
+    /// How a module that crashed stands with its supervisor (a module with no record works).
+    private enum Supervision {
+        /// Its crashes within the last ``crashPeriod`` (their times on the run's clock, oldest first; never empty)
+        /// and the last one's reason: it is started again once the back-off after the last has passed.
+        case crashing(at: [Date], reason: Failure)
+        /// ``crashLimit`` crashes came within ``crashPeriod``: it is not started again in this run.
+        case givenUp(reason: Failure)
     }
 
     private struct State {
@@ -25,12 +27,19 @@ public final class WorkerPool: ComponentRunner {
         var started = 0
         var nextSlot = 0
         var closed = false
+        /// A worker greeted with another build: the executable was rebuilt since the run started, and no worker is
+        /// started again (each would be of the new build); said as every later call's failure, never a crash.
+        var rebuilt: Failure?
         var trace: (@Sendable (String) -> Void)?
         /// The missing protections have been said on the trace (once a run).
         var saidMissing = false
     }
 
     private let command: [String]
+    /// The build its workers must greet with (``BuildIdentity``).
+    private let build: String
+    /// The executable's name, as the refusal of another build says it.
+    private let tool: String
     private let isolated: Set<ComponentID>
     private let clock: any CourierClock
     private let environment: [String: String]
@@ -47,20 +56,27 @@ public final class WorkerPool: ComponentRunner {
         "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY",
         "LC_MESSAGES", "TZ", "TSAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "COURIER_TEST_RUN",
     ]
-    /// After this many crashes in a row a module's worker is not started again for the rest of the run.
+    /// After this many crashes within ``crashPeriod`` a module's worker is not started again for the rest of the
+    /// run; crashes spread wider than that are restarted for ever (an OTP supervisor's intensity and period).
     public static let crashLimit = 5
+    /// The period ``crashLimit`` crashes must come within for a module to be given up, on the run's clock.
+    public static let crashPeriod: Duration = .seconds(60)
     /// The least time a call other than a load (drawing, answering, judging) is given before its worker is ended.
     static let drawingFloor: Duration = .seconds(5)
 
     /// Workers started as `command` + the module's name (the host's own executable and its internal subcommand)
     /// for the components in `isolated`, supervised on `clock`, with the ``passedOn`` part of `environment`; each
     /// module's fetches held to its `reach` (nil: any), and `missing` the protections this system cannot apply.
+    /// Its workers must greet with `build`, the host's own (nil: the build of `command`'s executable as it is now).
     public init(
         command: [String], isolated: Set<ComponentID>, clock: any CourierClock, environment: [String: String],
-        reach: [String: DeclaredReach]? = nil, missing: [WorkerProtection] = []
+        reach: [String: DeclaredReach]? = nil, missing: [WorkerProtection] = [], build: String? = nil
     ) {
         (self.command, self.isolated, self.clock, self.reach, self.missing) =
             (command, isolated, clock, reach, missing)
+        let executable = command.first ?? ""
+        self.build = build ?? BuildIdentity.of(file: executable)
+        tool = String(executable.split(separator: "/").last ?? "")
         var passed = environment.filter { Self.passedOn.contains($0.key) }
         // A trap prints its message and ends at once, without the runtime's symbolicated backtrace (seconds).
         passed["SWIFT_BACKTRACE"] = "enable=no"
@@ -89,17 +105,21 @@ public final class WorkerPool: ComponentRunner {
     /// Continues every worker with the host (`fg`, `bg`).
     public func continueAll() { for link in state.withLock({ Array($0.links.values) }) { link.signal(SIGCONT) } }
 
-    /// How long a module waits after its `crashes`-th crash in a row before its worker is started again.
+    /// How long a module waits after its `crashes`-th crash within ``crashPeriod`` before its worker is started
+    /// again.
     public static func backOff(after crashes: Int) -> Duration { .seconds(1 << min(max(crashes - 1, 0), 5)) }
 
-    /// Ends every worker (the run is over). Calls after this fail.
+    /// Ends every worker (the run is over), all at once: each is asked to stop (its pipe closed, then SIGTERM) and
+    /// ended a grace later on the run's clock if it has not, so closing many takes one grace, not one each. Returns
+    /// once every one has ended. Calls after this fail.
     public func close() {
         let links = state.withLock { state in
             state.closed = true
             defer { state.links = [:] }
             return Array(state.links.values)
         }
-        for link in links { link.close() }
+        for link in links { link.stop() }
+        for link in links { link.waitForEnd() }
     }
 
     /// The kernel of `registration`: its code in its module's worker when isolated, else in this process.
@@ -129,10 +149,11 @@ public final class WorkerPool: ComponentRunner {
     {
         let link = try link(for: module).get()
         // Slot 0 is no card's: an errand names no info and needs no card's description.
+        // Its answer does not start the crash count over: only a card drawn does (a module that crashes after every
+        // errand is given up).
         let reply = try await link.call(
             slot: 0, spec: nil, now: now, .errand(id: id, argument: argument), backend: backend, limit: nil
         ).get()
-        answered(module)
         switch reply {
         case .said(let line): return line
         case .failed(let failure): throw failure
@@ -148,23 +169,22 @@ public final class WorkerPool: ComponentRunner {
         let (result, trace) = state.withLock { state -> (Result<WorkerLink, Failure>, (@Sendable (String) -> Void)?) in
             if state.closed { return (.failure(Failure("the run is over")), nil) }
             if let link = state.links[module], !link.hasEnded { return (.success(link), nil) }
-            let record = state.supervision[module] ?? Supervision()
-            if record.crashes >= Self.crashLimit {
-                let reason = "\(record.lastReason.reason) (stopped \(record.crashes) times; not started again)"
-                return (.failure(Failure(reason)), nil)
-            }
-            if record.crashes > 0,
-                now < record.lastEnd.addingTimeInterval(Self.backOff(after: record.crashes).seconds)
-            {
-                return (.failure(record.lastReason), nil)
+            // Workers of the run's own build go on; none is started from the rebuilt executable.
+            if let rebuilt = state.rebuilt { return (.failure(rebuilt), nil) }
+            switch state.supervision[module] {
+            case .givenUp(let reason): return (.failure(reason), nil)
+            case .crashing(let times, let reason)
+            where now < (times.last ?? now).addingTimeInterval(Self.backOff(after: times.count).seconds):
+                return (.failure(reason), nil)
+            case .crashing, nil: break
             }
             state.started += 1
             do throws(Failure) {
                 let link = try WorkerLink.start(
                     command + [module], module: module, incarnation: state.started, environment: environment,
-                    reach: reach.map { $0[module] ?? DeclaredReach([]) } ?? .anything, clock: clock,
-                    refused: { [weak self] line in self?.said("worker \(module): \(line)") }
-                ) { [weak self] link, reason, crashed in self?.ended(link, reason, crashed: crashed) }
+                    reach: reach.map { $0[module] ?? DeclaredReach([]) } ?? .anything, clock: clock, build: build,
+                    tool: tool, refused: { [weak self] line in self?.said("worker \(module): \(line)") }
+                ) { [weak self] link, reason, end in self?.ended(link, reason, end) }
                 state.links[module] = link
                 return (.success(link), state.trace)
             } catch { return (.failure(error), nil) }
@@ -176,25 +196,55 @@ public final class WorkerPool: ComponentRunner {
     /// A line for the trace, if there is one.
     private func said(_ line: String) { state.withLock { $0.trace }?(line) }
 
-    private func ended(_ link: WorkerLink, _ reason: Failure, crashed: Bool) {
+    private func ended(_ link: WorkerLink, _ reason: Failure, _ end: WorkerEnd) {
         let now = clock.now()
         let trace = state.withLock { state -> (@Sendable (String) -> Void)? in
             if state.links[link.module] === link { state.links[link.module] = nil }
-            if crashed {
-                var record = state.supervision[link.module] ?? Supervision()
-                record.crashes += 1
-                (record.lastEnd, record.lastReason) = (now, reason)
-                state.supervision[link.module] = record
+            switch end {
+            case .crashed:
+                state.supervision[link.module] = Self.supervision(state.supervision[link.module], now, reason)
+            case .otherBuild: state.rebuilt = state.rebuilt ?? reason
+            case .closed: break
             }
             return state.trace
         }
-        trace?("worker \(link.module): " + (crashed ? "crashed: \(reason.reason)" : "ended"))
+        switch end {
+        case .crashed: trace?("worker \(link.module): crashed: \(reason.reason)")
+        case .otherBuild: trace?("worker \(link.module): refused: \(reason.reason)")
+        case .closed: trace?("worker \(link.module): ended")
+        }
     }
 
-    /// A card's info was drawn: the module's code works again, and its crash count starts over.
-    func answered(_ module: String) {
+    /// A module's record after a crash at `now` for `reason`: the crashes within the last ``crashPeriod``, or given
+    /// up when they reach ``crashLimit``.
+    private static func supervision(_ record: Supervision?, _ now: Date, _ reason: Failure) -> Supervision {
+        let earlier: [Date]
+        switch record {
+        case .givenUp(let reason)?: return .givenUp(reason: reason)
+        case .crashing(let times, _)?: earlier = times.filter { now.timeIntervalSince($0) < crashPeriod.seconds }
+        case nil: earlier = []
+        }
+        let recent = earlier + [now]
+        guard recent.count >= crashLimit else { return .crashing(at: recent, reason: reason) }
+        let period = Int(crashPeriod.seconds)
+        return .givenUp(
+            reason: Failure("\(reason.reason) (stopped \(recent.count) times within \(period) s; not started again)"))
+    }
+
+    /// How many crashes of `module` count now (within ``crashPeriod`` of the last, or the limit once given up).
+    func crashes(of module: String) -> Int {
+        switch state.withLock({ $0.supervision[module] }) {
+        case .crashing(let times, _): times.count
+        case .givenUp: Self.crashLimit
+        case nil: 0
+        }
+    }
+
+    /// A card's info was drawn: the module's code works again, and its crash count starts over (the only thing
+    /// that starts it over; a module given up stays so).
+    func drawn(_ module: String) {
         state.withLock { state in
-            if state.supervision[module]?.crashes ?? 0 > 0 { state.supervision[module]?.crashes = 0 }
+            if case .crashing = state.supervision[module] { state.supervision[module] = nil }
         }
     }
 }
@@ -231,7 +281,7 @@ private struct RemoteCard: Sendable {
         let reply = try await link.call(
             slot: slot, spec: spec, now: context.clock.now(), built, backend: context.backend, limit: limit
         ).get()
-        if works, case .answer = reply { pool.answered(module) }
+        if works, case .answer = reply { pool.drawn(module) }
         return (reply, link)
     }
 

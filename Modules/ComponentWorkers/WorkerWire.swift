@@ -9,6 +9,8 @@ import Foundation
 
 /// What the host tells a worker: run a call of a card's code, stop one, or here is what a fetch brought.
 enum ToWorker: Codable, Sendable {
+    /// The first frame: the host's build (``BuildIdentity``); a worker of another build ends without serving.
+    case hello(build: String)
     /// Run `op` for card `slot` (described by `spec` the first time this worker hears of it) at the host's `now`.
     case call(id: Int, slot: Int, spec: SlotSpec?, now: Date, op: WorkerOp)
     /// Stop call `id` (its deadline passed, or the screen no longer needs it); it answers when it has stopped.
@@ -20,6 +22,9 @@ enum ToWorker: Codable, Sendable {
 /// What a worker tells the host: a call's reply, or a fetch it needs (the host fetches: faults, recording and
 /// replay stay in one process).
 enum FromWorker: Codable, Sendable {
+    /// The first frame, sent before the worker reads anything: its build (``BuildIdentity``), which the host
+    /// compares with its own before taking any other frame.
+    case hello(build: String)
     /// Call `id` is over.
     case reply(id: Int, WorkerReply)
     /// Call `call`'s code fetches `segments`; answer with ``ToWorker/fetched(id:_:)``.
@@ -158,9 +163,15 @@ enum WorkerFrames {
 
     /// The next frame's message, or nil at the end of the stream, on an error, or on a frame that does not read.
     static func next<Message: Decodable>(_ type: Message.Type, from descriptor: Int32) -> Message? {
+        body(from: descriptor).flatMap { try? JSONDecoder().decode(Message.self, from: $0) }
+    }
+
+    /// The next frame's bytes, or nil at the end of the stream, on an error or past ``limit``: a greeting that does
+    /// not read as one is told from no greeting at all.
+    static func body(from descriptor: Int32) -> Data? {
         guard let header = read(4, from: descriptor) else { return nil }
         let count = header.reduce(0) { $0 << 8 | Int($1) }
-        guard count <= limit, let body = count == 0 ? Data() : read(count, from: descriptor) else { return nil }
-        return try? JSONDecoder().decode(Message.self, from: body)
+        guard count <= limit else { return nil }
+        return count == 0 ? Data() : read(count, from: descriptor)
     }
 }

@@ -46,8 +46,8 @@ public func withSignalHandling(
     // fast screen is already out) must not find the default action and leave the terminal as it was.
     let work = CancelTrigger()
     let caught = Locked(SignalExit?.none)
+    let registered = DispatchGroup()
     let sources = exits.map { exit in
-        signal(exit.signal, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: exit.signal, queue: .global())
         source.setEventHandler {
             let first = caught.withLock { caught -> SignalExit? in
@@ -64,18 +64,20 @@ public func withSignalHandling(
             work.fire()
             DispatchQueue.global().asyncAfter(deadline: .now() + handBackLimit) { leaveNow(terminal, exit) }
         }
-        source.resume()
+        listen(source, signal: exit.signal, registered: registered)
         return source
     }
     let jobControl = [
         (SIGTSTP, terminal.suspend), (SIGCONT, terminal.resume), (SIGTTOU, terminal.movedToBackground),
     ].map { number, action in
-        signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler { action() }
-        source.resume()
+        listen(source, signal: number, registered: registered)
         return source
     }
+    // Every source hears its signal before the work starts. Until then a signal finds its default action, which
+    // ends the process with the same status (nothing is taken yet), never an ignored signal that is lost.
+    await withCheckedContinuation { registered.notify(queue: .global(), execute: $0.resume) }
     // The body is a child of this task, cancelled by the trigger when a signal comes.
     let outcome = await cancelling(when: work) { () async -> Result<Int32, any Error> in
         do { return .success(try await body()) } catch { return .failure(error) }
@@ -88,6 +90,34 @@ public func withSignalHandling(
     }
     for source in sources + jobControl { source.cancel() }
     return try outcome.get()
+}
+
+/// Resumes `source` and, once Dispatch has registered it (`registered` waits for that), leaves `number` to it alone.
+/// A signal is ignored only after its source hears it, and only where the source needs that: Darwin's kqueue
+/// records a signal even when it is ignored, and its default action must not run. Linux's Dispatch installs its own
+/// handler when it registers the source and reads the signal from a `signalfd`; ignoring the signal before that
+/// lost it (an ignored signal is dropped when it is sent: a SIGTERM in the host's first milliseconds, about one
+/// run in seventy, left a `--watch` running for ever), and ignoring it after would undo that handler.
+/// A source Dispatch could not register (no descriptor left for its `signalfd`) is cancelled instead: that too lets
+/// the work start, once, rather than hold it for ever.
+private func listen(_ source: any DispatchSourceSignal, signal number: Int32, registered: DispatchGroup) {
+    registered.enter()
+    let settled = Locked(false)
+    let leave: @Sendable () -> Void = {
+        let first = settled.withLock { settled in
+            defer { settled = true }
+            return !settled
+        }
+        if first { registered.leave() }
+    }
+    source.setRegistrationHandler {
+        #if canImport(Darwin)
+            signal(number, SIG_IGN)
+        #endif
+        leave()
+    }
+    source.setCancelHandler(handler: leave)
+    source.resume()
 }
 
 /// How long a run is given to unwind after an ending signal (stop, give the terminal back, print its last frame):

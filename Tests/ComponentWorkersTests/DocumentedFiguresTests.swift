@@ -10,10 +10,11 @@ import Testing
     @Test func theWorkersFiguresAreTheDocumentedOnes() throws {
         #expect(WorkerCommand.memory == 512, "COURIER_WORKER_MEMORY_MB's default")
         #expect(WorkerFrames.limit == 64 << 20, "the largest frame, 64 MiB")
-        #expect(WorkerLink.grace == .seconds(1), "a call asked to stop answers within a second")
+        #expect(WorkerLink.grace == .seconds(1), "a call asked to stop answers within a second; SIGKILL a second later")
         #expect(WorkerLink.errorTail == 16 << 10, "the last 16 KiB of a worker's standard error")
         #expect(WorkerServer.kept == 4, "the last four infos of each card")
-        #expect(WorkerPool.crashLimit == 5, "not started again after five crashes in a row")
+        #expect(WorkerPool.crashLimit == 5, "not started again after five crashes within 60 s")
+        #expect(WorkerPool.crashPeriod == .seconds(60), "five crashes within 60 s")
         #expect(WorkerPool.drawingFloor == .seconds(5), "a call other than a load: at least five seconds")
         #expect(
             [1, 2, 3, 4].map(WorkerPool.backOff(after:)) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)],
@@ -24,12 +25,16 @@ import Testing
             contentsOf: root.appendingPathComponent("Modules/ComponentWorkers/README.md"), encoding: .utf8)
         for said in [
             "64 MiB", "within one second", "last 16 KiB", "last four of each card", "(default 512)",
-            "1 s, then 2, 4, 8 s", "after five crashes in a row", "at least five seconds",
+            "1 s, then 2, 4, 8 s", "after five crashes within 60 s", "at least five seconds",
+            "SIGKILL a second later",
         ] {
             #expect(module.contains(said), "Modules/ComponentWorkers/README.md no longer says '\(said)'")
         }
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        for said in ["(default 512, ", "(1, 2, 4, 8 s)", "after five crashes in a row", "within a second"] {
+        for said in [
+            "(default 512, ", "(1, 2, 4, 8 s)", "after five crashes within 60 s", "within a second",
+            "SIGKILL a second later",
+        ] {
             #expect(readme.contains(said), "README.md no longer says '\(said)'")
         }
     }

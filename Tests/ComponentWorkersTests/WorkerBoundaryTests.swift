@@ -212,11 +212,9 @@ private final class Counting: Backend {
 
     @Test func aFetchItsModuleDoesNotDeclareIsRefusedSaidAndNeverReachesTheBackend() async throws {
         // A worker that answers its first call with a fetch of another squad's endpoint, then waits.
-        let frame = try #require(
-            WorkerFrames.frame(FromWorker.fetch(id: 1, call: 1, segments: ["orders", "1234", "payment.json"])))
-        let escaped = frame.map { String(format: "\\%03o", $0) }.joined()
+        let fetch = ShellWorker.write(.fetch(id: 1, call: 1, segments: ["orders", "1234", "payment.json"]))
         let (pool, kernel, traced, backend) = Self.pool(
-            "head -c 4 <&3 > /dev/null; printf '\(escaped)' >&3; sleep 300",
+            ShellWorker.greeting() + ShellWorker.awaitCall + fetch + "sleep 300",
             reach: ["Probe": DeclaredReach(["probes/{probe}.json"])])
         defer { pool.close() }
         let refusal = "Probe's code fetched orders/1234/payment.json, which Probe does not declare; refused"

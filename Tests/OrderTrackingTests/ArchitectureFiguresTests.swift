@@ -62,7 +62,9 @@ import Testing
         #expect(map.contains("every\nmove of a card's machine"))
         let workers = try Self.text("Modules/ComponentWorkers/README.md")
         #expect(workers.contains("When a card's kernel is made\n  (`WorkerPool.kernel`"))
-        #expect(workers.contains("when any errand (a login hook) of the module answers"))
+        // Issue 65: an errand's answer no longer starts a module's crash count over; only a card drawn does.
+        #expect(!workers.contains("when any errand (a login hook) of the module answers"))
+        #expect(workers.contains("The count starts over only when a card's info is drawn"))
         let readme = try Self.text("README.md")
         #expect(!readme.contains("when its first card loads"))
     }

@@ -73,6 +73,8 @@ import Testing
         let context = ComponentContext(ids: ["order": "1234"], backend: backend, clock: SystemClock())
         let kernel = pool.kernel(OrderModule.registration, context: context)
         let info = try await kernel.load(within: .seconds(600), on: SystemClock()).get()
+        // The real worker greets with the build the pool expects (its executable's): served, not refused.
+        #expect(!lines.all.contains { $0.contains("refused") }, "\(lines.all)")
         #expect(backend.paths == ["orders/1234/details.json"])
         let answer = try await kernel.answer(for: info, consuming: [], json: true).get()
         let rows = answer.block?.rows.map(\.text) ?? []

@@ -112,11 +112,15 @@ public enum OrderTrackingApp {
         }
         return await CommandLineTool(name: "order-tracking", descriptors: descriptors).main(closed: closed) {
             streams throws(UsageError) in
+            // One clock for the run: its screen's and its workers' supervisor's (crashes counted within a period).
+            let clock = HostEnvironment.runClock(environment)
             let workers = try WorkerCommand.pool(
                 isolating: HostRegistry.lines, calling: HostRegistry.otherEndpoints, environment: environment,
-                clock: SystemClock(), sandbox: SystemSandbox.current, said: streams.err)
+                clock: clock, sandbox: SystemSandbox.current, said: streams.err)
             defer { workers?.close() }
-            return try await run(arguments, environment: environment, streams: streams, workers: workers).rawValue
+            return try await run(
+                arguments, environment: environment, streams: streams, clock: clock, workers: workers
+            ).rawValue
         }
     }
 

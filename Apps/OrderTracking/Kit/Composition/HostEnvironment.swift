@@ -61,13 +61,10 @@ struct HostEnvironment: Sendable {
         clock given: (any CourierClock)? = nil, workers: WorkerPool?
     ) throws(UsageError) -> HostEnvironment {
         let (api, caFile, timeout, dataDir) = (options.api, options.caFile, options.timeout, options.dataDir)
-        var clock: any CourierClock = given ?? SystemClock()
-        if let pinned = environment["COURIER_NOW"] {
-            guard let date = PinnedClock.instant(pinned) else {
-                throw UsageError(message: "COURIER_NOW='\(pinned)' is not an ISO 8601 time like 2027-01-15T08:00:00.5Z")
-            }
-            if given == nil { clock = PinnedClock(pinned: date) }
+        if let pinned = environment["COURIER_NOW"], PinnedClock.instant(pinned) == nil {
+            throw UsageError(message: "COURIER_NOW='\(pinned)' is not an ISO 8601 time like 2027-01-15T08:00:00.5Z")
         }
+        let clock = given ?? runClock(environment)
         if options.recording.replay != nil, let given = api.map({ _ in "--api" }) ?? caFile.map({ _ in "--cacert" }) {
             throw UsageError(message: "--replay is the backend; drop \(given)")
         }
@@ -92,6 +89,13 @@ struct HostEnvironment: Sendable {
         return HostEnvironment(
             backend: backend, clock: clock, timeout: timeout, terminal: terminal, registry: registry,
             environment: environment, store: store, login: login, tabs: tabs, attempts: attempts, workers: workers)
+    }
+
+    /// The run's clock when none is given: the system's, or from `COURIER_NOW` on (a `COURIER_NOW` that does not
+    /// read is refused by ``make(_:environment:terminal:clock:workers:)``). Made once a run: the workers' supervisor
+    /// counts on the same clock the screen runs on.
+    static func runClock(_ environment: [String: String]) -> any CourierClock {
+        environment["COURIER_NOW"].flatMap(PinnedClock.instant).map { PinnedClock(pinned: $0) } ?? SystemClock()
     }
 
     /// The backend `--api` names (over HTTP, trusting `--cacert`), or the embedded demo's fixtures.

@@ -186,16 +186,9 @@ final class WorkerLink: Sendable {
     /// Whether `needed` more descriptors (two socket pairs while a worker starts) leave ``reserve`` free under
     /// this process's limit. Counted only under a limit small enough for it to matter (below 4096).
     private static func roomFor(_ needed: Int) -> Bool {
-        var limit = rlimit()
-        #if canImport(Darwin)
-            let got = getrlimit(RLIMIT_NOFILE, &limit)
-        #else
-            let got = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        #endif
-        guard got == 0, limit.rlim_cur < 4096 else { return true }
-        let soft = Int32(limit.rlim_cur)
-        let open = (0..<soft).filter { fcntl($0, F_GETFD) != -1 }.count
-        return open + needed + reserve <= Int(soft)
+        guard let limit = CommandLineTool.descriptorLimit(), limit < 4096 else { return true }
+        let open = (0..<Int32(limit)).filter { fcntl($0, F_GETFD) != -1 }.count
+        return open + needed + reserve <= limit
     }
 
     /// Why a worker could not start, from the system's error: "too many open files" under a low `ulimit -n`.

@@ -189,7 +189,8 @@ extension NAMEComponent: EventPublishing {
                 _ = mprotect(mapped, block, PROT_READ)
                 kept += 64
             }
-            said.append(kept >= 2048 ? "DONE kept \(kept) MiB read-only" : "blocked: read-only memory after \(kept) MiB")
+            said.append(
+                kept >= 2048 ? "DONE kept \(kept) MiB read-only" : "blocked: read-only memory after \(kept) MiB")
             said.append(semget(IPC_PRIVATE, 8, 0o1666) >= 0 ? "DONE semget" : blocked("semget"))
             said.append(fcntl(3, F_SETOWN, getppid()) == 0 ? "DONE F_SETOWN the host" : blocked("F_SETOWN the host"))
         default:
